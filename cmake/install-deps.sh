@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the build and tests need; idempotent, skips what is present.
+set -euo pipefail
+
+# One package a line; keep in step with DESIGN.md section 9 and the README.
+packages=(
+  cmake ninja-build g++ make pkg-config git
+  libboost-dev libyaml-cpp-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev
+  libseccomp-dev libpugixml-dev python3 python3-jsonschema libbenchmark-dev
+  qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "install-deps: missing packages and neither root nor sudo: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"

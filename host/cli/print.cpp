@@ -1,0 +1,86 @@
+// print.cpp: tables and JSON for `awb run`.
+#include "cli/print.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace awb::cli {
+
+std::vector<std::string> token_labels(const core::ProblemSpec& problem) {
+  if (!problem.tokens.empty()) return problem.tokens;
+  std::vector<std::string> out;
+  for (int64_t t = 0; t < problem.tokens_count(); ++t) out.push_back("t" + std::to_string(t));
+  return out;
+}
+
+void print_matrix(std::ostream& out, const core::Matrix& m, const std::vector<std::string>& rows,
+                  const std::vector<std::string>& cols) {
+  size_t label_w = 0;
+  for (const auto& r : rows) label_w = std::max(label_w, r.size());
+  size_t cell_w = 8;
+  for (const auto& c : cols) cell_w = std::max(cell_w, c.size() + 1);
+  auto pad = [](const std::string& s, size_t w, bool left) {
+    const std::string fill(w > s.size() ? w - s.size() : 0, ' ');
+    return left ? s + fill : fill + s;
+  };
+  out << pad("", label_w, true);
+  for (const auto& c : cols) out << ' ' << pad(c, cell_w, false);
+  out << '\n';
+  for (int64_t r = 0; r < m.rows; ++r) {
+    out << pad(rows[static_cast<size_t>(r)], label_w, true);
+    for (int64_t c = 0; c < m.cols; ++c) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.4f", m(r, c));
+      out << ' ' << pad(buf, cell_w, false);
+    }
+    out << '\n';
+  }
+}
+
+void print_result_text(std::ostream& out, const core::ProblemSpec& problem,
+                       const core::ForwardResult& result) {
+  const auto toks = token_labels(problem);
+  const int heads = static_cast<int>(std::max(result.weights.size(), result.scores.size()));
+  for (int h = 0; h < heads; ++h) {
+    const std::string head =
+        heads > 1 ? " (head " + std::to_string(h + 1) + " of " + std::to_string(heads) + ")" : "";
+    if (!result.scores.empty()) {
+      out << "Scores S" << head << ": the softmax input, query rows x key columns\n";
+      print_matrix(out, result.scores[static_cast<size_t>(h)], toks, toks);
+    }
+    if (!result.weights.empty()) {
+      out << "Weights A" << head << ": each row sums to 1\n";
+      print_matrix(out, result.weights[static_cast<size_t>(h)], toks, toks);
+    }
+  }
+  std::vector<std::string> dims;
+  for (int64_t c = 0; c < result.z.cols; ++c) dims.push_back("z" + std::to_string(c));
+  out << "Context vectors Z: one row per token\n";
+  print_matrix(out, result.z, toks, dims);
+}
+
+nlohmann::json matrix_json(const core::Matrix& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (int64_t r = 0; r < m.rows; ++r) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int64_t c = 0; c < m.cols; ++c) row.push_back(m(r, c));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+nlohmann::json result_json(const core::ProblemSpec& problem, const core::ForwardResult& result) {
+  nlohmann::json j;
+  j["tokens"] = token_labels(problem);
+  j["z"] = matrix_json(result.z);
+  auto planes = [](const std::vector<core::Matrix>& ms) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& m : ms) a.push_back(matrix_json(m));
+    return a;
+  };
+  if (!result.weights.empty()) j["weights"] = planes(result.weights);
+  if (!result.scores.empty()) j["scores"] = planes(result.scores);
+  return j;
+}
+
+}  // namespace awb::cli

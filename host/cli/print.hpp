@@ -1,0 +1,29 @@
+// print.hpp: human-readable and JSON renderings of forward results for the CLI.
+#ifndef AWB_CLI_PRINT_HPP_
+#define AWB_CLI_PRINT_HPP_
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/forward.hpp"
+
+namespace awb::cli {
+
+// A labelled matrix: row labels on the left, column labels on top, fixed 4 decimals.
+void print_matrix(std::ostream& out, const core::Matrix& m, const std::vector<std::string>& rows,
+                  const std::vector<std::string>& cols);
+
+void print_result_text(std::ostream& out, const core::ProblemSpec& problem,
+                       const core::ForwardResult& result);
+
+nlohmann::json matrix_json(const core::Matrix& m);
+nlohmann::json result_json(const core::ProblemSpec& problem, const core::ForwardResult& result);
+
+// Token labels, or t0..t{T-1} when the problem has none.
+std::vector<std::string> token_labels(const core::ProblemSpec& problem);
+
+}  // namespace awb::cli
+
+#endif  // AWB_CLI_PRINT_HPP_

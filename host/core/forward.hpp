@@ -1,0 +1,67 @@
+// forward.hpp: runs a forward pass of a plugin variant (or the reference) on a host problem.
+#ifndef AWB_CORE_FORWARD_HPP_
+#define AWB_CORE_FORWARD_HPP_
+
+#include <awb/awb_plugin.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/capabilities.hpp"
+#include "core/plugin_loader.hpp"
+#include "core/problem.hpp"
+#include "core/tensor.hpp"
+
+namespace awb::core {
+
+struct ForwardOptions {
+  Scalar scalar = Scalar::kF64;
+  bool want_weights = true;  // A
+  bool want_scores = true;   // S
+  int threads = 0;           // 0: the plugin's choice
+};
+
+// Results converted to double. `weights` and `scores` hold one T × T matrix per head, or are
+// empty when not requested.
+struct ForwardResult {
+  Matrix z;
+  std::vector<Matrix> weights;
+  std::vector<Matrix> scores;
+};
+
+// The raw call: fills ABI results for an ABI problem; throws awb::Error on failure.
+using RawForward = std::function<void(const awb_problem&, awb_results&)>;
+
+// Marshals `problem` into ABI buffers of the requested scalar type, calls `fn`, and converts the
+// outputs back. Output buffers are pre-filled with NaN so an unwritten entry cannot pass as a
+// value. The problem must already be validated and fitted to the variant.
+ForwardResult run_forward(const RawForward& fn, const ProblemSpec& problem,
+                          const ForwardOptions& options);
+
+// One live instance of a plugin variant. Keeps its library loaded; destroys the instance first.
+class VariantInstance {
+ public:
+  // Throws awb::Error("plugin.create_failed") with the plugin's message.
+  VariantInstance(std::shared_ptr<const Library> library, const VariantDesc& variant);
+  ~VariantInstance();
+  VariantInstance(const VariantInstance&) = delete;
+  VariantInstance& operator=(const VariantInstance&) = delete;
+
+  // Throws awb::Error("plugin.forward_failed") with the status and the plugin's message.
+  void forward(const awb_problem& problem, awb_results& results);
+  RawForward as_raw();
+  const VariantDesc& variant() const { return variant_; }
+
+ private:
+  std::shared_ptr<const Library> library_;
+  VariantDesc variant_;
+  void* instance_ = nullptr;
+};
+
+const char* to_string(awb_status status);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_FORWARD_HPP_

@@ -1,0 +1,80 @@
+// problem.cpp: shape rules of a problem, checked before anything reaches a plugin.
+#include "core/problem.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace awb::core {
+namespace {
+
+std::string dims(const Matrix& m) {
+  return std::to_string(m.rows) + " x " + std::to_string(m.cols);
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw Error("problem.shape", message);
+}
+
+void require_finite(const Matrix& m, const char* name) {
+  for (int64_t r = 0; r < m.rows; ++r)
+    for (int64_t c = 0; c < m.cols; ++c)
+      if (!std::isfinite(m(r, c)))
+        throw Error("problem.not_finite", std::string(name) + "[" + std::to_string(r) + "][" +
+                                              std::to_string(c) + "] is not a finite number");
+}
+
+}  // namespace
+
+const char* to_string(ScaleMode mode) {
+  switch (mode) {
+    case ScaleMode::kAuto: return "auto";
+    case ScaleMode::kNone: return "none";
+    case ScaleMode::kInvSqrtDk: return "inv_sqrt_dk";
+  }
+  return "?";
+}
+
+int64_t ProblemSpec::d_out() const {
+  if (w_o) return w_o->cols;
+  if (has_projections()) return w_v->cols;
+  return x.cols;
+}
+
+void validate(const ProblemSpec& s) {
+  require(s.x.rows >= 1 && s.x.cols >= 1, "x must have at least one row and one column");
+  require(s.tokens.empty() || static_cast<int64_t>(s.tokens.size()) == s.x.rows,
+          std::to_string(s.tokens.size()) + " tokens but x has " + std::to_string(s.x.rows) +
+              " rows");
+  require(s.heads >= 1, "heads must be at least 1");
+  require(std::isfinite(s.sharpness) && s.sharpness > 0, "sharpness must be a positive number");
+  require_finite(s.x, "x");
+  const bool any_w = s.w_q || s.w_k || s.w_v;
+  require(!any_w || s.has_projections(), "w_q, w_k and w_v come together: give all three");
+  if (s.has_projections()) {
+    const Matrix* ws[] = {&*s.w_q, &*s.w_k, &*s.w_v};
+    const char* names[] = {"w_q", "w_k", "w_v"};
+    for (int i = 0; i < 3; ++i) {
+      require(ws[i]->rows == s.x.cols, std::string(names[i]) + " is " + dims(*ws[i]) +
+                                           " but needs d_model = " + std::to_string(s.x.cols) +
+                                           " rows");
+      require(ws[i]->cols >= 1 && ws[i]->cols % s.heads == 0,
+              std::string(names[i]) + " has " + std::to_string(ws[i]->cols) +
+                  " columns, which " + std::to_string(s.heads) + " heads do not divide");
+      require_finite(*ws[i], names[i]);
+    }
+    require(s.w_q->cols == s.w_k->cols, "w_q is " + dims(*s.w_q) + " and w_k is " +
+                                            dims(*s.w_k) + ": queries and keys need one width");
+  } else {
+    require(s.heads == 1, "more than one head needs w_q, w_k and w_v");
+  }
+  if (s.w_o) {
+    require(s.has_projections(), "w_o needs w_q, w_k and w_v");
+    require(s.w_o->rows == s.w_v->cols, "w_o is " + dims(*s.w_o) + " but needs h*d_v = " +
+                                            std::to_string(s.w_v->cols) + " rows");
+    require_finite(*s.w_o, "w_o");
+  }
+}
+
+}  // namespace awb::core

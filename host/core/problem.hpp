@@ -1,0 +1,45 @@
+// problem.hpp: one attention problem as the host models it, and its shape rules.
+#ifndef AWB_CORE_PROBLEM_HPP_
+#define AWB_CORE_PROBLEM_HPP_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/tensor.hpp"
+
+namespace awb::core {
+
+// kAuto: 1/sqrt(d_k) when the problem has projections, none when it is parameter-free.
+enum class ScaleMode { kAuto, kNone, kInvSqrtDk };
+const char* to_string(ScaleMode mode);
+
+struct ProblemSpec {
+  std::vector<std::string> tokens;  // T labels, one per row of x
+  Matrix x;                         // T × d_model
+  std::optional<Matrix> w_q, w_k, w_v;  // d_model × h·d_k, d_model × h·d_k, d_model × h·d_v
+  std::optional<Matrix> w_o;            // h·d_v × d_out
+  int heads = 1;
+  bool causal = false;
+  double sharpness = 1.0;
+  ScaleMode scale = ScaleMode::kAuto;
+
+  bool has_projections() const { return w_q && w_k && w_v; }
+  int64_t tokens_count() const { return x.rows; }
+  int64_t d_model() const { return x.cols; }
+  int64_t d_k() const { return has_projections() ? w_q->cols / heads : x.cols; }
+  int64_t d_v() const { return has_projections() ? w_v->cols / heads : x.cols; }
+  ScaleMode resolved_scale() const {
+    if (scale != ScaleMode::kAuto) return scale;
+    return has_projections() ? ScaleMode::kInvSqrtDk : ScaleMode::kNone;
+  }
+  // Width of Z: W_o's columns, else h·d_v, else d_model.
+  int64_t d_out() const;
+};
+
+// Checks every shape rule of awb_plugin.h; throws awb::Error("problem.*") naming the mismatch.
+void validate(const ProblemSpec& spec);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_PROBLEM_HPP_

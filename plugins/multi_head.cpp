@@ -1,0 +1,25 @@
+// multi_head.cpp: the bundled multi-head variant: h heads, concatenation, output projection W_o.
+// SPDX-License-Identifier: MIT
+#include "common/attention_kernel.hpp"
+
+namespace {
+
+struct MultiHead {
+  static constexpr awb::VariantInfo kInfo{
+      "multi-head", "Multi-head attention",
+      "h scaled dot-product heads over column blocks of W_q, W_k, W_v; outputs concatenated in "
+      "head order and multiplied by W_o.",
+      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ |
+          AWB_CAP_CAUSAL};
+
+  template <class T>
+  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false);
+  }
+};
+
+}  // namespace
+
+AWB_EXPORT_PLUGIN((awb::PluginInfo{"org.awb.multi-head", "Multi-head attention", "1.0.0",
+                                   "Attention Workbench", "Heads, concatenation, W_o."}),
+                  MultiHead)

@@ -1,0 +1,252 @@
+// plugin.hpp: header-only C++ layer over awb_plugin.h: one class, Eigen views, one export macro.
+// SPDX-License-Identifier: MIT
+//
+// Write a variant as a class with a static `kInfo` and a templated `forward`:
+//
+//   #include <awb/plugin.hpp>
+//
+//   struct MyAttention {
+//     static constexpr awb::VariantInfo kInfo{
+//         "my-attention", "My attention", "Parameter-free dot-product attention.",
+//         AWB_CAP_F64 | AWB_CAP_F32};
+//
+//     template <class T>
+//     void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+//       awb::RowMatrix<T> s = p.x() * p.x().transpose() * T(p.sharpness());
+//       ...
+//     }
+//   };
+//
+//   AWB_EXPORT_PLUGIN((awb::PluginInfo{"org.example.my-attention", "My attention", "0.1.0",
+//                                      "A. Student", "One variant."}),
+//                     MyAttention)
+//
+// The layer builds the C descriptor, creates one object of your class per instance, calls
+// forward<double> or forward<float> (only for the scalar types your capabilities declare), and
+// turns every exception into a status and a message. Nothing C++ crosses the boundary.
+#ifndef AWB_PLUGIN_HPP_
+#define AWB_PLUGIN_HPP_
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "awb/awb_plugin.h"
+
+namespace awb {
+
+// Row-major matrices and views: the boundary's layout. Never pass these across the C ABI.
+template <class T>
+using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using ConstMatrixView = Eigen::Map<const RowMatrix<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
+template <class T>
+using MatrixView = Eigen::Map<RowMatrix<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+enum class ScaleMode { kNone = AWB_SCALE_NONE, kInvSqrtDk = AWB_SCALE_INV_SQRT_DK };
+
+// Thrown by plugin code to report a specific status; any other exception maps to INTERNAL.
+class PluginError : public std::runtime_error {
+ public:
+  PluginError(awb_status status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
+  awb_status status() const noexcept { return status_; }
+
+ private:
+  awb_status status_;
+};
+
+struct VariantInfo {
+  const char* id;
+  const char* name;
+  const char* description;
+  uint64_t capabilities;
+};
+
+struct PluginInfo {
+  const char* id;
+  const char* name;
+  const char* version;
+  const char* author;
+  const char* description;
+};
+
+namespace detail {
+
+template <class T>
+constexpr awb_scalar scalar_of() {
+  return std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
+}
+
+template <class T>
+MatrixView<T> view2(const awb_tensor& t, int64_t plane = 0) {
+  T* base = static_cast<T*>(t.data);
+  if (t.rank == 3) {
+    return MatrixView<T>(base + plane * t.stride[0], t.shape[1], t.shape[2],
+                         Eigen::OuterStride<>(t.stride[1]));
+  }
+  return MatrixView<T>(base, t.shape[0], t.shape[1], Eigen::OuterStride<>(t.stride[0]));
+}
+
+}  // namespace detail
+
+// Read-only view of one problem; valid during the forward call that received it.
+template <class T>
+class Problem {
+ public:
+  explicit Problem(const awb_problem& p) : p_(p) {}
+
+  ConstMatrixView<T> x() const { return view(p_.x, "x"); }
+  bool has_projections() const { return p_.w_q.data && p_.w_k.data && p_.w_v.data; }
+  ConstMatrixView<T> w_q() const { return view(p_.w_q, "w_q"); }
+  ConstMatrixView<T> w_k() const { return view(p_.w_k, "w_k"); }
+  ConstMatrixView<T> w_v() const { return view(p_.w_v, "w_v"); }
+  bool has_output_projection() const { return p_.w_o.data != nullptr; }
+  ConstMatrixView<T> w_o() const { return view(p_.w_o, "w_o"); }
+
+  Eigen::Index tokens() const { return p_.x.shape[0]; }
+  Eigen::Index d_model() const { return p_.x.shape[1]; }
+  int heads() const { return p_.n_heads; }
+  // Per-head key and value widths; without projections both equal d_model.
+  Eigen::Index d_k() const { return has_projections() ? p_.w_q.shape[1] / heads() : d_model(); }
+  Eigen::Index d_v() const { return has_projections() ? p_.w_v.shape[1] / heads() : d_model(); }
+  bool causal() const { return p_.causal != 0; }
+  double sharpness() const { return p_.sharpness; }
+  ScaleMode scale_mode() const { return static_cast<ScaleMode>(p_.scale_mode); }
+  int threads() const { return p_.n_threads; }
+  // The factor that turns Q·Kᵀ into the softmax input: scale (if any) times sharpness.
+  T score_factor() const {
+    double f = p_.sharpness;
+    if (scale_mode() == ScaleMode::kInvSqrtDk) f /= std::sqrt(static_cast<double>(d_k()));
+    return static_cast<T>(f);
+  }
+  const awb_problem& raw() const { return p_; }
+
+ private:
+  ConstMatrixView<T> view(const awb_tensor& t, const char* name) const {
+    if (!t.data) throw PluginError(AWB_ERR_INVALID_ARGUMENT, std::string(name) + " is absent");
+    return ConstMatrixView<T>(static_cast<const T*>(t.data), t.shape[0], t.shape[1],
+                              Eigen::OuterStride<>(t.stride[0]));
+  }
+  const awb_problem& p_;
+};
+
+// Writable views of the host's output buffers; valid during the forward call.
+template <class T>
+class Results {
+ public:
+  explicit Results(awb_results& r) : r_(r) {}
+
+  MatrixView<T> z() { return detail::view2<T>(r_.z); }
+  // A and S are optional: when the host does not want them, do not touch them (and feel free
+  // to never hold a T × T matrix).
+  bool wants_weights() const { return r_.a.data != nullptr; }
+  bool wants_scores() const { return r_.s.data != nullptr; }
+  MatrixView<T> weights(int head) { return checked(r_.a, head, "weights (A)"); }
+  MatrixView<T> scores(int head) { return checked(r_.s, head, "scores (S)"); }
+  awb_results& raw() { return r_; }
+
+ private:
+  MatrixView<T> checked(const awb_tensor& t, int head, const char* what) {
+    if (!t.data) throw PluginError(AWB_ERR_INTERNAL, std::string(what) + " was not requested");
+    if (head < 0 || head >= t.shape[0]) throw PluginError(AWB_ERR_INTERNAL, "head out of range");
+    return detail::view2<T>(t, head);
+  }
+  awb_results& r_;
+};
+
+namespace detail {
+
+inline void write_error(char* buf, size_t cap, const char* msg) noexcept {
+  if (!buf || cap == 0) return;
+  std::snprintf(buf, cap, "%s", msg);
+}
+
+// Runs `fn` and converts any exception into a status + message. Nothing escapes.
+template <class Fn>
+awb_status guarded(char* error, size_t cap, Fn&& fn) noexcept {
+  try {
+    fn();
+    return AWB_OK;
+  } catch (const PluginError& e) {
+    write_error(error, cap, e.what());
+    return e.status();
+  } catch (const std::bad_alloc&) {
+    write_error(error, cap, "out of memory");
+    return AWB_ERR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    write_error(error, cap, e.what());
+    return AWB_ERR_INTERNAL;
+  } catch (...) {
+    write_error(error, cap, "unknown exception");
+    return AWB_ERR_INTERNAL;
+  }
+}
+
+template <class V>
+struct VariantTable {
+  static awb_status create(const awb_variant*, void** instance, char* error, size_t cap) noexcept {
+    return guarded(error, cap, [&] { *instance = new V(); });
+  }
+  static void destroy(void* instance) noexcept { delete static_cast<V*>(instance); }
+
+  static awb_status forward(void* instance, const awb_problem* problem, awb_results* results,
+                            char* error, size_t cap) noexcept {
+    return guarded(error, cap, [&] {
+      V& v = *static_cast<V*>(instance);
+      constexpr uint64_t caps = V::kInfo.capabilities;
+      if (problem->scalar == AWB_SCALAR_F64) {
+        if constexpr ((caps & AWB_CAP_F64) != 0) {
+          const Problem<double> p(*problem);
+          Results<double> r(*results);
+          v.template forward<double>(p, r);
+          return;
+        }
+      } else if (problem->scalar == AWB_SCALAR_F32) {
+        if constexpr ((caps & AWB_CAP_F32) != 0) {
+          const Problem<float> p(*problem);
+          Results<float> r(*results);
+          v.template forward<float>(p, r);
+          return;
+        }
+      }
+      throw PluginError(AWB_ERR_UNSUPPORTED, "scalar type not supported by this variant");
+    });
+  }
+
+  static const void* get_extension(const awb_variant*, const char*) noexcept { return nullptr; }
+
+  static constexpr awb_variant kVariant{sizeof(awb_variant),    V::kInfo.id,
+                                        V::kInfo.name,          V::kInfo.description,
+                                        V::kInfo.capabilities,  &create,
+                                        &destroy,               &forward,
+                                        &get_extension};
+};
+
+template <class... Vs>
+const awb_plugin_descriptor* descriptor_for(const PluginInfo& info) noexcept {
+  static const awb_variant* const variants[] = {&VariantTable<Vs>::kVariant...};
+  static const awb_plugin_descriptor descriptor{
+      sizeof(awb_plugin_descriptor), AWB_ABI_MAJOR, AWB_ABI_MINOR, info.id, info.name,
+      info.version, info.author, info.description, sizeof...(Vs), variants};
+  return &descriptor;
+}
+
+}  // namespace detail
+}  // namespace awb
+
+// Exports the entry symbol for a plugin made of the listed variant classes. `plugin_info` is a
+// parenthesised awb::PluginInfo{...} expression with static-storage strings.
+#define AWB_EXPORT_PLUGIN(plugin_info, ...)                                 \
+  extern "C" AWB_EXPORT const awb_plugin_descriptor* awb_plugin_entry(void) { \
+    return ::awb::detail::descriptor_for<__VA_ARGS__>(plugin_info);        \
+  }
+
+#endif  // AWB_PLUGIN_HPP_
