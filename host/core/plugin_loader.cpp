@@ -107,7 +107,7 @@ LoadResult load_plugin(const fs::path& file) {
   };
 
   std::error_code fec;
-  const fs::path abs = fs::absolute(file, fec);
+  const fs::path abs = fs::weakly_canonical(fs::absolute(file, fec), fec);
   if (fec || !fs::is_regular_file(abs, fec)) return fail(LoadStage::kDiscover, "not a file");
 
   auto library = std::make_shared<Library>();

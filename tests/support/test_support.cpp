@@ -1,0 +1,112 @@
+// test_support.cpp: implementation of the shared test helpers.
+#include "support/test_support.hpp"
+
+#include "core/capabilities.hpp"
+#include "core/error.hpp"
+#include "core/reference_forward.hpp"
+#include "tolerance/tolerance.hpp"
+
+namespace awb::test {
+namespace {
+
+core::Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  core::Matrix m(r, c);
+  for (double& v : m.data) v = u(rng);
+  return m;
+}
+
+// The tensors of three results side by side: Z, then each head of A and of S.
+struct Triple {
+  std::string name;
+  const core::Matrix* got;
+  const core::Matrix* expected;
+  const core::Matrix* other;  // a third result's tensor (the f32 reference), or the expected one
+};
+
+std::vector<Triple> triples(const core::ForwardResult& a, const core::ForwardResult& b,
+                            const core::ForwardResult& c) {
+  std::vector<Triple> out{{"Z", &a.z, &b.z, &c.z}};
+  for (size_t h = 0; h < a.weights.size(); ++h)
+    out.push_back({"A[" + std::to_string(h) + "]", &a.weights[h], &b.weights[h], &c.weights[h]});
+  for (size_t h = 0; h < a.scores.size(); ++h)
+    out.push_back({"S[" + std::to_string(h) + "]", &a.scores[h], &b.scores[h], &c.scores[h]});
+  return out;
+}
+
+bool same_layout(const core::ForwardResult& a, const core::ForwardResult& b) {
+  return a.weights.size() == b.weights.size() && a.scores.size() == b.scores.size();
+}
+
+}  // namespace
+
+core::ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model, int heads,
+                                 int64_t d_k, bool projected, bool causal) {
+  core::ProblemSpec p;
+  p.x = random_matrix(rng, tokens, d_model);
+  if (projected) {
+    p.w_q = random_matrix(rng, d_model, heads * d_k);
+    p.w_k = random_matrix(rng, d_model, heads * d_k);
+    p.w_v = random_matrix(rng, d_model, heads * d_k);
+    p.w_o = random_matrix(rng, heads * d_k, d_model);
+  }
+  p.heads = heads;
+  p.causal = causal;
+  std::uniform_real_distribution<double> sharp(0.25, 2.0);
+  p.sharpness = sharp(rng);
+  core::validate(p);
+  return p;
+}
+
+const core::Catalog& bundled_catalog() {
+  static const core::Catalog catalog = core::load_catalog({AWB_TEST_PLUGIN_DIR});
+  return catalog;
+}
+
+core::ForwardResult run_variant(const core::VariantRef& ref, const core::ProblemSpec& problem,
+                                core::Scalar scalar) {
+  const auto fitted = core::adapt(problem, ref.variant->capabilities, scalar, core::Fit::kStrict);
+  if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
+  core::VariantInstance inst(ref.plugin->library, *ref.variant);
+  core::ForwardOptions o;
+  o.scalar = scalar;
+  return core::run_forward(inst.as_raw(), *fitted.problem, o);
+}
+
+core::ForwardResult run_reference(uint64_t capabilities, const core::ProblemSpec& problem,
+                                  core::Scalar scalar) {
+  const auto fitted = core::adapt(problem, capabilities, scalar, core::Fit::kStrict);
+  if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
+  core::ForwardOptions o;
+  o.scalar = scalar;
+  return core::run_forward(core::reference_forward(capabilities), *fitted.problem, o);
+}
+
+std::string compare_f64(const core::ForwardResult& got, const core::ForwardResult& expected) {
+  if (!same_layout(got, expected)) return "different head counts";
+  std::string out;
+  for (const auto& t : triples(got, expected, expected)) {
+    if (grade::within_f64(t.got->data, t.expected->data)) continue;
+    const auto d = grade::max_difference(t.got->data, t.expected->data);
+    out += t.name + ": max |diff| " + std::to_string(d.max_abs) + " at flat index " +
+           std::to_string(d.index) + "; ";
+  }
+  return out;
+}
+
+std::string compare_f32(const core::ForwardResult& got, const core::ForwardResult& f32_reference,
+                        const core::ForwardResult& f64_reference) {
+  if (!same_layout(got, f64_reference) || !same_layout(got, f32_reference))
+    return "different head counts";
+  std::string out;
+  for (const auto& t : triples(got, f64_reference, f32_reference)) {
+    if (grade::within_f32(t.got->data, t.other->data, t.expected->data)) continue;
+    out += t.name + ": max |diff| " +
+           std::to_string(grade::max_difference(t.got->data, t.expected->data).max_abs) +
+           " over bound " + std::to_string(grade::f32_bound(t.other->data, t.expected->data)) +
+           "; ";
+  }
+  return out;
+}
+
+}  // namespace awb::test

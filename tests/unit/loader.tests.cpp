@@ -1,0 +1,118 @@
+// loader.tests.cpp: every broken fixture gives a precise load report; nothing throws.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "core/plugin_loader.hpp"
+#include "support/test_support.hpp"
+
+using namespace awb;
+namespace fs = std::filesystem;
+
+namespace {
+
+const core::LoadFailure* failure_for(const core::Catalog& cat, const std::string& file) {
+  for (const auto& f : cat.failures)
+    if (f.path.filename() == file) return &f;
+  return nullptr;
+}
+
+const core::Catalog& broken_catalog() {
+  static const core::Catalog cat = core::load_catalog({AWB_TEST_BROKEN_DIR});
+  return cat;
+}
+
+}  // namespace
+
+TEST_CASE("loading the broken fixtures never throws", "[loader]") {
+  CHECK_NOTHROW(core::load_catalog({AWB_TEST_BROKEN_DIR}));
+  const auto& cat = broken_catalog();
+  // duplicate_id_a loads; every other file is a failure with a reason.
+  REQUIRE(cat.plugins.size() == 1);
+  CHECK(cat.plugins[0].id == "org.awb.fixture.duplicate");
+  CHECK(cat.failures.size() == 6);
+}
+
+TEST_CASE("wrong ABI major names both versions", "[loader][abi]") {
+  const auto* f = failure_for(broken_catalog(), "wrong_abi_major.so");
+  REQUIRE(f);
+  CHECK(f->stage == core::LoadStage::kAbi);
+  CHECK_THAT(f->message, Catch::Contains("plugin built for ABI 2.0") &&
+                             Catch::Contains("this host speaks ABI 1.0"));
+}
+
+TEST_CASE("missing entry symbol", "[loader]") {
+  const auto* f = failure_for(broken_catalog(), "missing_entry_symbol.so");
+  REQUIRE(f);
+  CHECK(f->stage == core::LoadStage::kEntrySymbol);
+  CHECK_THAT(f->message, Catch::Contains("awb_plugin_entry"));
+  CHECK_THAT(f->system_error, Catch::Contains("undefined symbol"));
+}
+
+TEST_CASE("a file that is not a shared library", "[loader]") {
+  const auto* f = failure_for(broken_catalog(), "not_a_library.so");
+  REQUIRE(f);
+  CHECK(f->stage == core::LoadStage::kOpen);
+  CHECK_THAT(f->system_error, Catch::Contains("not_a_library.so"));
+}
+
+TEST_CASE("an unresolved dependency", "[loader]") {
+  const auto* f = failure_for(broken_catalog(), "unresolved_dependency.so");
+  REQUIRE(f);
+  CHECK(f->stage == core::LoadStage::kOpen);
+  CHECK_THAT(f->system_error, Catch::Contains("libawb_fixture_dependency.so") &&
+                                  Catch::Contains("cannot open shared object file"));
+}
+
+TEST_CASE("a duplicate plugin id keeps the first and reports the second", "[loader]") {
+  const auto* f = failure_for(broken_catalog(), "duplicate_id_b.so");
+  REQUIRE(f);
+  CHECK(f->stage == core::LoadStage::kDuplicate);
+  CHECK_THAT(f->message, Catch::Contains("org.awb.fixture.duplicate") &&
+                             Catch::Contains("duplicate_id_a.so"));
+}
+
+TEST_CASE("inconsistent capabilities", "[loader]") {
+  const auto* f = failure_for(broken_catalog(), "inconsistent_caps.so");
+  REQUIRE(f);
+  CHECK(f->stage == core::LoadStage::kDescriptor);
+  CHECK_THAT(f->message, Catch::Contains("inconsistent capabilities") &&
+                             Catch::Contains("multi-head without qkv"));
+}
+
+TEST_CASE("a missing folder is a discover failure", "[loader]") {
+  const auto cat = core::load_catalog({fs::path(AWB_TEST_BROKEN_DIR) / "no-such-folder"});
+  REQUIRE(cat.failures.size() == 1);
+  CHECK(cat.failures[0].stage == core::LoadStage::kDiscover);
+}
+
+TEST_CASE("the same folder twice loads each file once", "[loader]") {
+  const auto cat = core::load_catalog({AWB_TEST_PLUGIN_DIR, AWB_TEST_PLUGIN_DIR});
+  CHECK(cat.plugins.size() == 4);
+  CHECK(cat.failures.empty());
+}
+
+TEST_CASE("instances keep their library loaded after the catalog is gone", "[loader]") {
+  std::unique_ptr<core::VariantInstance> inst;
+  {
+    const auto cat = core::load_catalog({AWB_TEST_PLUGIN_DIR});
+    const auto ref = core::find_variant(cat, "org.awb.qkv:qkv");
+    inst = std::make_unique<core::VariantInstance>(ref.plugin->library, *ref.variant);
+  }
+  std::mt19937_64 rng(3);
+  const auto p = test::random_problem(rng, 4, 3, 1, 2, true, false);
+  core::ProblemSpec single = p;
+  single.w_o.reset();
+  CHECK_NOTHROW(core::run_forward(inst->as_raw(), single, {}));
+}
+
+TEST_CASE("variant lookup names candidates", "[loader]") {
+  const auto& cat = test::bundled_catalog();
+  try {
+    core::find_variant(cat, "flash");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.id() == "plugin.variant_not_found");
+    CHECK_THAT(e.message(), Catch::Contains("org.awb.qkv:qkv"));
+  }
+}

@@ -1,0 +1,94 @@
+// plugins.tests.cpp: every bundled plugin agrees with the reference on randomised problems.
+#include <catch2/catch.hpp>
+
+#include "core/capabilities.hpp"
+#include "support/test_support.hpp"
+
+using namespace awb;
+
+TEST_CASE("the four bundled variants load under their ids", "[plugin][loader]") {
+  const auto& cat = test::bundled_catalog();
+  CHECK(cat.failures.empty());
+  for (const char* id : {"parameter-free", "qkv", "multi-head", "causal"}) {
+    INFO(id);
+    const auto ref = core::find_variant(cat, id);
+    CHECK(ref.plugin->bundled);
+  }
+}
+
+TEST_CASE("bundled plugins agree with the reference kernels", "[plugin][reference][random]") {
+  std::mt19937_64 rng(20261129);
+  const auto& cat = test::bundled_catalog();
+  struct Shape {
+    int64_t tokens, d_model;
+    int heads;
+    int64_t d_k;
+  };
+  const Shape shapes[] = {{1, 3, 1, 2}, {2, 4, 1, 3}, {6, 3, 2, 2}, {17, 8, 4, 5}, {33, 16, 2, 8}};
+  int checked = 0;
+  for (const auto& plugin : cat.plugins) {
+    for (const auto& variant : plugin.variants) {
+      const core::VariantRef ref{&plugin, &variant};
+      const uint64_t caps = variant.capabilities;
+      for (const Shape& s : shapes) {
+        for (bool causal : {false, true}) {
+          if (causal && !(caps & AWB_CAP_CAUSAL)) continue;
+          if (!causal && (caps & AWB_CAP_CAUSAL_ONLY)) continue;
+          const bool projected = caps & AWB_CAP_QKV;
+          const int heads = (caps & AWB_CAP_MULTI_HEAD) ? s.heads : 1;
+          auto problem = test::random_problem(rng, s.tokens, s.d_model, heads, s.d_k, projected,
+                                              causal);
+          if (!(caps & AWB_CAP_OUTPUT_PROJ)) problem.w_o.reset();
+          INFO(variant.id << " T=" << s.tokens << " d=" << s.d_model << " h=" << heads
+                          << " causal=" << causal);
+          const auto ref64 = test::run_reference(caps, problem, core::Scalar::kF64);
+          const auto got64 = test::run_variant(ref, problem, core::Scalar::kF64);
+          CHECK(test::compare_f64(got64, ref64) == "");
+          const auto ref32 = test::run_reference(caps, problem, core::Scalar::kF32);
+          const auto got32 = test::run_variant(ref, problem, core::Scalar::kF32);
+          CHECK(test::compare_f32(got32, ref32, ref64) == "");
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked >= 30);
+}
+
+TEST_CASE("strict fitting refuses what a variant cannot do", "[capabilities]") {
+  std::mt19937_64 rng(7);
+  auto multi = test::random_problem(rng, 5, 4, 2, 2, true, false);
+  const auto pf = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_CAUSAL, core::Scalar::kF64,
+                              core::Fit::kStrict);
+  CHECK_FALSE(pf.problem);
+  CHECK_THAT(pf.reason, Catch::Contains("parameter-free"));
+  const auto single = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, core::Scalar::kF64,
+                                  core::Fit::kStrict);
+  CHECK_THAT(single.reason, Catch::Contains("lacks the multi-head capability"));
+  multi.causal = true;
+  const auto nocausal =
+      core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ,
+                  core::Scalar::kF64, core::Fit::kStrict);
+  CHECK(nocausal.reason == "the variant lacks the causal capability");
+  const auto f32only = core::adapt(multi, AWB_CAP_F32, core::Scalar::kF64, core::Fit::kStrict);
+  CHECK(f32only.reason == "the variant does not support f64");
+}
+
+TEST_CASE("demonstrate fitting runs a variant on what it understands", "[capabilities]") {
+  std::mt19937_64 rng(8);
+  const auto multi = test::random_problem(rng, 5, 4, 2, 2, true, false);
+  const auto pf = core::adapt(multi, AWB_CAP_F64, core::Scalar::kF64, core::Fit::kDemonstrate);
+  REQUIRE(pf.problem);
+  CHECK_FALSE(pf.problem->has_projections());
+  const auto single =
+      core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, core::Scalar::kF64, core::Fit::kDemonstrate);
+  REQUIRE(single.problem);
+  CHECK(single.problem->heads == 1);
+  CHECK(single.problem->w_q->cols == 2);
+  CHECK_FALSE(single.problem->w_o);
+  const auto causal = core::adapt(
+      multi, AWB_CAP_F64 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_CAUSAL | AWB_CAP_CAUSAL_ONLY,
+      core::Scalar::kF64, core::Fit::kDemonstrate);
+  REQUIRE(causal.problem);
+  CHECK(causal.problem->causal);
+}
