@@ -5,7 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/print.hpp"
 #include "core/capabilities.hpp"
-#include "core/error.hpp"
+#include "model/error.hpp"
 #include "core/forward.hpp"
 #include "core/plugin_loader.hpp"
 #include "core/problem_file.hpp"
@@ -26,12 +26,12 @@ struct RunOptions {
 };
 
 int run_run(const RunOptions& o) {
-  core::ProblemSpec problem = o.problem_file.empty() ? core::example_problem(o.example)
+  ProblemSpec problem = o.problem_file.empty() ? core::example_problem(o.example)
                                                      : core::load_problem_file(o.problem_file);
   const std::string source = o.problem_file.empty() ? "example " + o.example : o.problem_file;
   if (o.sharpness > 0) problem.sharpness = o.sharpness;
   if (o.causal) problem.causal = true;
-  core::validate(problem);
+  validate(problem);
 
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat = core::load_catalog(core::plugin_search_path(dirs));
@@ -44,7 +44,7 @@ int run_run(const RunOptions& o) {
     for (const auto& spec : o.variants) chosen.push_back(core::find_variant(cat, spec));
   }
 
-  const core::Scalar scalar = o.scalar == "f32" ? core::Scalar::kF32 : core::Scalar::kF64;
+  const Scalar scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
   int code = kExitOk;
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& ref : chosen) {
@@ -52,11 +52,11 @@ int run_run(const RunOptions& o) {
         core::adapt(problem, ref.variant->capabilities, scalar, core::Fit::kDemonstrate);
     nlohmann::json jr{{"plugin", ref.plugin->id},
                       {"variant", ref.variant->id},
-                      {"scalar", core::to_string(scalar)},
+                      {"scalar", to_string(scalar)},
                       {"notes", fitted.notes}};
     if (o.format == "text") {
       std::cout << "== " << ref.variant->id << " (" << ref.plugin->id << " "
-                << ref.plugin->version << ") on " << source << ", " << core::to_string(scalar)
+                << ref.plugin->version << ") on " << source << ", " << to_string(scalar)
                 << '\n';
       for (const auto& n : fitted.notes) std::cout << "   note: " << n << '\n';
     }
@@ -71,13 +71,13 @@ int run_run(const RunOptions& o) {
     if (o.format == "text") {
       std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model() << ", heads "
                 << p.heads << ", sharpness " << p.sharpness << ", scale "
-                << core::to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
+                << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
     }
     try {
       core::VariantInstance inst(ref.plugin->library, *ref.variant);
       core::ForwardOptions fo;
       fo.scalar = scalar;
-      const core::ForwardResult r = core::run_forward(inst.as_raw(), p, fo);
+      const ForwardResult r = core::run_forward(inst.as_raw(), p, fo);
       if (o.format == "text") {
         print_result_text(std::cout, p, r);
         std::cout << '\n';

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "core/error.hpp"
+#include "model/error.hpp"
 #include "core/version.hpp"
 
 int main(int argc, char** argv) {

@@ -6,14 +6,14 @@
 
 namespace awb::cli {
 
-std::vector<std::string> token_labels(const core::ProblemSpec& problem) {
+std::vector<std::string> token_labels(const ProblemSpec& problem) {
   if (!problem.tokens.empty()) return problem.tokens;
   std::vector<std::string> out;
   for (int64_t t = 0; t < problem.tokens_count(); ++t) out.push_back("t" + std::to_string(t));
   return out;
 }
 
-void print_matrix(std::ostream& out, const core::Matrix& m, const std::vector<std::string>& rows,
+void print_matrix(std::ostream& out, const Matrix& m, const std::vector<std::string>& rows,
                   const std::vector<std::string>& cols) {
   size_t label_w = 0;
   for (const auto& r : rows) label_w = std::max(label_w, r.size());
@@ -37,8 +37,8 @@ void print_matrix(std::ostream& out, const core::Matrix& m, const std::vector<st
   }
 }
 
-void print_result_text(std::ostream& out, const core::ProblemSpec& problem,
-                       const core::ForwardResult& result) {
+void print_result_text(std::ostream& out, const ProblemSpec& problem,
+                       const ForwardResult& result) {
   const auto toks = token_labels(problem);
   const int heads = static_cast<int>(std::max(result.weights.size(), result.scores.size()));
   for (int h = 0; h < heads; ++h) {
@@ -59,7 +59,7 @@ void print_result_text(std::ostream& out, const core::ProblemSpec& problem,
   print_matrix(out, result.z, toks, dims);
 }
 
-nlohmann::json matrix_json(const core::Matrix& m) {
+nlohmann::json matrix_json(const Matrix& m) {
   nlohmann::json rows = nlohmann::json::array();
   for (int64_t r = 0; r < m.rows; ++r) {
     nlohmann::json row = nlohmann::json::array();
@@ -69,11 +69,11 @@ nlohmann::json matrix_json(const core::Matrix& m) {
   return rows;
 }
 
-nlohmann::json result_json(const core::ProblemSpec& problem, const core::ForwardResult& result) {
+nlohmann::json result_json(const ProblemSpec& problem, const ForwardResult& result) {
   nlohmann::json j;
   j["tokens"] = token_labels(problem);
   j["z"] = matrix_json(result.z);
-  auto planes = [](const std::vector<core::Matrix>& ms) {
+  auto planes = [](const std::vector<Matrix>& ms) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& m : ms) a.push_back(matrix_json(m));
     return a;

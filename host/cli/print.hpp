@@ -12,17 +12,17 @@
 namespace awb::cli {
 
 // A labelled matrix: row labels on the left, column labels on top, fixed 4 decimals.
-void print_matrix(std::ostream& out, const core::Matrix& m, const std::vector<std::string>& rows,
+void print_matrix(std::ostream& out, const Matrix& m, const std::vector<std::string>& rows,
                   const std::vector<std::string>& cols);
 
-void print_result_text(std::ostream& out, const core::ProblemSpec& problem,
-                       const core::ForwardResult& result);
+void print_result_text(std::ostream& out, const ProblemSpec& problem,
+                       const ForwardResult& result);
 
-nlohmann::json matrix_json(const core::Matrix& m);
-nlohmann::json result_json(const core::ProblemSpec& problem, const core::ForwardResult& result);
+nlohmann::json matrix_json(const Matrix& m);
+nlohmann::json result_json(const ProblemSpec& problem, const ForwardResult& result);
 
 // Token labels, or t0..t{T-1} when the problem has none.
-std::vector<std::string> token_labels(const core::ProblemSpec& problem);
+std::vector<std::string> token_labels(const ProblemSpec& problem);
 
 }  // namespace awb::cli
 

@@ -17,8 +17,6 @@ constexpr CapName kCapNames[] = {
 
 }  // namespace
 
-const char* to_string(Scalar s) { return s == Scalar::kF64 ? "f64" : "f32"; }
-
 std::vector<std::string> capability_names(uint64_t caps) {
   std::vector<std::string> out;
   for (const auto& c : kCapNames)

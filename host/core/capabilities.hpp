@@ -9,12 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/problem.hpp"
+#include "model/problem.hpp"
 
 namespace awb::core {
 
-enum class Scalar { kF64, kF32 };
-const char* to_string(Scalar s);
 
 // Capability names as users read them: "f64 f32 qkv multi-head ...".
 std::vector<std::string> capability_names(uint64_t caps);

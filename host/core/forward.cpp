@@ -4,7 +4,7 @@
 #include <array>
 #include <limits>
 
-#include "core/error.hpp"
+#include "model/error.hpp"
 
 namespace awb::core {
 namespace {

@@ -11,8 +11,9 @@
 
 #include "core/capabilities.hpp"
 #include "core/plugin_loader.hpp"
-#include "core/problem.hpp"
-#include "core/tensor.hpp"
+#include "model/problem.hpp"
+#include "model/result.hpp"
+#include "model/tensor.hpp"
 
 namespace awb::core {
 
@@ -23,13 +24,6 @@ struct ForwardOptions {
   int threads = 0;           // 0: the plugin's choice
 };
 
-// Results converted to double. `weights` and `scores` hold one T × T matrix per head, or are
-// empty when not requested.
-struct ForwardResult {
-  Matrix z;
-  std::vector<Matrix> weights;
-  std::vector<Matrix> scores;
-};
 
 // The raw call: fills ABI results for an ABI problem; throws awb::Error on failure.
 using RawForward = std::function<void(const awb_problem&, awb_results&)>;

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "core/capabilities.hpp"
-#include "core/error.hpp"
+#include "model/error.hpp"
 
 namespace awb::core {
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/error.hpp"
+#include "model/error.hpp"
 
 namespace awb::core {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/problem.hpp"
+#include "model/problem.hpp"
 
 namespace awb::core {
 

@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "core/error.hpp"
+#include "model/error.hpp"
 #include "reference/reference_attention.hpp"
 
 namespace awb::core {

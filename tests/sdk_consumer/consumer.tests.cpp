@@ -29,9 +29,9 @@ TEST_CASE("the template built at -O0 and -O3 agrees with the reference", "[sdk-c
     for (int64_t tokens : {1, 6, 40}) {
       const auto problem = test::random_problem(rng, tokens, 8, 1, 0, false, causal);
       const uint64_t caps = o0.variants[0].capabilities;
-      const auto ref = test::run_reference(caps, problem, core::Scalar::kF64);
-      const auto r0 = test::run_variant({&o0, &o0.variants[0]}, problem, core::Scalar::kF64);
-      const auto r3 = test::run_variant({&o3, &o3.variants[0]}, problem, core::Scalar::kF64);
+      const auto ref = test::run_reference(caps, problem, Scalar::kF64);
+      const auto r0 = test::run_variant({&o0, &o0.variants[0]}, problem, Scalar::kF64);
+      const auto r3 = test::run_variant({&o3, &o3.variants[0]}, problem, Scalar::kF64);
       INFO("T=" << tokens << " causal=" << causal);
       CHECK(test::compare_f64(r0, ref) == "");
       CHECK(test::compare_f64(r3, ref) == "");

@@ -2,16 +2,16 @@
 #include "support/test_support.hpp"
 
 #include "core/capabilities.hpp"
-#include "core/error.hpp"
+#include "model/error.hpp"
 #include "core/reference_forward.hpp"
 #include "tolerance/tolerance.hpp"
 
 namespace awb::test {
 namespace {
 
-core::Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
+Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  core::Matrix m(r, c);
+  Matrix m(r, c);
   for (double& v : m.data) v = u(rng);
   return m;
 }
@@ -19,13 +19,13 @@ core::Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
 // The tensors of three results side by side: Z, then each head of A and of S.
 struct Triple {
   std::string name;
-  const core::Matrix* got;
-  const core::Matrix* expected;
-  const core::Matrix* other;  // a third result's tensor (the f32 reference), or the expected one
+  const Matrix* got;
+  const Matrix* expected;
+  const Matrix* other;  // a third result's tensor (the f32 reference), or the expected one
 };
 
-std::vector<Triple> triples(const core::ForwardResult& a, const core::ForwardResult& b,
-                            const core::ForwardResult& c) {
+std::vector<Triple> triples(const ForwardResult& a, const ForwardResult& b,
+                            const ForwardResult& c) {
   std::vector<Triple> out{{"Z", &a.z, &b.z, &c.z}};
   for (size_t h = 0; h < a.weights.size(); ++h)
     out.push_back({"A[" + std::to_string(h) + "]", &a.weights[h], &b.weights[h], &c.weights[h]});
@@ -34,15 +34,15 @@ std::vector<Triple> triples(const core::ForwardResult& a, const core::ForwardRes
   return out;
 }
 
-bool same_layout(const core::ForwardResult& a, const core::ForwardResult& b) {
+bool same_layout(const ForwardResult& a, const ForwardResult& b) {
   return a.weights.size() == b.weights.size() && a.scores.size() == b.scores.size();
 }
 
 }  // namespace
 
-core::ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model, int heads,
+ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model, int heads,
                                  int64_t d_k, bool projected, bool causal) {
-  core::ProblemSpec p;
+  ProblemSpec p;
   p.x = random_matrix(rng, tokens, d_model);
   if (projected) {
     p.w_q = random_matrix(rng, d_model, heads * d_k);
@@ -54,7 +54,7 @@ core::ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d
   p.causal = causal;
   std::uniform_real_distribution<double> sharp(0.25, 2.0);
   p.sharpness = sharp(rng);
-  core::validate(p);
+  validate(p);
   return p;
 }
 
@@ -63,8 +63,8 @@ const core::Catalog& bundled_catalog() {
   return catalog;
 }
 
-core::ForwardResult run_variant(const core::VariantRef& ref, const core::ProblemSpec& problem,
-                                core::Scalar scalar) {
+ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
+                                Scalar scalar) {
   const auto fitted = core::adapt(problem, ref.variant->capabilities, scalar, core::Fit::kStrict);
   if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
   core::VariantInstance inst(ref.plugin->library, *ref.variant);
@@ -73,8 +73,8 @@ core::ForwardResult run_variant(const core::VariantRef& ref, const core::Problem
   return core::run_forward(inst.as_raw(), *fitted.problem, o);
 }
 
-core::ForwardResult run_reference(uint64_t capabilities, const core::ProblemSpec& problem,
-                                  core::Scalar scalar) {
+ForwardResult run_reference(uint64_t capabilities, const ProblemSpec& problem,
+                                  Scalar scalar) {
   const auto fitted = core::adapt(problem, capabilities, scalar, core::Fit::kStrict);
   if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
   core::ForwardOptions o;
@@ -82,7 +82,7 @@ core::ForwardResult run_reference(uint64_t capabilities, const core::ProblemSpec
   return core::run_forward(core::reference_forward(capabilities), *fitted.problem, o);
 }
 
-std::string compare_f64(const core::ForwardResult& got, const core::ForwardResult& expected) {
+std::string compare_f64(const ForwardResult& got, const ForwardResult& expected) {
   if (!same_layout(got, expected)) return "different head counts";
   std::string out;
   for (const auto& t : triples(got, expected, expected)) {
@@ -94,8 +94,8 @@ std::string compare_f64(const core::ForwardResult& got, const core::ForwardResul
   return out;
 }
 
-std::string compare_f32(const core::ForwardResult& got, const core::ForwardResult& f32_reference,
-                        const core::ForwardResult& f64_reference) {
+std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_reference,
+                        const ForwardResult& f64_reference) {
   if (!same_layout(got, f64_reference) || !same_layout(got, f32_reference))
     return "different head counts";
   std::string out;

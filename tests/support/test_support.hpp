@@ -8,28 +8,28 @@
 
 #include "core/forward.hpp"
 #include "core/plugin_loader.hpp"
-#include "core/problem.hpp"
+#include "model/problem.hpp"
 
 namespace awb::test {
 
 // A problem with entries uniform in [-1, 1]; projections (and W_o) when `projected`.
-core::ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model,
+ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model,
                                  int heads, int64_t d_k, bool projected, bool causal);
 
 // The bundled plugins of this build, loaded once per test binary.
 const core::Catalog& bundled_catalog();
 
 // Runs a variant (from any catalog) or the matching reference on a problem, strict fit.
-core::ForwardResult run_variant(const core::VariantRef& ref, const core::ProblemSpec& problem,
-                                core::Scalar scalar);
-core::ForwardResult run_reference(uint64_t capabilities, const core::ProblemSpec& problem,
-                                  core::Scalar scalar);
+ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
+                                Scalar scalar);
+ForwardResult run_reference(uint64_t capabilities, const ProblemSpec& problem,
+                                  Scalar scalar);
 
 // Every tensor of `got` against `expected`: f64 policy, or the f32 rule with `f32_reference`.
 // Returns an empty string when they agree, else what differs.
-std::string compare_f64(const core::ForwardResult& got, const core::ForwardResult& expected);
-std::string compare_f32(const core::ForwardResult& got, const core::ForwardResult& f32_reference,
-                        const core::ForwardResult& f64_reference);
+std::string compare_f64(const ForwardResult& got, const ForwardResult& expected);
+std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_reference,
+                        const ForwardResult& f64_reference);
 
 }  // namespace awb::test
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "core/error.hpp"
+#include "model/error.hpp"
 #include "core/plugin_loader.hpp"
 #include "support/test_support.hpp"
 
@@ -101,7 +101,7 @@ TEST_CASE("instances keep their library loaded after the catalog is gone", "[loa
   }
   std::mt19937_64 rng(3);
   const auto p = test::random_problem(rng, 4, 3, 1, 2, true, false);
-  core::ProblemSpec single = p;
+  ProblemSpec single = p;
   single.w_o.reset();
   CHECK_NOTHROW(core::run_forward(inst->as_raw(), single, {}));
 }

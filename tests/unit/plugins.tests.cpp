@@ -41,11 +41,11 @@ TEST_CASE("bundled plugins agree with the reference kernels", "[plugin][referenc
           if (!(caps & AWB_CAP_OUTPUT_PROJ)) problem.w_o.reset();
           INFO(variant.id << " T=" << s.tokens << " d=" << s.d_model << " h=" << heads
                           << " causal=" << causal);
-          const auto ref64 = test::run_reference(caps, problem, core::Scalar::kF64);
-          const auto got64 = test::run_variant(ref, problem, core::Scalar::kF64);
+          const auto ref64 = test::run_reference(caps, problem, Scalar::kF64);
+          const auto got64 = test::run_variant(ref, problem, Scalar::kF64);
           CHECK(test::compare_f64(got64, ref64) == "");
-          const auto ref32 = test::run_reference(caps, problem, core::Scalar::kF32);
-          const auto got32 = test::run_variant(ref, problem, core::Scalar::kF32);
+          const auto ref32 = test::run_reference(caps, problem, Scalar::kF32);
+          const auto got32 = test::run_variant(ref, problem, Scalar::kF32);
           CHECK(test::compare_f32(got32, ref32, ref64) == "");
           ++checked;
         }
@@ -58,37 +58,37 @@ TEST_CASE("bundled plugins agree with the reference kernels", "[plugin][referenc
 TEST_CASE("strict fitting refuses what a variant cannot do", "[capabilities]") {
   std::mt19937_64 rng(7);
   auto multi = test::random_problem(rng, 5, 4, 2, 2, true, false);
-  const auto pf = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_CAUSAL, core::Scalar::kF64,
+  const auto pf = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_CAUSAL, Scalar::kF64,
                               core::Fit::kStrict);
   CHECK_FALSE(pf.problem);
   CHECK_THAT(pf.reason, Catch::Contains("parameter-free"));
-  const auto single = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, core::Scalar::kF64,
+  const auto single = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, Scalar::kF64,
                                   core::Fit::kStrict);
   CHECK_THAT(single.reason, Catch::Contains("lacks the multi-head capability"));
   multi.causal = true;
   const auto nocausal =
       core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ,
-                  core::Scalar::kF64, core::Fit::kStrict);
+                  Scalar::kF64, core::Fit::kStrict);
   CHECK(nocausal.reason == "the variant lacks the causal capability");
-  const auto f32only = core::adapt(multi, AWB_CAP_F32, core::Scalar::kF64, core::Fit::kStrict);
+  const auto f32only = core::adapt(multi, AWB_CAP_F32, Scalar::kF64, core::Fit::kStrict);
   CHECK(f32only.reason == "the variant does not support f64");
 }
 
 TEST_CASE("demonstrate fitting runs a variant on what it understands", "[capabilities]") {
   std::mt19937_64 rng(8);
   const auto multi = test::random_problem(rng, 5, 4, 2, 2, true, false);
-  const auto pf = core::adapt(multi, AWB_CAP_F64, core::Scalar::kF64, core::Fit::kDemonstrate);
+  const auto pf = core::adapt(multi, AWB_CAP_F64, Scalar::kF64, core::Fit::kDemonstrate);
   REQUIRE(pf.problem);
   CHECK_FALSE(pf.problem->has_projections());
   const auto single =
-      core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, core::Scalar::kF64, core::Fit::kDemonstrate);
+      core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, Scalar::kF64, core::Fit::kDemonstrate);
   REQUIRE(single.problem);
   CHECK(single.problem->heads == 1);
   CHECK(single.problem->w_q->cols == 2);
   CHECK_FALSE(single.problem->w_o);
   const auto causal = core::adapt(
       multi, AWB_CAP_F64 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_CAUSAL | AWB_CAP_CAUSAL_ONLY,
-      core::Scalar::kF64, core::Fit::kDemonstrate);
+      Scalar::kF64, core::Fit::kDemonstrate);
   REQUIRE(causal.problem);
   CHECK(causal.problem->causal);
 }

@@ -1,7 +1,7 @@
 // problem_file.tests.cpp: YAML problem files parse, and bad ones fail with id and position.
 #include <catch2/catch.hpp>
 
-#include "core/error.hpp"
+#include "model/error.hpp"
 #include "core/problem_file.hpp"
 
 using namespace awb;
@@ -30,7 +30,7 @@ TEST_CASE("a complete problem file parses", "[problem]") {
   CHECK(p.heads == 2);
   CHECK(p.causal);
   CHECK(p.sharpness == 2.5);
-  CHECK(p.resolved_scale() == core::ScaleMode::kNone);
+  CHECK(p.resolved_scale() == ScaleMode::kNone);
   CHECK(p.d_k() == 1);
 }
 

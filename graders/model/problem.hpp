@@ -1,16 +1,20 @@
 // problem.hpp: one attention problem as the host models it, and its shape rules.
-#ifndef AWB_CORE_PROBLEM_HPP_
-#define AWB_CORE_PROBLEM_HPP_
+#ifndef AWB_GRADERS_MODEL_PROBLEM_HPP_
+#define AWB_GRADERS_MODEL_PROBLEM_HPP_
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/tensor.hpp"
+#include "model/tensor.hpp"
 
-namespace awb::core {
+namespace awb {
 
 // kAuto: 1/sqrt(d_k) when the problem has projections, none when it is parameter-free.
+// Element type a problem is run in.
+enum class Scalar { kF64, kF32 };
+const char* to_string(Scalar s);
+
 enum class ScaleMode { kAuto, kNone, kInvSqrtDk };
 const char* to_string(ScaleMode mode);
 
@@ -40,6 +44,6 @@ struct ProblemSpec {
 // Checks every shape rule of awb_plugin.h; throws awb::Error("problem.*") naming the mismatch.
 void validate(const ProblemSpec& spec);
 
-}  // namespace awb::core
+}  // namespace awb
 
-#endif  // AWB_CORE_PROBLEM_HPP_
+#endif  // AWB_GRADERS_MODEL_PROBLEM_HPP_

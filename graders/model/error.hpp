@@ -1,6 +1,6 @@
 // error.hpp: the host's one error type: a stable id, a location and a message.
-#ifndef AWB_CORE_ERROR_HPP_
-#define AWB_CORE_ERROR_HPP_
+#ifndef AWB_GRADERS_MODEL_ERROR_HPP_
+#define AWB_GRADERS_MODEL_ERROR_HPP_
 
 #include <stdexcept>
 #include <string>
@@ -30,4 +30,4 @@ std::string format_error(const std::string& id, const std::string& location,
 
 }  // namespace awb
 
-#endif  // AWB_CORE_ERROR_HPP_
+#endif  // AWB_GRADERS_MODEL_ERROR_HPP_

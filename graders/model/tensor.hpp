@@ -1,11 +1,11 @@
 // tensor.hpp: the host's plain row-major matrix of doubles (no Eigen in the host's model).
-#ifndef AWB_CORE_TENSOR_HPP_
-#define AWB_CORE_TENSOR_HPP_
+#ifndef AWB_GRADERS_MODEL_TENSOR_HPP_
+#define AWB_GRADERS_MODEL_TENSOR_HPP_
 
 #include <cstdint>
 #include <vector>
 
-namespace awb::core {
+namespace awb {
 
 struct Matrix {
   int64_t rows = 0;
@@ -29,6 +29,6 @@ struct Matrix {
   }
 };
 
-}  // namespace awb::core
+}  // namespace awb
 
-#endif  // AWB_CORE_TENSOR_HPP_
+#endif  // AWB_GRADERS_MODEL_TENSOR_HPP_

@@ -1,5 +1,5 @@
 // error.cpp: formatting of awb::Error.
-#include "core/error.hpp"
+#include "model/error.hpp"
 
 namespace awb {
 

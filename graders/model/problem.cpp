@@ -1,12 +1,12 @@
 // problem.cpp: shape rules of a problem, checked before anything reaches a plugin.
-#include "core/problem.hpp"
+#include "model/problem.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "core/error.hpp"
+#include "model/error.hpp"
 
-namespace awb::core {
+namespace awb {
 namespace {
 
 std::string dims(const Matrix& m) {
@@ -26,6 +26,8 @@ void require_finite(const Matrix& m, const char* name) {
 }
 
 }  // namespace
+
+const char* to_string(Scalar s) { return s == Scalar::kF64 ? "f64" : "f32"; }
 
 const char* to_string(ScaleMode mode) {
   switch (mode) {
@@ -77,4 +79,4 @@ void validate(const ProblemSpec& s) {
   }
 }
 
-}  // namespace awb::core
+}  // namespace awb
