@@ -2,6 +2,7 @@
 #ifndef AWB_GRADERS_MODEL_TENSOR_HPP_
 #define AWB_GRADERS_MODEL_TENSOR_HPP_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -14,10 +15,10 @@ struct Matrix {
 
   Matrix() = default;
   Matrix(int64_t r, int64_t c, double fill = 0.0)
-      : rows(r), cols(c), data(static_cast<size_t>(r * c), fill) {}
-  double& operator()(int64_t r, int64_t c) { return data[static_cast<size_t>(r * cols + c)]; }
+      : rows(r), cols(c), data(static_cast<std::size_t>(r * c), fill) {}
+  double& operator()(int64_t r, int64_t c) { return data[static_cast<std::size_t>(r * cols + c)]; }
   double operator()(int64_t r, int64_t c) const {
-    return data[static_cast<size_t>(r * cols + c)];
+    return data[static_cast<std::size_t>(r * cols + c)];
   }
   bool empty() const { return data.empty(); }
   // Columns [first, first + count) as a new matrix.

@@ -30,6 +30,12 @@ std::string describe_capabilities(uint64_t caps) {
   return out;
 }
 
+uint64_t capability_bit(const std::string& name) {
+  for (const auto& c : kCapNames)
+    if (name == c.name) return c.bit;
+  return 0;
+}
+
 std::optional<std::string> inconsistent_capabilities(uint64_t caps, uint32_t plugin_minor) {
   if (!(caps & (AWB_CAP_F64 | AWB_CAP_F32))) return "declares neither f64 nor f32";
   if ((caps & AWB_CAP_MULTI_HEAD) && !(caps & AWB_CAP_QKV))

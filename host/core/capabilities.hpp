@@ -17,6 +17,8 @@ namespace awb::core {
 // Capability names as users read them: "f64 f32 qkv multi-head ...".
 std::vector<std::string> capability_names(uint64_t caps);
 std::string describe_capabilities(uint64_t caps);
+// The bit for one capability name ("multi-head"), or 0 for an unknown name.
+uint64_t capability_bit(const std::string& name);
 
 // Returns why a descriptor's capability set is self-contradictory, or nothing when it is sound.
 std::optional<std::string> inconsistent_capabilities(uint64_t caps, uint32_t plugin_minor);

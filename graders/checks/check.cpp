@@ -1,0 +1,139 @@
+// check.cpp: the registry, shared runs, and the evaluate() wrapper around every definition.
+#include "checks/check.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+#include "model/error.hpp"
+
+namespace awb::grade {
+
+const char* to_string(CheckKind k) {
+  switch (k) {
+    case CheckKind::kReference: return "reference";
+    case CheckKind::kProperty: return "property";
+    case CheckKind::kExpect: return "expect";
+  }
+  return "?";
+}
+
+const char* to_string(Visibility v) {
+  switch (v) {
+    case Visibility::kVisible: return "visible";
+    case Visibility::kHidden: return "hidden";
+    case Visibility::kAfterDueDate: return "after_due_date";
+  }
+  return "?";
+}
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::kPassed: return "passed";
+    case Status::kFailed: return "failed";
+    case Status::kError: return "error";
+    case Status::kTimeout: return "timeout";
+    case Status::kNotRun: return "not-run";
+  }
+  return "?";
+}
+
+const char* to_string(Output o) {
+  switch (o) {
+    case Output::kWeights: return "weights";
+    case Output::kScores: return "scores";
+    case Output::kContext: return "context";
+  }
+  return "?";
+}
+
+void ParameterOverrides::apply(Parameters& p) const {
+  if (sharpness) p.sharpness = *sharpness;
+  if (heads) p.heads = *heads;
+  if (causal) p.causal = *causal;
+  if (scale) p.scale = *scale;
+}
+
+const RunOutput& CheckContext::subject_run() {
+  if (!subject_run_) subject_run_ = subject_.run(base_, scalar_);
+  return *subject_run_;
+}
+
+const RunOutput& CheckContext::reference_run(Scalar scalar) {
+  auto it = reference_runs_.find(scalar);
+  if (it == reference_runs_.end()) it = reference_runs_.emplace(scalar, reference_.run(base_, scalar)).first;
+  return it->second;
+}
+
+const Registry& Registry::instance() {
+  static const Registry registry = [] {
+    Registry r;
+    register_reference_checks(r);
+    register_property_checks(r);
+    register_expect_checks(r);
+    return r;
+  }();
+  return registry;
+}
+
+const CheckDef* Registry::find(CheckKind kind, const std::string& name) const {
+  for (const auto& d : defs_)
+    if (d.kind == kind && d.name == name) return &d;
+  return nullptr;
+}
+
+std::vector<std::string> Registry::names(CheckKind kind) const {
+  std::vector<std::string> out;
+  for (const auto& d : defs_)
+    if (d.kind == kind) out.push_back(d.name);
+  return out;
+}
+
+void Registry::add(CheckDef def) { defs_.push_back(std::move(def)); }
+
+const std::vector<std::string>& common_check_keys() {
+  static const std::vector<std::string> keys = {"id",         "kind",  "points", "hint",
+                                                "visibility", "case",  "layer",  "parameters"};
+  return keys;
+}
+
+CheckResult evaluate(const CheckSpec& spec, CheckContext& ctx) {
+  CheckResult r;
+  r.id = spec.id;
+  r.name = spec.name;
+  r.kind = spec.kind;
+  r.max_points = spec.points;
+  r.visibility = spec.visibility;
+  const CheckDef* def = Registry::instance().find(spec.kind, spec.name);
+  if (!def) {
+    r.status = Status::kError;
+    r.summary = "unknown check '" + spec.name + "'";
+    return r;
+  }
+  if (def->strictness > ctx.strictness()) {
+    r.status = Status::kNotRun;
+    r.summary = "needs strictness " + std::to_string(def->strictness) + " (grading at " +
+                std::to_string(ctx.strictness()) + ")";
+    return r;
+  }
+  if (auto why = ctx.subject_cannot_run()) {
+    r.status = Status::kNotRun;
+    r.summary = "cannot run: " + *why;
+    return r;
+  }
+  try {
+    const Judgement j = def->judge(spec, ctx);
+    r.status = j.passed ? Status::kPassed : Status::kFailed;
+    r.points = spec.points * (j.passed ? 1.0 : std::clamp(j.partial, 0.0, 1.0));
+    r.summary = j.summary;
+    r.details = j.details;
+    r.diagnosis = j.diagnosis;
+    if (!j.passed) r.hint = spec.hint;
+  } catch (const Error& e) {
+    r.status = e.id() == "runner.timeout" ? Status::kTimeout : Status::kError;
+    r.summary = e.message();
+    r.hint = spec.hint;
+  }
+  return r;
+}
+
+}  // namespace awb::grade

@@ -1,0 +1,171 @@
+// check.hpp: a check as an exercise declares it, what grading it produces, and the registry of
+// check definitions (reference, each property, each expect predicate).
+#ifndef AWB_GRADERS_CHECKS_CHECK_HPP_
+#define AWB_GRADERS_CHECKS_CHECK_HPP_
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/run.hpp"
+#include "tolerance/tolerance.hpp"
+
+namespace awb::grade {
+
+enum class CheckKind { kReference, kProperty, kExpect };
+enum class Visibility { kVisible, kHidden, kAfterDueDate };
+enum class Status { kPassed, kFailed, kError, kTimeout, kNotRun };
+enum class Output { kWeights, kScores, kContext };
+enum class Direction { kIncreasing, kDecreasing };
+
+const char* to_string(CheckKind k);
+const char* to_string(Visibility v);
+const char* to_string(Status s);
+const char* to_string(Output o);
+
+// Parameters a check overrides for itself; unset fields keep the exercise's.
+struct ParameterOverrides {
+  std::optional<double> sharpness;
+  std::optional<int> heads;
+  std::optional<bool> causal;
+  std::optional<ScaleMode> scale;
+  bool empty() const { return !sharpness && !heads && !causal && !scale; }
+  void apply(Parameters& p) const;
+};
+
+struct Sweep {
+  std::string parameter;  // "sharpness" (the only sweepable parameter in version 1)
+  std::vector<double> values;
+};
+
+struct Measure {
+  std::string metric;  // entropy | max_weight | weight
+  int query = -1;
+  int key = -1;
+};
+
+// Everything a check in an exercise file can say. Token names are resolved to row indices by
+// the loader; which fields matter depends on the kind and the property or predicate.
+struct CheckSpec {
+  std::string id;
+  CheckKind kind = CheckKind::kProperty;
+  std::string name;  // "reference", the property, or the predicate
+  double points = 1;
+  std::string hint;
+  Visibility visibility = Visibility::kVisible;
+  std::string case_id;  // resolved: never empty after loading
+  int case_index = 0;
+  int layer = -1;  // -1: the last layer
+  ParameterOverrides parameters;
+
+  // reference
+  std::vector<Output> outputs{Output::kWeights, Output::kScores, Output::kContext};
+  std::vector<int> rows;  // empty: all rows
+  F64Tolerance tolerance;
+
+  // expect
+  int head = 0;
+  int query = -1, key = -1, than = -1, to = -1;
+  int k = 1;
+  double value = 0;
+  double margin = 0;
+  double tol = 1e-6;
+  bool all_rows = false;
+  std::vector<double> vector_value;
+  Sweep sweep;
+  Measure measure;
+  Direction direction = Direction::kDecreasing;
+};
+
+// The verdict on one check.
+struct CheckResult {
+  std::string id;
+  std::string name;
+  CheckKind kind = CheckKind::kProperty;
+  Status status = Status::kNotRun;
+  double points = 0;      // earned
+  double max_points = 0;  // possible
+  std::string summary;    // one line: what was checked and the outcome
+  std::string details;    // largest differences, a text map, ... (may be empty)
+  std::string diagnosis;  // what the outputs suggest went wrong (may be empty)
+  std::string hint;       // the exercise's hint, shown on failure
+  Visibility visibility = Visibility::kVisible;
+};
+
+// What a check reads and runs. Runs of the base input are shared between the checks of one
+// exercise case through `cache`.
+class CheckContext {
+ public:
+  CheckContext(Subject& subject, Subject& reference, RunInput base, Scalar scalar, int strictness)
+      : subject_(subject), reference_(reference), base_(std::move(base)), scalar_(scalar),
+        strictness_(strictness) {}
+
+  const RunInput& base() const { return base_; }
+  std::optional<std::string> subject_cannot_run() const {
+    return subject_.cannot_run(base_, scalar_);
+  }
+  Scalar scalar() const { return scalar_; }
+  int strictness() const { return strictness_; }
+  const RunOutput& subject_run();                // memoised
+  const RunOutput& reference_run(Scalar scalar);  // memoised per scalar
+  RunOutput run_subject(const RunInput& input) { return subject_.run(input, scalar_); }
+  RunOutput run_reference(const RunInput& input) { return reference_.run(input, Scalar::kF64); }
+
+ private:
+  Subject& subject_;
+  Subject& reference_;
+  RunInput base_;
+  Scalar scalar_;
+  int strictness_;
+  std::optional<RunOutput> subject_run_;
+  std::map<Scalar, RunOutput> reference_runs_;
+};
+
+// The judgement a definition returns; evaluate() adds ids, points and the hint.
+struct Judgement {
+  bool passed = false;
+  double partial = 0.0;  // share of the points earned when not passed (partial credit), in [0, 1]
+  std::string summary;
+  std::string details;
+  std::string diagnosis;
+};
+
+// One check definition: a name, the keys it takes, and the code that judges it.
+struct CheckDef {
+  CheckKind kind;
+  std::string name;
+  std::string description;
+  std::vector<std::string> required_keys;  // besides the common ones
+  std::vector<std::string> optional_keys;
+  int strictness = 1;  // run only when the grading strictness is at least this
+  std::function<Judgement(const CheckSpec&, CheckContext&)> judge;
+};
+
+// All definitions, by kind and name. Each check family adds itself from its own source file.
+class Registry {
+ public:
+  static const Registry& instance();
+  const CheckDef* find(CheckKind kind, const std::string& name) const;
+  std::vector<std::string> names(CheckKind kind) const;
+  void add(CheckDef def);
+
+ private:
+  std::vector<CheckDef> defs_;
+};
+
+void register_reference_checks(Registry& r);
+void register_property_checks(Registry& r);
+void register_expect_checks(Registry& r);
+
+// The keys every check may have, whatever its kind.
+const std::vector<std::string>& common_check_keys();
+
+// Runs one check against `ctx`: not-run when the strictness is too low or the subject lacks a
+// capability; error when the subject faults; else the definition's judgement.
+CheckResult evaluate(const CheckSpec& spec, CheckContext& ctx);
+
+}  // namespace awb::grade
+
+#endif  // AWB_GRADERS_CHECKS_CHECK_HPP_

@@ -1,0 +1,126 @@
+// diagnosis.cpp: each rule reads only outputs, so it works for any plugin, whatever its name.
+#include "checks/diagnosis.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "checks/measures.hpp"
+#include "tolerance/tolerance.hpp"
+
+namespace awb::grade {
+namespace {
+
+constexpr double kSumTol = 1e-6;
+
+bool close(const Matrix& a, const Matrix& b, double tol) {
+  if (a.rows != b.rows || a.cols != b.cols) return false;
+  for (size_t i = 0; i < a.data.size(); ++i)
+    if (!(std::fabs(a.data[i] - b.data[i]) <= tol + tol * std::fabs(b.data[i]))) return false;
+  return true;
+}
+
+// Row softmax of `s` times `factor`, with the causal mask when asked.
+Matrix softmax_rows(const Matrix& s, double factor, bool causal) {
+  Matrix a(s.rows, s.cols);
+  for (int64_t t = 0; t < s.rows; ++t) {
+    const int64_t visible = causal ? t + 1 : s.cols;
+    double mx = -INFINITY, sum = 0;
+    for (int64_t j = 0; j < visible; ++j) mx = std::fmax(mx, s(t, j) * factor);
+    for (int64_t j = 0; j < visible; ++j) sum += a(t, j) = std::exp(s(t, j) * factor - mx);
+    for (int64_t j = 0; j < visible; ++j) a(t, j) /= sum;
+  }
+  return a;
+}
+
+Matrix transposed(const Matrix& m) {
+  Matrix t(m.cols, m.rows);
+  for (int64_t r = 0; r < m.rows; ++r)
+    for (int64_t c = 0; c < m.cols; ++c) t(c, r) = m(r, c);
+  return t;
+}
+
+std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
+  const int64_t T = a.rows;
+  bool negative = false, future = false, zero_diagonal = true, rows_one = true, cols_one = true;
+  bool rows_short = false;
+  for (int64_t t = 0; t < T; ++t) {
+    double row = 0, col = 0;
+    for (int64_t j = 0; j < T; ++j) {
+      row += a(t, j);
+      col += a(j, t);
+      if (a(t, j) < 0) negative = true;
+      if (j > t && a(t, j) != 0) future = true;
+    }
+    if (a(t, t) != 0) zero_diagonal = false;
+    if (std::fabs(row - 1) > kSumTol) rows_one = false;
+    if (row < 1 - kSumTol) rows_short = true;
+    if (std::fabs(col - 1) > kSumTol) cols_one = false;
+  }
+  if (negative)
+    return "Some attention weights are negative. A softmax never gives a negative weight; this "
+           "looks like the scores were divided by their row sum instead of passed through exp() "
+           "and normalised.";
+  if (!rows_one && cols_one && T > 1)
+    return "The columns of A sum to 1 but the rows do not: the softmax was taken over the wrong "
+           "axis. Each query's row (over the keys) must sum to 1.";
+  if (p.causal && future)
+    return "Queries put weight on later tokens although the causal mask is on: the mask is "
+           "missing (query t may only see keys t2 <= t).";
+  if (p.causal && zero_diagonal && T > 1)
+    return "Every token gives itself zero weight: the causal mask also hides the diagonal. "
+           "Mask keys t2 > t, not t2 >= t; a token may always see itself.";
+  if (p.causal && rows_short && !future)
+    return "Masked weights are zero but the rows sum to less than 1: the mask was applied after "
+           "the softmax without renormalising. Mask the scores (to -inf) before the softmax.";
+  if (!rows_one)
+    return "The rows of A do not sum to 1, so they are not softmax distributions.";
+  return "";
+}
+
+}  // namespace
+
+std::string diagnose(const LayerRun& got, const LayerRun* expected, const ProblemSpec& problem) {
+  const auto& r = got.result;
+  for (const Matrix* m : {&r.z})
+    if (!first_non_finite(*m).empty())
+      return "The context vectors contain " + first_non_finite(*m) +
+             ". If the scores are large, exp() overflowed: subtract each row's maximum score "
+             "before exponentiating (the softmax does not change). Otherwise an output entry was "
+             "never written.";
+  for (const Matrix& a : r.weights) {
+    if (!first_non_finite(a).empty())
+      return "The weights contain " + first_non_finite(a) +
+             ": exp() of a large score overflows. Subtract each row's maximum score before "
+             "exponentiating; the softmax is unchanged by that shift.";
+    std::string d = diagnose_weights(a, problem);
+    if (!d.empty()) return d;
+  }
+  if (!expected) return "";
+  const auto& e = expected->result;
+  const double dk = static_cast<double>(problem.d_k());
+  for (size_t h = 0; h < r.weights.size() && h < e.scores.size(); ++h) {
+    const Matrix& a = r.weights[h];
+    const Matrix& ref_a = e.weights[h];
+    if (close(a, ref_a, 1e-6)) continue;
+    if (problem.resolved_scale() == ScaleMode::kInvSqrtDk &&
+        close(a, softmax_rows(e.scores[h], std::sqrt(dk), problem.causal), 1e-6))
+      return "The weights match a softmax of scores that were not divided by sqrt(d_k). Scale "
+             "Q·Kᵀ by 1/sqrt(d_k) before the softmax, or wide heads saturate it.";
+    if (close(a, softmax_rows(transposed(e.scores[h]), 1.0, problem.causal), 1e-6))
+      return "The weights match the softmax of the transposed scores: queries and keys are "
+             "swapped (S = K·Qᵀ instead of Q·Kᵀ), so each row answers the wrong question.";
+  }
+  bool weights_right = !r.weights.empty() && r.weights.size() == e.weights.size();
+  for (size_t h = 0; weights_right && h < r.weights.size(); ++h)
+    weights_right = close(r.weights[h], e.weights[h], 1e-6);
+  if (weights_right && !close(r.z, e.z, 1e-6)) {
+    if (problem.heads > 1)
+      return "The weights are right but the context vectors are not: check that the heads are "
+             "concatenated in head order and multiplied by W_o.";
+    return "The weights are right but the context vectors are not: Z must be the weights times "
+           "the values (A·V), computed from the normalised weights, not the raw scores.";
+  }
+  return "";
+}
+
+}  // namespace awb::grade

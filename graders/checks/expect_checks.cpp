@@ -1,0 +1,212 @@
+// expect_checks.cpp: the `expect` predicates: the lesson's claims, each read off one run.
+#include <cmath>
+#include <cstdio>
+
+#include "checks/check.hpp"
+#include "checks/measures.hpp"
+
+namespace awb::grade {
+namespace {
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+struct View {
+  const RunInput& in;
+  const LayerRun& layer;
+  const Matrix& a;
+};
+
+View view(const CheckSpec& spec, CheckContext& ctx) {
+  const RunOutput& run = ctx.subject_run();
+  return {ctx.base(), layer_of(run, spec.layer), weights_of(run, spec.layer, spec.head)};
+}
+
+std::string tok(const CheckContext& ctx, int64_t i) { return token_name(ctx.base(), i); }
+
+Judgement verdict(bool ok, std::string summary) { return {ok, 0, std::move(summary), "", ""}; }
+
+Judgement argmax_is(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  const int64_t best = row_argmax(v.a, s.query);
+  return verdict(best == s.key, tok(ctx, s.query) + " attends most to " + tok(ctx, best) + " (" +
+                                    fmt(v.a(s.query, best)) + ")" +
+                                    (best == s.key ? "" : "; expected " + tok(ctx, s.key) + " (" +
+                                                              fmt(v.a(s.query, s.key)) + ")"));
+}
+
+Judgement in_top_k(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  const int64_t rank = rank_in_row(v.a, s.query, s.key);
+  return verdict(rank < s.k, tok(ctx, s.key) + " is number " + std::to_string(rank + 1) +
+                                 " in the weights of " + tok(ctx, s.query) + " (" +
+                                 fmt(v.a(s.query, s.key)) + "); expected within the top " +
+                                 std::to_string(s.k));
+}
+
+Judgement weight_above(const CheckSpec& s, CheckContext& ctx) {
+  const double w = view(s, ctx).a(s.query, s.key);
+  return verdict(w > s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + fmt(w) +
+                                  (w > s.value ? " > " : " is not above ") + fmt(s.value));
+}
+
+Judgement weight_below(const CheckSpec& s, CheckContext& ctx) {
+  const double w = view(s, ctx).a(s.query, s.key);
+  return verdict(w < s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + fmt(w) +
+                                  (w < s.value ? " < " : " is not below ") + fmt(s.value));
+}
+
+Judgement weight_greater(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  const double w = v.a(s.query, s.key), other = v.a(s.query, s.than);
+  return verdict(w > other, tok(ctx, s.query) + " gives " + tok(ctx, s.key) + " " + fmt(w) +
+                                " and " + tok(ctx, s.than) + " " + fmt(other));
+}
+
+Judgement entropy_bound(const CheckSpec& s, CheckContext& ctx, bool below) {
+  const View v = view(s, ctx);
+  for (int64_t t = 0; t < v.a.rows; ++t) {
+    if (!s.all_rows && t != s.query) continue;
+    const double h = row_entropy(v.a, t);
+    const bool ok = below ? h < s.value : h > s.value;
+    if (!ok)
+      return verdict(false, "entropy of the row of " + tok(ctx, t) + " is " + fmt(h) +
+                                " nats, expected " + (below ? "below " : "above ") + fmt(s.value));
+  }
+  return verdict(true, std::string(s.all_rows ? "every row's" : "the row's") + " entropy is " +
+                           (below ? "below " : "above ") + fmt(s.value) + " nats");
+}
+
+Judgement uniform_rows(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  const bool causal = ctx.base().params.causal;
+  for (int64_t t = 0; t < v.a.rows; ++t) {
+    const int64_t visible = causal ? t + 1 : v.a.cols;
+    for (int64_t c = 0; c < visible; ++c)
+      if (!(std::fabs(v.a(t, c) - 1.0 / double(visible)) <= s.tol))
+        return verdict(false, "A[" + tok(ctx, t) + ", " + tok(ctx, c) + "] = " + fmt(v.a(t, c)) +
+                                  ", not within " + fmt(s.tol) + " of the uniform 1/" +
+                                  std::to_string(visible));
+  }
+  return verdict(true, "every row is uniform within " + fmt(s.tol));
+}
+
+Judgement one_hot_rows(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  for (int64_t t = 0; t < v.a.rows; ++t) {
+    const double top = v.a(t, row_argmax(v.a, t));
+    if (!(top > 1.0 - s.tol))
+      return verdict(false, "the largest weight of " + tok(ctx, t) + " is " + fmt(top) +
+                                ", expected above " + fmt(1.0 - s.tol));
+  }
+  return verdict(true, "every row puts more than " + fmt(1.0 - s.tol) + " on one token");
+}
+
+Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  const auto z = row_of(v.layer.result.z, s.query);
+  double worst = 0;
+  std::string got;
+  for (size_t i = 0; i < z.size(); ++i) {
+    worst = std::fmax(worst, i < s.vector_value.size() ? std::fabs(z[i] - s.vector_value[i]) : INFINITY);
+    got += (i ? ", " : "") + fmt(z[i]);
+  }
+  if (z.size() != s.vector_value.size()) worst = INFINITY;
+  return verdict(worst <= s.tol, "context vector of " + tok(ctx, s.query) + " is [" + got +
+                                     "], max difference " + fmt(worst) + " (allowed " +
+                                     fmt(s.tol) + ")");
+}
+
+Judgement cosine_closer_to(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  const auto z = row_of(v.layer.result.z, s.query);
+  const double c_to = cosine(z, row_of(v.layer.input, s.to));
+  const double c_than = cosine(z, row_of(v.layer.input, s.than));
+  return verdict(c_to > c_than, "the context vector of " + tok(ctx, s.query) + " has cosine " +
+                                    fmt(c_to) + " with " + tok(ctx, s.to) + " and " +
+                                    fmt(c_than) + " with " + tok(ctx, s.than));
+}
+
+Judgement scores_asymmetric(const CheckSpec& s, CheckContext& ctx) {
+  const Matrix& sc = scores_of(ctx.subject_run(), s.layer, s.head);
+  const double fwd = sc(s.query, s.key), back = sc(s.key, s.query);
+  return verdict(fwd - back > s.margin, "S[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) +
+                                            "] = " + fmt(fwd) + ", S[" + tok(ctx, s.key) + ", " +
+                                            tok(ctx, s.query) + "] = " + fmt(back) +
+                                            " (margin wanted " + fmt(s.margin) + ")");
+}
+
+Judgement scores_symmetric(const CheckSpec& s, CheckContext& ctx) {
+  const Matrix& sc = scores_of(ctx.subject_run(), s.layer, s.head);
+  for (int64_t i = 0; i < sc.rows; ++i)
+    for (int64_t j = i + 1; j < sc.cols; ++j)
+      if (!(std::fabs(sc(i, j) - sc(j, i)) <= s.tol))
+        return verdict(false, "S[" + tok(ctx, i) + ", " + tok(ctx, j) + "] = " + fmt(sc(i, j)) +
+                                  " but S[" + tok(ctx, j) + ", " + tok(ctx, i) + "] = " +
+                                  fmt(sc(j, i)));
+  return verdict(true, "S equals its transpose within " + fmt(s.tol));
+}
+
+Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
+  std::vector<double> readings;
+  std::string trace;
+  for (double value : s.sweep.values) {
+    RunInput in = ctx.base();
+    in.params.sharpness = value;  // the loader only admits sharpness sweeps in version 1
+    const RunOutput run = ctx.run_subject(in);
+    const Matrix& a = weights_of(run, s.layer, s.head);
+    const int64_t q = s.measure.query;
+    double m = 0;
+    if (s.measure.metric == "entropy") m = row_entropy(a, q);
+    else if (s.measure.metric == "max_weight") m = a(q, row_argmax(a, q));
+    else m = a(q, s.measure.key);
+    readings.push_back(m);
+    trace += (trace.empty() ? "" : ", ") + s.sweep.parameter + " " + fmt(value) + " -> " + fmt(m);
+  }
+  const bool up = s.direction == Direction::kIncreasing;
+  for (size_t i = 1; i < readings.size(); ++i)
+    if (!(up ? readings[i] > readings[i - 1] : readings[i] < readings[i - 1]))
+      return verdict(false, s.measure.metric + " is not " + (up ? "increasing" : "decreasing") +
+                                ": " + trace);
+  return verdict(true, s.measure.metric + " is " + (up ? "increasing" : "decreasing") + ": " + trace);
+}
+
+}  // namespace
+
+void register_expect_checks(Registry& r) {
+  const std::vector<std::string> head_layer = {"head"};
+  auto add = [&](std::string name, std::string what, std::vector<std::string> req,
+                 std::vector<std::string> opt, std::function<Judgement(const CheckSpec&, CheckContext&)> fn) {
+    opt.push_back("head");
+    r.add({CheckKind::kExpect, std::move(name), std::move(what), std::move(req), std::move(opt), 1,
+           std::move(fn)});
+  };
+  add("argmax_is", "key has the largest weight in query's row", {"query", "key"}, {}, argmax_is);
+  add("in_top_k", "key is among the k largest weights of query's row", {"query", "key", "k"}, {},
+      in_top_k);
+  add("weight_above", "A[query, key] > value", {"query", "key", "value"}, {}, weight_above);
+  add("weight_below", "A[query, key] < value", {"query", "key", "value"}, {}, weight_below);
+  add("weight_greater", "A[query, key] > A[query, than]", {"query", "key", "than"}, {},
+      weight_greater);
+  add("entropy_below", "row entropy (nats) < value", {"value"}, {"query", "all_rows"},
+      [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, true); });
+  add("entropy_above", "row entropy (nats) > value", {"value"}, {"query", "all_rows"},
+      [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, false); });
+  add("uniform_rows", "every row within tolerance of uniform", {"tolerance"}, {}, uniform_rows);
+  add("one_hot_rows", "every row's top weight > 1 - tolerance", {"tolerance"}, {}, one_hot_rows);
+  add("context_close", "Z[query] within tolerance of value", {"query", "value", "tolerance"}, {},
+      context_close);
+  add("cosine_closer_to", "cos(Z[query], x[to]) > cos(Z[query], x[than])",
+      {"query", "to", "than"}, {}, cosine_closer_to);
+  add("scores_asymmetric", "S[query, key] - S[key, query] > margin", {"query", "key", "margin"},
+      {}, scores_asymmetric);
+  add("scores_symmetric", "S equals S transposed within tolerance", {"tolerance"}, {},
+      scores_symmetric);
+  add("monotone", "a measure moves one way over a sweep", {"sweep", "measure", "direction"}, {},
+      monotone);
+}
+
+}  // namespace awb::grade

@@ -1,0 +1,50 @@
+// run.cpp: building each layer's problem and chaining the layers with residual connections.
+#include "model/run.hpp"
+
+#include "model/error.hpp"
+
+namespace awb {
+
+ProblemSpec RunInput::layer_problem(size_t layer, const Matrix& input) const {
+  const LayerWeights& w = layers.at(layer);
+  ProblemSpec p;
+  p.tokens = tokens;
+  p.x = input;
+  p.w_q = w.w_q;
+  p.w_k = w.w_k;
+  p.w_v = w.w_v;
+  p.w_o = w.w_o;
+  p.heads = w.w_q ? params.heads : 1;
+  p.causal = params.causal;
+  p.sharpness = params.sharpness;
+  p.scale = params.scale;
+  return p;
+}
+
+RunOutput run_layers(const RunInput& input,
+                     const std::function<ForwardResult(const ProblemSpec&)>& forward) {
+  RunOutput out;
+  Matrix x = input.x;
+  for (size_t l = 0; l < input.layers.size(); ++l) {
+    ForwardResult r = forward(input.layer_problem(l, x));
+    Matrix next;
+    if (l + 1 < input.layers.size()) {
+      if (input.layers[l].residual) {
+        if (r.z.cols != x.cols || r.z.rows != x.rows)
+          throw Error("run.residual_width", "layer " + std::to_string(l) + " returns Z of width " +
+                                                std::to_string(r.z.cols) +
+                                                "; a residual needs d_model = " +
+                                                std::to_string(x.cols));
+        next = x;
+        for (size_t i = 0; i < next.data.size(); ++i) next.data[i] += r.z.data[i];
+      } else {
+        next = r.z;
+      }
+    }
+    out.layers.push_back(LayerRun{std::move(x), std::move(r)});
+    x = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace awb

@@ -1,0 +1,65 @@
+// run.hpp: what a subject (plugin or reference) is asked to run for one exercise case, and how
+// a stack of layers is chained.
+#ifndef AWB_GRADERS_MODEL_RUN_HPP_
+#define AWB_GRADERS_MODEL_RUN_HPP_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/problem.hpp"
+#include "model/result.hpp"
+
+namespace awb {
+
+struct LayerWeights {
+  std::optional<Matrix> w_q, w_k, w_v, w_o;
+  bool residual = true;  // next layer's input is X + Z (else Z)
+};
+
+struct Parameters {
+  double sharpness = 1.0;
+  int heads = 1;
+  bool causal = false;
+  ScaleMode scale = ScaleMode::kAuto;
+};
+
+// One complete run: a sentence through every layer.
+struct RunInput {
+  std::vector<std::string> tokens;
+  Matrix x;                          // layer 0's input: embeddings + positions, transformed
+  std::vector<LayerWeights> layers;  // at least one; a parameter-free layer has no weights
+  Parameters params;
+
+  // The single-layer problem layer `layer` receives when its input is `input`.
+  ProblemSpec layer_problem(size_t layer, const Matrix& input) const;
+};
+
+struct LayerRun {
+  Matrix input;          // what this layer received
+  ForwardResult result;  // what it returned
+};
+
+struct RunOutput {
+  std::vector<LayerRun> layers;
+};
+
+// Runs every layer of `input` through `forward`, feeding X + Z (residual) or Z to the next.
+// Throws awb::Error("run.residual_width") when a residual layer's Z is not d_model wide.
+RunOutput run_layers(const RunInput& input,
+                     const std::function<ForwardResult(const ProblemSpec&)>& forward);
+
+// Something checks can run: a plugin variant (in-process or isolated) or the reference.
+class Subject {
+ public:
+  virtual ~Subject() = default;
+  // Why this subject cannot run `input` in `scalar` (a capability it lacks), or nothing.
+  virtual std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const = 0;
+  // Runs all layers. Faults surface as awb::Error (ids "plugin.*", "run.*", "runner.*").
+  virtual RunOutput run(const RunInput& input, Scalar scalar) = 0;
+};
+
+}  // namespace awb
+
+#endif  // AWB_GRADERS_MODEL_RUN_HPP_

@@ -1,0 +1,74 @@
+// exercise.hpp: an exercise as the host models it, and loading exercise files (format v1,
+// exercises/FORMAT.md) with every problem reported at file:line:column.
+#ifndef AWB_CORE_EXERCISE_HPP_
+#define AWB_CORE_EXERCISE_HPP_
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/check.hpp"
+#include "model/error.hpp"
+#include "model/run.hpp"
+
+namespace awb::core {
+
+enum class VariantKind { kParameterFree, kQkv, kMultiHead, kCausal };
+const char* to_string(VariantKind k);
+
+struct Limits {
+  double cpu_seconds = 10;
+  double wall_seconds = 30;
+  int64_t memory_mb = 1024;
+};
+
+struct ExerciseCase {
+  std::string id;
+  std::vector<std::string> tokens;
+  Matrix x;  // embeddings + positions, transformed: what layer 0 receives
+};
+
+struct Exercise {
+  std::filesystem::path file;
+  std::string sha256;  // of the file's bytes
+  std::string id, title, lesson;
+  VariantKind kind = VariantKind::kParameterFree;
+  uint64_t required_capabilities = 0;   // what a variant needs to run every check
+  uint64_t reference_capabilities = 0;  // the reference kernel that grades it
+  std::vector<ExerciseCase> cases;
+  std::vector<LayerWeights> layers;  // at least one
+  Parameters parameters;
+  Limits limits;
+  std::vector<grade::CheckSpec> checks;
+
+  double max_points() const;
+  // The input a check runs on: its case, with its parameter overrides applied.
+  RunInput input_for(const grade::CheckSpec& check) const;
+};
+
+// One file. When `errors` is non-empty `exercise` is empty; every error of the file is listed.
+struct ExerciseLoad {
+  std::optional<Exercise> exercise;
+  std::vector<Error> errors;
+};
+ExerciseLoad load_exercise_file(const std::filesystem::path& file);
+ExerciseLoad parse_exercise(const std::string& text, const std::string& file_label);
+
+// Files and folders (every *.yaml / *.yml inside, sorted). Exercise ids must be unique across
+// them; a repeated id is an error on the later file.
+struct ExerciseSet {
+  std::vector<Exercise> exercises;
+  std::vector<Error> errors;
+  int files = 0;
+};
+ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations);
+
+// The bundled exercises folder: <prefix>/share/awb/exercises, or the source tree's exercises/
+// when running from the build tree.
+std::filesystem::path bundled_exercise_dir();
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_EXERCISE_HPP_

@@ -1,0 +1,350 @@
+// yaml_reader.cpp: the pre-scan that keeps yaml-cpp away from hostile nesting, and typed reads.
+#include "core/yaml_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace awb::core {
+namespace {
+
+// Counts flow/block nesting depth and alias uses without parsing. Conservative: anything that
+// merely looks deep or alias-heavy is refused, which is fine for hand-written exercises.
+struct Scan {
+  int depth = 0;
+  int aliases = 0;
+  int line = 1, column = 1;  // where the cap was first exceeded
+};
+
+Scan prescan(const std::string& text, const YamlCaps& caps) {
+  Scan s;
+  int flow = 0;
+  std::vector<int> indents;  // block indentation stack
+  bool in_single = false, in_double = false, in_comment = false, at_line_start = true;
+  int line = 1, col = 0, indent = 0;
+  auto note_depth = [&](int d) {
+    if (d > s.depth) {
+      s.depth = d;
+      if (d > caps.max_depth && s.line == 1 && s.column == 1) {
+        s.line = line;
+        s.column = col;
+      }
+    }
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++col;
+    if (c == '\n') {
+      ++line;
+      col = 0;
+      in_comment = false;
+      in_single = in_double = false;
+      at_line_start = true;
+      indent = 0;
+      continue;
+    }
+    if (in_comment) continue;
+    if (at_line_start) {
+      if (c == ' ' || c == '-') {
+        ++indent;  // "- - - x" nests sequences as deeply as indentation does
+        continue;
+      }
+      at_line_start = false;
+      if (c != '#') {
+        while (!indents.empty() && indents.back() >= indent) indents.pop_back();
+        indents.push_back(indent);
+        note_depth(int(indents.size()) + flow);
+      }
+    }
+    if (in_double) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_double = false;
+      continue;
+    }
+    if (in_single) {
+      if (c == '\'') in_single = false;
+      continue;
+    }
+    const char prev = i > 0 ? text[i - 1] : ' ';
+    const bool token_start = prev == ' ' || prev == '\t' || prev == '[' || prev == '{' ||
+                             prev == ',' || prev == ':' || prev == '\n';
+    if (c == '#' && (prev == ' ' || prev == '\t' || i == 0)) in_comment = true;
+    else if (c == '"' && token_start) in_double = true;
+    else if (c == '\'' && token_start) in_single = true;
+    else if (c == '[' || c == '{') note_depth(int(indents.size()) + ++flow);
+    else if ((c == ']' || c == '}') && flow > 0) --flow;
+    else if (c == '*' && token_start && i + 1 < text.size() && text[i + 1] != ' ') {
+      if (++s.aliases == caps.max_aliases + 1 && s.depth <= caps.max_depth) {
+        s.line = line;
+        s.column = col;
+      }
+    }
+  }
+  return s;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& options) {
+  std::string best;
+  size_t best_d = 3;
+  for (const auto& o : options) {
+    const size_t d = edit_distance(word, o);
+    if (d < best_d) {
+      best_d = d;
+      best = o;
+    }
+  }
+  return best;
+}
+
+YamlReader::YamlReader(std::string file_label, std::string id_prefix, YamlCaps caps)
+    : file_(std::move(file_label)), prefix_(std::move(id_prefix)), caps_(caps) {}
+
+void YamlReader::error_at(int line, int column, const std::string& path, const std::string& id,
+                          const std::string& message) {
+  const std::string loc = file_ + ":" + std::to_string(line) + ":" + std::to_string(column);
+  errors_.emplace_back(id, loc, path.empty() ? message : path + ": " + message);
+}
+
+void YamlReader::error(const YAML::Node& node, const std::string& path, const std::string& id,
+                       const std::string& message) {
+  const YAML::Mark m = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
+  if (m.line < 0) {
+    errors_.emplace_back(id, file_, path.empty() ? message : path + ": " + message);
+    return;
+  }
+  error_at(m.line + 1, m.column + 1, path, id, message);
+}
+
+std::optional<YAML::Node> YamlReader::parse(const std::string& text) {
+  if (text.size() > caps_.max_bytes) {
+    error_at(1, 1, "", id("too_large"),
+             "the file is " + std::to_string(text.size()) + " bytes; the cap is 8 MiB");
+    return std::nullopt;
+  }
+  const Scan s = prescan(text, caps_);
+  if (s.depth > caps_.max_depth) {
+    error_at(s.line, s.column, "", id("too_deep"),
+             "nesting is deeper than " + std::to_string(caps_.max_depth) + " levels");
+    return std::nullopt;
+  }
+  if (s.aliases > caps_.max_aliases) {
+    error_at(s.line, s.column, "", id("too_many_aliases"),
+             std::to_string(s.aliases) + " aliases; at most " + std::to_string(caps_.max_aliases) +
+                 " are allowed");
+    return std::nullopt;
+  }
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    error_at(e.mark.line + 1, e.mark.column + 1, "", id("yaml"), e.msg);
+  } catch (const std::exception& e) {
+    error_at(1, 1, "", id("yaml"), e.what());
+  }
+  return std::nullopt;
+}
+
+bool YamlReader::spend(const YAML::Node& n, const std::string& path, int64_t values) {
+  values_read_ += values;
+  if (values_read_ <= caps_.max_values) return true;
+  if (!budget_reported_)
+    error(n, path, id("limit"), "the file holds more than " + std::to_string(caps_.max_values) +
+                                    " values (aliases count each time they are used)");
+  budget_reported_ = true;
+  return false;
+}
+
+bool YamlReader::check_keys(const YAML::Node& node, const std::string& path,
+                            const std::vector<std::string>& allowed) {
+  if (!node.IsMap()) {
+    error(node, path, id("type"), "must be a mapping");
+    return false;
+  }
+  std::set<std::string> seen;
+  for (const auto& kv : node) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    const std::string kpath = path.empty() ? key : path + "." + key;
+    if (!kv.first.IsScalar()) {
+      error(kv.first, path, id("type"), "keys must be plain strings");
+      continue;
+    }
+    if (!seen.insert(key).second) {
+      error(kv.first, kpath, id("duplicate_key"), "the key appears twice in this mapping");
+      continue;
+    }
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      const std::string guess = did_you_mean(key, allowed);
+      error(kv.first, kpath, id("unknown_key"),
+            "unknown key" + (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
+    }
+  }
+  return true;
+}
+
+std::optional<YAML::Node> YamlReader::require(const YAML::Node& map, const std::string& path,
+                                              const std::string& key) {
+  if (map.IsMap() && map[key]) return map[key];
+  error(map, path.empty() ? key : path + "." + key, id("missing_key"), "is required");
+  return std::nullopt;
+}
+
+std::optional<std::string> YamlReader::string(const YAML::Node& n, const std::string& path) {
+  if (!n.IsScalar()) {
+    error(n, path, id("type"), "must be a string");
+    return std::nullopt;
+  }
+  spend(n, path, 1);
+  return n.Scalar();
+}
+
+std::optional<double> YamlReader::number(const YAML::Node& n, const std::string& path) {
+  if (!n.IsScalar()) {
+    error(n, path, id("type"), "must be a number");
+    return std::nullopt;
+  }
+  if (!spend(n, path, 1)) return std::nullopt;
+  double v = 0;
+  if (!YAML::convert<double>::decode(n, v)) {
+    error(n, path, id("type"), "must be a number, got '" + n.Scalar() + "'");
+    return std::nullopt;
+  }
+  if (!std::isfinite(v)) {
+    error(n, path, id("not_finite"), "must be a finite number, got '" + n.Scalar() + "'");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<int64_t> YamlReader::integer(const YAML::Node& n, const std::string& path,
+                                           int64_t lo, int64_t hi) {
+  const auto v = number(n, path);
+  if (!v) return std::nullopt;
+  if (std::floor(*v) != *v) {
+    error(n, path, id("type"), "must be a whole number");
+    return std::nullopt;
+  }
+  if (*v < double(lo) || *v > double(hi)) {
+    error(n, path, id(*v > double(hi) && hi >= 16 ? "limit" : "value"),
+          "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(*v);
+}
+
+std::optional<bool> YamlReader::boolean(const YAML::Node& n, const std::string& path) {
+  bool v = false;
+  if (!n.IsScalar() || !YAML::convert<bool>::decode(n, v)) {
+    error(n, path, id("type"), "must be true or false");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::string> YamlReader::word(const YAML::Node& n, const std::string& path,
+                                            const std::vector<std::string>& allowed) {
+  const auto s = string(n, path);
+  if (!s) return std::nullopt;
+  if (std::find(allowed.begin(), allowed.end(), *s) != allowed.end()) return s;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  const std::string guess = did_you_mean(*s, allowed);
+  error(n, path, id("value"),
+        "'" + *s + "' is not one of: " + list +
+            (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
+  return std::nullopt;
+}
+
+std::optional<std::vector<double>> YamlReader::vector(const YAML::Node& n, const std::string& path,
+                                                      int64_t max_len) {
+  if (!n.IsSequence() || n.size() == 0) {
+    error(n, path, id("type"), "must be a non-empty list of numbers");
+    return std::nullopt;
+  }
+  if (static_cast<int64_t>(n.size()) > max_len) {
+    error(n, path, id("limit"), "has " + std::to_string(n.size()) + " entries; the cap is " +
+                                    std::to_string(max_len));
+    return std::nullopt;
+  }
+  std::vector<double> out;
+  bool ok = true;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const auto v = number(n[i], path + "[" + std::to_string(i) + "]");
+    if (!v) {
+      ok = false;
+      if (budget_reported_) break;
+      continue;
+    }
+    out.push_back(*v);
+  }
+  return ok ? std::optional(out) : std::nullopt;
+}
+
+std::optional<Matrix> YamlReader::matrix(const YAML::Node& n, const std::string& path,
+                                         int64_t max_rows, int64_t max_cols) {
+  if (!n.IsSequence() || n.size() == 0) {
+    error(n, path, id("type"), "must be a non-empty list of rows");
+    return std::nullopt;
+  }
+  if (static_cast<int64_t>(n.size()) > max_rows) {
+    error(n, path, id("limit"), "has " + std::to_string(n.size()) + " rows; the cap is " +
+                                    std::to_string(max_rows));
+    return std::nullopt;
+  }
+  Matrix m;
+  bool ok = true;
+  for (size_t r = 0; r < n.size(); ++r) {
+    const std::string rpath = path + "[" + std::to_string(r) + "]";
+    const auto row = vector(n[r], rpath, max_cols);
+    if (!row) {
+      ok = false;
+      if (budget_reported_) break;
+      continue;
+    }
+    if (m.cols == 0) m.cols = static_cast<int64_t>(row->size());
+    if (static_cast<int64_t>(row->size()) != m.cols) {
+      error(n[r], rpath, id("shape"), "has " + std::to_string(row->size()) +
+                                          " values; the first row has " + std::to_string(m.cols));
+      ok = false;
+      continue;
+    }
+    m.data.insert(m.data.end(), row->begin(), row->end());
+    ++m.rows;
+  }
+  return ok ? std::optional(m) : std::nullopt;
+}
+
+std::optional<std::vector<std::string>> YamlReader::strings(const YAML::Node& n,
+                                                            const std::string& path,
+                                                            int64_t max_len) {
+  if (!n.IsSequence() || n.size() == 0) {
+    error(n, path, id("type"), "must be a non-empty list of strings");
+    return std::nullopt;
+  }
+  if (static_cast<int64_t>(n.size()) > max_len) {
+    error(n, path, id("limit"), "has " + std::to_string(n.size()) + " entries; the cap is " +
+                                    std::to_string(max_len));
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const auto s = string(n[i], path + "[" + std::to_string(i) + "]");
+    if (!s) return std::nullopt;
+    out.push_back(*s);
+  }
+  return out;
+}
+
+}  // namespace awb::core

@@ -1,0 +1,84 @@
+// yaml_reader.hpp: defensive reading of YAML for the exercise loader: pre-scan caps, duplicate
+// and unknown keys with did-you-mean, typed values, and every problem collected, not thrown.
+#ifndef AWB_CORE_YAML_READER_HPP_
+#define AWB_CORE_YAML_READER_HPP_
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/error.hpp"
+#include "model/tensor.hpp"
+
+namespace awb::core {
+
+// Caps checked before yaml-cpp sees the text (its parser recurses without bound) and while
+// reading (aliases can make a small file expand into a huge tree).
+struct YamlCaps {
+  size_t max_bytes = 8u << 20;
+  int max_depth = 64;
+  int max_aliases = 64;
+  int64_t max_values = int64_t(1) << 21;  // scalars read in one file
+};
+
+class YamlReader {
+ public:
+  YamlReader(std::string file_label, std::string id_prefix, YamlCaps caps = {});
+
+  // Pre-scans and parses; on failure records the error and returns nothing.
+  std::optional<YAML::Node> parse(const std::string& text);
+
+  // Records a problem at `node` (file:line:column) under `path` ("checks[2].points").
+  void error(const YAML::Node& node, const std::string& path, const std::string& id,
+             const std::string& message);
+  void error_at(int line, int column, const std::string& path, const std::string& id,
+                const std::string& message);
+  const std::vector<Error>& errors() const { return errors_; }
+  bool ok() const { return errors_.empty(); }
+  const std::string& file() const { return file_; }
+
+  // Checks a mapping's keys: duplicates and unknown keys (with a did-you-mean) are errors.
+  // Returns false when `node` is not a mapping.
+  bool check_keys(const YAML::Node& node, const std::string& path,
+                  const std::vector<std::string>& allowed);
+  // A required key; records exercise.missing_key at the mapping when absent.
+  std::optional<YAML::Node> require(const YAML::Node& map, const std::string& path,
+                                    const std::string& key);
+
+  std::optional<std::string> string(const YAML::Node& n, const std::string& path);
+  std::optional<double> number(const YAML::Node& n, const std::string& path);
+  std::optional<int64_t> integer(const YAML::Node& n, const std::string& path, int64_t lo,
+                                 int64_t hi);
+  std::optional<bool> boolean(const YAML::Node& n, const std::string& path);
+  std::optional<std::string> word(const YAML::Node& n, const std::string& path,
+                                  const std::vector<std::string>& allowed);
+  std::optional<std::vector<double>> vector(const YAML::Node& n, const std::string& path,
+                                            int64_t max_len);
+  // A non-empty list of equally long rows; rows ≤ max_rows, columns ≤ max_cols.
+  std::optional<Matrix> matrix(const YAML::Node& n, const std::string& path, int64_t max_rows,
+                               int64_t max_cols);
+  std::optional<std::vector<std::string>> strings(const YAML::Node& n, const std::string& path,
+                                                  int64_t max_len);
+
+  std::string id(const std::string& suffix) const { return prefix_ + "." + suffix; }
+
+ private:
+  bool spend(const YAML::Node& n, const std::string& path, int64_t values);
+
+  std::string file_;
+  std::string prefix_;
+  YamlCaps caps_;
+  int64_t values_read_ = 0;
+  bool budget_reported_ = false;
+  std::vector<Error> errors_;
+};
+
+// The closest of `options` to `word` within edit distance 2, or "".
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& options);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_YAML_READER_HPP_
