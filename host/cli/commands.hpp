@@ -19,6 +19,8 @@ enum ExitCode : int {
 // Each adds a subcommand whose callback stores its exit code in `exit_code`.
 void add_plugins_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
+void add_exercises_command(CLI::App& app, int& exit_code);
+void add_lint_command(CLI::App& app, int& exit_code);
 
 }  // namespace awb::cli
 

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   int exit_code = kExitOk;
   add_plugins_command(app, exit_code);
   add_run_command(app, exit_code);
+  add_exercises_command(app, exit_code);
+  add_lint_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

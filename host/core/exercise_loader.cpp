@@ -117,7 +117,7 @@ std::optional<Matrix> embed(YamlReader& rd, const Embeddings& e,
   }
   if (const auto v = n["vocabulary"]) {
     const std::string vpath = e.path + ".vocabulary";
-    if (!rd.check_keys(v, vpath, {})) {}  // only for duplicate keys; every word is allowed
+    if (!rd.check_free_keys(v, vpath)) return std::nullopt;
     Matrix m;
     for (int64_t t = 0; t < T; ++t) {
       const auto& word = tokens[size_t(t)];

@@ -115,15 +115,22 @@ YamlReader::YamlReader(std::string file_label, std::string id_prefix, YamlCaps c
 
 void YamlReader::error_at(int line, int column, const std::string& path, const std::string& id,
                           const std::string& message) {
-  const std::string loc = file_ + ":" + std::to_string(line) + ":" + std::to_string(column);
-  errors_.emplace_back(id, loc, path.empty() ? message : path + ": " + message);
+  add(Error(id, file_ + ":" + std::to_string(line) + ":" + std::to_string(column),
+            path.empty() ? message : path + ": " + message));
+}
+
+void YamlReader::add(Error e) {
+  // Shared data (a vocabulary read once per case) must not report the same problem twice.
+  for (const auto& seen : errors_)
+    if (std::string_view(seen.what()) == e.what()) return;
+  errors_.push_back(std::move(e));
 }
 
 void YamlReader::error(const YAML::Node& node, const std::string& path, const std::string& id,
                        const std::string& message) {
   const YAML::Mark m = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
   if (m.line < 0) {
-    errors_.emplace_back(id, file_, path.empty() ? message : path + ": " + message);
+    add(Error(id, file_, path.empty() ? message : path + ": " + message));
     return;
   }
   error_at(m.line + 1, m.column + 1, path, id, message);
@@ -167,8 +174,17 @@ bool YamlReader::spend(const YAML::Node& n, const std::string& path, int64_t val
   return false;
 }
 
+bool YamlReader::check_free_keys(const YAML::Node& node, const std::string& path) {
+  return check_mapping(node, path, nullptr);
+}
+
 bool YamlReader::check_keys(const YAML::Node& node, const std::string& path,
                             const std::vector<std::string>& allowed) {
+  return check_mapping(node, path, &allowed);
+}
+
+bool YamlReader::check_mapping(const YAML::Node& node, const std::string& path,
+                               const std::vector<std::string>* allowed) {
   if (!node.IsMap()) {
     error(node, path, id("type"), "must be a mapping");
     return false;
@@ -185,8 +201,8 @@ bool YamlReader::check_keys(const YAML::Node& node, const std::string& path,
       error(kv.first, kpath, id("duplicate_key"), "the key appears twice in this mapping");
       continue;
     }
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      const std::string guess = did_you_mean(key, allowed);
+    if (allowed && std::find(allowed->begin(), allowed->end(), key) == allowed->end()) {
+      const std::string guess = did_you_mean(key, *allowed);
       error(kv.first, kpath, id("unknown_key"),
             "unknown key" + (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
     }

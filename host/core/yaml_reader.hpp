@@ -44,6 +44,8 @@ class YamlReader {
   // Returns false when `node` is not a mapping.
   bool check_keys(const YAML::Node& node, const std::string& path,
                   const std::vector<std::string>& allowed);
+  // The same for a mapping whose keys are free (a vocabulary): only duplicates are errors.
+  bool check_free_keys(const YAML::Node& node, const std::string& path);
   // A required key; records exercise.missing_key at the mapping when absent.
   std::optional<YAML::Node> require(const YAML::Node& map, const std::string& path,
                                     const std::string& key);
@@ -67,6 +69,9 @@ class YamlReader {
 
  private:
   bool spend(const YAML::Node& n, const std::string& path, int64_t values);
+  bool check_mapping(const YAML::Node& node, const std::string& path,
+                     const std::vector<std::string>* allowed);
+  void add(Error e);
 
   std::string file_;
   std::string prefix_;

@@ -1,0 +1,47 @@
+// subjects.hpp: what grading can run: a plugin variant in this process, or the reference.
+#ifndef AWB_CORE_SUBJECTS_HPP_
+#define AWB_CORE_SUBJECTS_HPP_
+
+#include <memory>
+
+#include "core/capabilities.hpp"
+#include "core/forward.hpp"
+#include "core/plugin_loader.hpp"
+#include "model/run.hpp"
+
+namespace awb::core {
+
+// Runs a loaded variant in-process (trusted plugins). Problems are fitted strictly: a variant
+// that cannot run a problem exactly as given is not run at all.
+class InProcessSubject : public Subject {
+ public:
+  explicit InProcessSubject(const VariantRef& ref);
+  std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
+  RunOutput run(const RunInput& input, Scalar scalar) override;
+
+ private:
+  uint64_t capabilities_;
+  std::unique_ptr<VariantInstance> instance_;
+};
+
+// The trusted reference kernels, able to run anything a variant with `capabilities` could.
+class ReferenceSubject : public Subject {
+ public:
+  explicit ReferenceSubject(uint64_t capabilities) : capabilities_(capabilities) {}
+  std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
+  RunOutput run(const RunInput& input, Scalar scalar) override;
+
+ private:
+  uint64_t capabilities_;
+};
+
+// Fits every layer of `input` to `capabilities`; the first refusal's reason, or nothing.
+std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabilities, Scalar scalar);
+
+// Runs all layers through `fn`, each layer's problem fitted strictly to `capabilities`.
+RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar,
+                     const RawForward& fn);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_SUBJECTS_HPP_
