@@ -21,6 +21,15 @@ ProblemSpec RunInput::layer_problem(size_t layer, const Matrix& input) const {
   return p;
 }
 
+RunInput single_layer(const ProblemSpec& p) {
+  RunInput in;
+  in.tokens = p.tokens;
+  in.x = p.x;
+  in.layers.push_back(LayerWeights{p.w_q, p.w_k, p.w_v, p.w_o, true});
+  in.params = Parameters{p.sharpness, p.heads, p.causal, p.scale};
+  return in;
+}
+
 RunOutput run_layers(const RunInput& input,
                      const std::function<ForwardResult(const ProblemSpec&)>& forward) {
   RunOutput out;

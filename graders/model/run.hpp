@@ -36,6 +36,9 @@ struct RunInput {
   ProblemSpec layer_problem(size_t layer, const Matrix& input) const;
 };
 
+// A one-layer run of a single problem.
+RunInput single_layer(const ProblemSpec& problem);
+
 struct LayerRun {
   Matrix input;          // what this layer received
   ForwardResult result;  // what it returned

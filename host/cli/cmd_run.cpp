@@ -1,14 +1,15 @@
-// cmd_run.cpp: `awb run`: one or all variants on a problem file or a built-in example.
+// cmd_run.cpp: `awb run`: one or all variants on a problem file, an exercise or an example.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/print.hpp"
 #include "core/capabilities.hpp"
-#include "model/error.hpp"
+#include "core/exercise.hpp"
 #include "core/forward.hpp"
 #include "core/plugin_loader.hpp"
 #include "core/problem_file.hpp"
+#include "model/error.hpp"
 
 namespace awb::cli {
 namespace {
@@ -16,6 +17,9 @@ namespace {
 struct RunOptions {
   std::string example;
   std::string problem_file;
+  std::string exercise;
+  std::string case_id;
+  std::vector<std::string> exercise_dirs;
   std::vector<std::string> variants;
   bool all = false;
   std::vector<std::string> plugin_dirs;
@@ -25,13 +29,35 @@ struct RunOptions {
   bool causal = false;
 };
 
+// What to run, whatever the source: a problem file, an example, or an exercise case.
+RunInput input_from(const RunOptions& o, std::string& source) {
+  if (!o.exercise.empty()) {
+    std::vector<std::filesystem::path> dirs(o.exercise_dirs.begin(), o.exercise_dirs.end());
+    if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
+    const core::ExerciseSet set = core::load_exercises(dirs);
+    for (const auto& ex : set.exercises) {
+      if (ex.id != o.exercise) continue;
+      for (const auto& c : ex.cases) {
+        if (!o.case_id.empty() && c.id != o.case_id) continue;
+        source = "exercise " + ex.id + (ex.cases.size() > 1 ? ", case " + c.id : "");
+        return RunInput{c.tokens, c.x, ex.layers, ex.parameters};
+      }
+      throw Error("exercise.unknown_case", ex.file.string(), "no case '" + o.case_id + "'");
+    }
+    for (const auto& e : set.errors) std::cerr << e.what() << '\n';
+    throw Error("exercise.not_found", "no exercise with id '" + o.exercise + "'");
+  }
+  const ProblemSpec p = o.problem_file.empty() ? core::example_problem(o.example)
+                                               : core::load_problem_file(o.problem_file);
+  source = o.problem_file.empty() ? "example " + o.example : o.problem_file;
+  return single_layer(p);
+}
+
 int run_run(const RunOptions& o) {
-  ProblemSpec problem = o.problem_file.empty() ? core::example_problem(o.example)
-                                                     : core::load_problem_file(o.problem_file);
-  const std::string source = o.problem_file.empty() ? "example " + o.example : o.problem_file;
-  if (o.sharpness > 0) problem.sharpness = o.sharpness;
-  if (o.causal) problem.causal = true;
-  validate(problem);
+  std::string source;
+  RunInput input = input_from(o, source);
+  if (o.sharpness > 0) input.params.sharpness = o.sharpness;
+  if (o.causal) input.params.causal = true;
 
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat = core::load_catalog(core::plugin_search_path(dirs));
@@ -45,53 +71,55 @@ int run_run(const RunOptions& o) {
   }
 
   const Scalar scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
+  const bool text = o.format == "text";
   int code = kExitOk;
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& ref : chosen) {
-    const auto fitted =
-        core::adapt(problem, ref.variant->capabilities, scalar, core::Fit::kDemonstrate);
     nlohmann::json jr{{"plugin", ref.plugin->id},
                       {"variant", ref.variant->id},
                       {"scalar", to_string(scalar)},
-                      {"notes", fitted.notes}};
-    if (o.format == "text") {
+                      {"layers", nlohmann::json::array()}};
+    if (text)
       std::cout << "== " << ref.variant->id << " (" << ref.plugin->id << " "
-                << ref.plugin->version << ") on " << source << ", " << to_string(scalar)
-                << '\n';
-      for (const auto& n : fitted.notes) std::cout << "   note: " << n << '\n';
-    }
-    if (!fitted.problem) {
-      if (o.format == "text") std::cout << "   cannot run: " << fitted.reason << "\n\n";
-      jr["error"] = fitted.reason;
-      runs.push_back(jr);
-      code = std::max(code, static_cast<int>(kExitCannotRun));
-      continue;
-    }
-    const auto& p = *fitted.problem;
-    if (o.format == "text") {
-      std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model() << ", heads "
-                << p.heads << ", sharpness " << p.sharpness << ", scale "
-                << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
-    }
+                << ref.plugin->version << ") on " << source << ", " << to_string(scalar) << '\n';
     try {
       core::VariantInstance inst(ref.plugin->library, *ref.variant);
       core::ForwardOptions fo;
       fo.scalar = scalar;
-      const ForwardResult r = core::run_forward(inst.as_raw(), p, fo);
-      if (o.format == "text") {
-        print_result_text(std::cout, p, r);
-        std::cout << '\n';
-      } else {
-        jr["result"] = result_json(p, r);
-      }
+      size_t layer = 0;
+      run_layers(input, [&](const ProblemSpec& raw) {
+        validate(raw);
+        const auto fitted =
+            core::adapt(raw, ref.variant->capabilities, scalar, core::Fit::kDemonstrate);
+        for (const auto& n : fitted.notes) {
+          if (text) std::cout << "   note: " << n << '\n';
+          jr["notes"].push_back(n);
+        }
+        if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
+        const auto& p = *fitted.problem;
+        const ForwardResult r = core::run_forward(inst.as_raw(), p, fo);
+        if (text) {
+          if (input.layers.size() > 1) std::cout << "-- layer " << layer << '\n';
+          std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model()
+                    << ", heads " << p.heads << ", sharpness " << p.sharpness << ", scale "
+                    << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
+          print_result_text(std::cout, p, r);
+        } else {
+          jr["layers"].push_back(result_json(p, r));
+        }
+        ++layer;
+        return r;
+      });
+      if (text) std::cout << '\n';
     } catch (const Error& e) {
-      if (o.format == "text") std::cout << "   failed: " << e.what() << "\n\n";
+      const bool cannot = e.id() == "run.cannot_run";
+      if (text) std::cout << (cannot ? "   cannot run: " : "   failed: ") << e.message() << "\n\n";
       jr["error"] = e.what();
-      code = std::max(code, static_cast<int>(kExitFailed));
+      code = std::max(code, static_cast<int>(cannot ? kExitCannotRun : kExitFailed));
     }
     runs.push_back(jr);
   }
-  if (o.format == "json") std::cout << nlohmann::json{{"source", source}, {"runs", runs}}.dump(2) << '\n';
+  if (!text) std::cout << nlohmann::json{{"source", source}, {"runs", runs}}.dump(2) << '\n';
   return code;
 }
 
@@ -107,7 +135,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto* ex = cmd->add_option("--example", opts->example, "A built-in problem: journey");
   auto* pf = cmd->add_option("--problem", opts->problem_file, "A YAML problem file")
                  ->check(CLI::ExistingFile);
-  ex->excludes(pf);
+  auto* ee = cmd->add_option("--exercise", opts->exercise, "An exercise id (its first case)");
+  ex->excludes(pf)->excludes(ee);
+  pf->excludes(ee);
+  cmd->add_option("--case", opts->case_id, "Which case of the exercise")->needs(ee);
+  cmd->add_option("--exercises", opts->exercise_dirs,
+                  "Exercise folders or files (default: the bundled exercises)");
   auto* var = cmd->add_option("--variant", opts->variants,
                               "Variant id, or plugin-id:variant-id; repeatable");
   auto* all = cmd->add_flag("--all", opts->all, "Run every loaded variant");
@@ -123,8 +156,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   cmd->callback([opts, &exit_code] {
-    if (opts->example.empty() && opts->problem_file.empty())
-      throw CLI::ValidationError("--example or --problem", "one of them is required");
+    if (opts->example.empty() && opts->problem_file.empty() && opts->exercise.empty())
+      throw CLI::ValidationError("--example, --problem or --exercise", "one of them is required");
     if (opts->variants.empty() && !opts->all)
       throw CLI::ValidationError("--variant or --all", "one of them is required");
     exit_code = run_run(*opts);
