@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "checks/diagnosis.hpp"
 #include "model/error.hpp"
 
 namespace awb::grade {
@@ -96,6 +97,25 @@ const std::vector<std::string>& common_check_keys() {
   return keys;
 }
 
+namespace {
+
+// A failed check whose own judgement names no cause still gets one, read from the subject's
+// outputs on the check's input beside the reference's (a semantic claim failing is often the
+// visible face of a mechanical mistake).
+std::string fallback_diagnosis(const CheckSpec& spec, CheckContext& ctx) {
+  try {
+    const RunOutput& got = ctx.subject_run();
+    const RunOutput& ref = ctx.reference_run(Scalar::kF64);
+    const size_t l = spec.layer < 0 ? got.layers.size() - 1 : static_cast<size_t>(spec.layer);
+    return diagnose(got.layers.at(l), &ref.layers.at(l),
+                    ctx.base().layer_problem(l, got.layers[l].input));
+  } catch (const Error&) {
+    return "";
+  }
+}
+
+}  // namespace
+
 CheckResult evaluate(const CheckSpec& spec, CheckContext& ctx) {
   CheckResult r;
   r.id = spec.id;
@@ -127,7 +147,10 @@ CheckResult evaluate(const CheckSpec& spec, CheckContext& ctx) {
     r.summary = j.summary;
     r.details = j.details;
     r.diagnosis = j.diagnosis;
-    if (!j.passed) r.hint = spec.hint;
+    if (!j.passed) {
+      r.hint = spec.hint;
+      if (r.diagnosis.empty()) r.diagnosis = fallback_diagnosis(spec, ctx);
+    }
   } catch (const Error& e) {
     r.status = e.id() == "runner.timeout" ? Status::kTimeout : Status::kError;
     r.summary = e.message();

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add_run_command(app, exit_code);
   add_exercises_command(app, exit_code);
   add_lint_command(app, exit_code);
+  add_grade_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -4,7 +4,11 @@
 #include <map>
 #include <memory>
 
+#include <chrono>
+
+#include "core/sha256.hpp"
 #include "core/subjects.hpp"
+#include "core/version.hpp"
 
 namespace awb::core {
 namespace {
@@ -21,12 +25,14 @@ std::string group_key(const grade::CheckSpec& c) {
 
 }  // namespace
 
-ExerciseGrade grade_exercise(const Exercise& exercise, Subject& subject,
-                             const GradeOptions& options) {
+grade::ExerciseReport grade_exercise(const Exercise& exercise, Subject& subject,
+                                     const GradeOptions& options) {
   ReferenceSubject reference(exercise.reference_capabilities);
   std::map<std::string, std::unique_ptr<grade::CheckContext>> contexts;
-  ExerciseGrade out;
+  grade::ExerciseReport out;
   out.exercise_id = exercise.id;
+  out.title = exercise.title;
+  out.provenance.exercise_sha256 = exercise.sha256;
   for (const auto& check : exercise.checks) {
     auto& ctx = contexts[group_key(check)];
     if (!ctx)
@@ -38,6 +44,39 @@ ExerciseGrade grade_exercise(const Exercise& exercise, Subject& subject,
     out.checks.push_back(std::move(r));
   }
   return out;
+}
+
+grade::GradeReport grade_variant(const VariantRef& variant,
+                                 const std::vector<const Exercise*>& exercises,
+                                 const GradeOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  grade::GradeReport report;
+  report.subject = variant.plugin->id + ":" + variant.variant->id;
+  report.plugin_path = variant.plugin->path.string();
+  std::string plugin_sha;
+  std::unique_ptr<InProcessSubject> subject;
+  std::string failure;
+  try {
+    plugin_sha = sha256_file(variant.plugin->path);
+    subject = std::make_unique<InProcessSubject>(variant);
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  for (const Exercise* ex : exercises) {
+    grade::ExerciseReport r;
+    if (subject) {
+      r = grade_exercise(*ex, *subject, options);
+    } else {
+      r.exercise_id = ex->id;
+      r.title = ex->title;
+      r.not_gradable = failure;
+    }
+    r.provenance = {AWB_VERSION, ex->sha256, plugin_sha, "in-process"};
+    report.exercises.push_back(std::move(r));
+  }
+  report.execution_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
 }
 
 }  // namespace awb::core

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "checks/check.hpp"
+#include "report/report.hpp"
 #include "core/exercise.hpp"
+#include "core/plugin_loader.hpp"
 
 namespace awb::core {
 
@@ -15,18 +17,19 @@ struct GradeOptions {
   int strictness = 2;  // 1: outputs only; 2: also reruns and perturbations
 };
 
-struct ExerciseGrade {
-  std::string exercise_id;
-  std::vector<grade::CheckResult> checks;
-  double score = 0;
-  double max_score = 0;  // counts only checks that ran or could have run (not-run excluded)
-};
-
 // Runs every check of `exercise` on `subject`, judging against the exercise's reference.
 // Checks on the same case and parameters share their runs. Never throws for a subject fault:
 // a fault becomes that check's error verdict.
-ExerciseGrade grade_exercise(const Exercise& exercise, Subject& subject,
-                             const GradeOptions& options = {});
+// The report's provenance carries the exercise hash; the caller fills in the rest.
+grade::ExerciseReport grade_exercise(const Exercise& exercise, Subject& subject,
+                                     const GradeOptions& options = {});
+
+// Grades a loaded variant (in-process) on each exercise; the report carries the provenance
+// (awb version, exercise and plugin hashes, "in-process"). A variant that cannot be
+// instantiated gets every exercise marked not gradable with the reason.
+grade::GradeReport grade_variant(const VariantRef& variant,
+                                 const std::vector<const Exercise*>& exercises,
+                                 const GradeOptions& options = {});
 
 }  // namespace awb::core
 

@@ -1,0 +1,124 @@
+// mutant.cpp: one attention implementation with a switch per classic mistake. Built once per
+// mistake (AWB_MUTANT selects it) so `awb lint` can prove each exercise catches something.
+// SPDX-License-Identifier: MIT
+#include <awb/plugin.hpp>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+// The mistakes, one per build. kNone is the correct kernel the mistakes deviate from.
+enum class Mistake {
+  kNone,
+  kDivideBySum,         // normalise scores by their row sum instead of a softmax
+  kNoMaxSubtraction,    // exp() of raw scores: overflows on large scores
+  kNoScale,             // forgets 1/sqrt(d_k)
+  kWrongAxis,           // softmax over columns instead of rows
+  kNoCausalMask,        // declares causal, never masks
+  kMaskAfterSoftmax,    // zeroes the future after the softmax, no renormalising
+  kMaskHidesDiagonal,   // masks t2 >= t instead of t2 > t
+  kSwapQK,              // S = K·Qᵀ
+  kHeadsReversed,       // concatenates heads in reverse order
+  kSkipOutputProj,      // ignores W_o
+  kUnnormalisedContext  // Z = S·V instead of A·V
+};
+
+#ifndef AWB_MUTANT
+#define AWB_MUTANT 0
+#endif
+constexpr Mistake kMistake = static_cast<Mistake>(AWB_MUTANT);
+
+template <class T>
+using Mat = awb::RowMatrix<T>;
+
+template <class T>
+void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
+  const auto n = s.rows();
+  a.setZero(n, n);
+  if (kMistake == Mistake::kWrongAxis) {
+    for (Eigen::Index c = 0; c < n; ++c) {
+      const T mx = s.col(c).maxCoeff();
+      a.col(c) = (s.col(c).array() - mx).exp();
+      a.col(c) /= a.col(c).sum();
+    }
+    return;
+  }
+  for (Eigen::Index t = 0; t < n; ++t) {
+    Eigen::Index visible = n;
+    if (causal && kMistake != Mistake::kNoCausalMask && kMistake != Mistake::kMaskAfterSoftmax)
+      visible = kMistake == Mistake::kMaskHidesDiagonal ? t : t + 1;
+    if (visible == 0) continue;  // a fully hidden row: nothing to normalise
+    auto row = s.row(t).head(visible);
+    if (kMistake == Mistake::kDivideBySum) {
+      a.row(t).head(visible) = row / row.sum();
+    } else {
+      const T mx = kMistake == Mistake::kNoMaxSubtraction ? T(0) : row.maxCoeff();
+      a.row(t).head(visible) = (row.array() - mx).exp();
+      a.row(t).head(visible) /= a.row(t).head(visible).sum();
+    }
+    if (causal && kMistake == Mistake::kMaskAfterSoftmax) a.row(t).tail(n - t - 1).setZero();
+  }
+}
+
+template <class T>
+void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
+  const auto x = p.x();
+  const int heads = projected ? p.heads() : 1;
+  const auto dk = projected ? p.d_k() : p.d_model();
+  const auto dv = projected ? p.d_v() : p.d_model();
+  const Mat<T> q = projected ? Mat<T>(x * p.w_q()) : Mat<T>(x);
+  const Mat<T> k = projected ? Mat<T>(x * p.w_k()) : Mat<T>(x);
+  const Mat<T> v = projected ? Mat<T>(x * p.w_v()) : Mat<T>(x);
+  double factor = p.sharpness();
+  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && kMistake != Mistake::kNoScale)
+    factor /= std::sqrt(double(dk));
+  Mat<T> concat(p.tokens(), heads * dv);
+  for (int h = 0; h < heads; ++h) {
+    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
+    Mat<T> s = T(factor) * (kMistake == Mistake::kSwapQK ? Mat<T>(kh * qh.transpose())
+                                                          : Mat<T>(qh * kh.transpose()));
+    if (r.wants_scores()) r.scores(h) = s;
+    Mat<T> a;
+    softmax_rows(s, a, p.causal());
+    if (r.wants_weights()) r.weights(h) = a;
+    const int slot = kMistake == Mistake::kHeadsReversed ? heads - 1 - h : h;
+    concat.middleCols(slot * dv, dv) =
+        (kMistake == Mistake::kUnnormalisedContext ? s : a) * v.middleCols(h * dv, dv);
+  }
+  if (projected && p.has_output_projection() && kMistake != Mistake::kSkipOutputProj)
+    r.z() = concat * p.w_o();
+  else
+    r.z() = concat;
+}
+
+constexpr uint64_t kCommon = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;
+
+struct ParameterFreeMutant {
+  static constexpr awb::VariantInfo kInfo{"parameter-free", "Parameter-free (mutant)",
+                                          "A parameter-free kernel with one deliberate mistake.",
+                                          kCommon};
+  template <class T>
+  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+    ::forward(p, r, false);
+  }
+};
+
+struct ProjectedMutant {
+  static constexpr awb::VariantInfo kInfo{
+      "multi-head", "Multi-head (mutant)", "A multi-head kernel with one deliberate mistake.",
+      kCommon | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ};
+  template <class T>
+  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+    ::forward(p, r, true);
+  }
+};
+
+}  // namespace
+
+#ifndef AWB_MUTANT_ID
+#define AWB_MUTANT_ID "org.awb.mutant"
+#endif
+
+AWB_EXPORT_PLUGIN((awb::PluginInfo{AWB_MUTANT_ID, "Mutant", "1.0.0", "Attention Workbench",
+                                   "Carries one classic mistake, for mutation-testing exercises."}),
+                  ParameterFreeMutant, ProjectedMutant)

@@ -1,0 +1,45 @@
+// format.hpp: helpers the report writers share: what a view shows, numbers, and safe text.
+#ifndef AWB_GRADERS_REPORT_FORMAT_HPP_
+#define AWB_GRADERS_REPORT_FORMAT_HPP_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/report.hpp"
+
+namespace awb::grade {
+
+// Whether a check counts towards the maximum: not-run checks do not.
+inline bool counts(const CheckResult& c) { return c.status != Status::kNotRun; }
+
+// The checks of an exercise a view shows, in their order.
+std::vector<const CheckResult*> shown_checks(const ExerciseReport& exercise, const View& view);
+
+// An exercise's totals as a view sees them. With nothing hidden these are the exercise's own
+// score and max_score; otherwise they are summed over the shown checks, so a student's total
+// never reveals the points of checks they cannot see.
+struct ShownTotals {
+  double score = 0;
+  double max_score = 0;
+  int hidden = 0;  // checks the view leaves out
+};
+ShownTotals shown_totals(const ExerciseReport& exercise, const View& view);
+ShownTotals shown_totals(const GradeReport& report, const View& view);
+
+// Points for people: at most two decimals, trailing zeros dropped ("2", "0.5", "0.33").
+std::string format_points(double v);
+// Points for machines (CSV): rounded to 1e-6, then the shortest text that reads back the same.
+std::string format_number(double v);
+
+// Text from plugins and submissions is untrusted. These keep valid UTF-8 (an invalid byte
+// becomes U+FFFD) and drop control characters, so nothing can drive the reader's terminal or
+// break the file format.
+std::string clean_text(std::string_view s, bool keep_newlines);
+// Escapes & < > " ' and drops characters XML 1.0 forbids. In attributes, tab and newlines
+// become character references so that a parser reads them back unchanged.
+std::string xml_escape(std::string_view s, bool attribute);
+
+}  // namespace awb::grade
+
+#endif  // AWB_GRADERS_REPORT_FORMAT_HPP_

@@ -1,0 +1,386 @@
+// report.tests.cpp: the five report writers on hand-built results, read back and checked.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+#include "report/format.hpp"
+#include "report/report.hpp"
+
+using namespace awb::grade;
+using Json = nlohmann::json;
+
+namespace {
+
+CheckResult check(std::string id, CheckKind kind, std::string name, Status status, double points,
+                  double max_points, std::string summary,
+                  Visibility visibility = Visibility::kVisible) {
+  CheckResult c;
+  c.id = std::move(id);
+  c.kind = kind;
+  c.name = std::move(name);
+  c.status = status;
+  c.points = points;
+  c.max_points = max_points;
+  c.summary = std::move(summary);
+  c.visibility = visibility;
+  return c;
+}
+
+// Names and messages carry XML and CSV specials, a control character and a newline on
+// purpose: every writer must survive them.
+const std::string kTricky = "row 2 sums to 1.37 <&> \"x\" 'y'\x01";
+
+GradeReport sample_report() {
+  ExerciseReport e;
+  e.exercise_id = "softmax-basics";
+  e.title = "Softmax <basics> & \"rows\"";
+  e.provenance = {"0.1.0", std::string(64, 'a'), std::string(64, 'b'), "in-process"};
+  e.checks.push_back(check("weights-match", CheckKind::kReference, "reference", Status::kPassed,
+                           2, 2, "weights, scores and context within tolerance"));
+  CheckResult rows = check("rows-sum", CheckKind::kProperty, "rows_sum_to_one", Status::kFailed,
+                           0.5, 1, kTricky);
+  rows.details = "row 2: sum 1.37\nrow 3: sum 0.91";
+  rows.diagnosis = "looks like dividing by the row sum";
+  rows.hint = "Exponentiate before you normalise: 'exp' & \"sum\"";
+  e.checks.push_back(rows);
+  CheckResult crash =
+      check("crash", CheckKind::kExpect, "argmax", Status::kError, 0, 1, "plugin faulted");
+  crash.details = "signal 11 in awb_forward";
+  e.checks.push_back(crash);
+  e.checks.push_back(check("slow", CheckKind::kProperty, "permutation_equivariance",
+                           Status::kTimeout, 0, 1, "timed out after 2 s"));
+  e.checks.push_back(check("causal-mask", CheckKind::kProperty, "causal", Status::kNotRun, 0, 1,
+                           "cannot run: the variant has no causal mask"));
+  e.checks.push_back(check("secret", CheckKind::kProperty, "scale_invariance", Status::kPassed, 3,
+                           3, "hidden property holds", Visibility::kHidden));
+  e.checks.push_back(check("late", CheckKind::kExpect, "peak", Status::kFailed, 0, 2,
+                           "late check fails", Visibility::kAfterDueDate));
+  e.score = 5.5;      // 2 + 0.5 + 3
+  e.max_score = 10;   // every check but the not-run one
+
+  ExerciseReport broken;
+  broken.exercise_id = "broken";
+  broken.title = "Broken plugin";
+  broken.not_gradable = "the plugin did not load: missing symbol awb_entry";
+
+  GradeReport r;
+  r.subject = "org.awb.qkv:qkv";
+  r.plugin_path = "plugins/libawb_qkv.so";
+  r.execution_seconds = 1.6;
+  r.exercises = {e, broken};
+  return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  const auto lines = lines_of(text);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+const View kStudent{false, false};
+const View kStudentAfterDue{false, true};
+const View kInstructor{true, false};
+
+}  // namespace
+
+TEST_CASE("report: totals and what each view shows", "[report]") {
+  const GradeReport r = sample_report();
+  CHECK(r.score() == 5.5);
+  CHECK(r.max_score() == 10);
+  const ShownTotals student = shown_totals(r, kStudent);
+  CHECK(student.hidden == 2);
+  CHECK(student.score == 2.5);
+  CHECK(student.max_score == 5);  // 2 + 1 + 1 + 1: the not-run check does not count
+  const ShownTotals after_due = shown_totals(r, kStudentAfterDue);
+  CHECK(after_due.hidden == 1);
+  CHECK(after_due.max_score == 7);
+  const ShownTotals instructor = shown_totals(r, kInstructor);
+  CHECK(instructor.hidden == 0);
+  CHECK(instructor.score == 5.5);
+  CHECK(instructor.max_score == 10);
+}
+
+TEST_CASE("report: number and text helpers", "[report]") {
+  CHECK(format_points(2) == "2");
+  CHECK(format_points(0.5) == "0.5");
+  CHECK(format_points(1.0 / 3) == "0.33");
+  CHECK(format_points(-0.0001) == "0");
+  CHECK(format_number(0.1 + 0.2) == "0.3");
+  CHECK(format_number(12) == "12");
+  CHECK(clean_text("a\tb\x1b[31mc\r\nd", false) == "a b[31mc d");
+  CHECK(clean_text("x\xff y", true) == "x\xEF\xBF\xBD y");  // a bad byte becomes U+FFFD
+  CHECK(xml_escape("<a href='x'>&\"\x02\n", true) ==
+        "&lt;a href=&apos;x&apos;&gt;&amp;&quot;&#10;");
+  CHECK(xml_escape("l1\nl2\r", false) == "l1\nl2&#13;");
+  CHECK(xml_escape("\xEF\xBF\xBE", false).empty());  // U+FFFE is not an XML character
+}
+
+TEST_CASE("report: the table in the student view", "[report]") {
+  const std::string t = write_table(sample_report(), kStudent);
+  CHECK(has_line(t, "Subject: org.awb.qkv:qkv (plugins/libawb_qkv.so)"));
+  CHECK(has_line(t, "softmax-basics (Softmax <basics> & \"rows\")"));
+  CHECK(has_line(t, "  STATUS   CHECK          POINTS  SUMMARY"));
+  CHECK(has_line(
+      t, "  PASSED   weights-match  2/2     weights, scores and context within tolerance"));
+  // The control character in the summary is dropped; the specials stay as they are.
+  CHECK(has_line(t, "  FAILED   rows-sum       0.5/1   row 2 sums to 1.37 <&> \"x\" 'y'"));
+  CHECK(has_line(t, "             row 2: sum 1.37"));
+  CHECK(has_line(t, "             row 3: sum 0.91"));
+  CHECK(has_line(t, "             Diagnosis: looks like dividing by the row sum"));
+  CHECK(has_line(t, "             Hint: Exponentiate before you normalise: 'exp' & \"sum\""));
+  CHECK(has_line(t, "  ERROR    crash          0/1     plugin faulted"));
+  CHECK(has_line(t, "             signal 11 in awb_forward"));
+  CHECK(has_line(t, "  TIMEOUT  slow           0/1     timed out after 2 s"));
+  CHECK(has_line(t, "  NOT-RUN  causal-mask    -       cannot run: the variant has no causal mask"));
+  CHECK(has_line(t, "  2 hidden check(s) not shown"));
+  CHECK(has_line(t, "  Score: 2.5/5"));
+  CHECK(has_line(
+      t, "broken (Broken plugin): not gradable: the plugin did not load: missing symbol awb_entry"));
+  CHECK(has_line(t, "Total: 2.5/5 over 2 exercise(s), 1 not gradable"));
+  // Nothing of the hidden checks leaks: not their ids, summaries or points.
+  CHECK(t.find("secret") == std::string::npos);
+  CHECK(t.find("late") == std::string::npos);
+  CHECK(t.find("sha256") == std::string::npos);
+  // Passed checks carry no feedback block.
+  CHECK(t.find("Hint:") == t.rfind("Hint:"));
+}
+
+TEST_CASE("report: the table in the instructor view", "[report]") {
+  const std::string t = write_table(sample_report(), kInstructor);
+  CHECK(has_line(t, "  awb 0.1.0, exercise sha256 aaaaaaaaaaaa, plugin sha256 bbbbbbbbbbbb, "
+                    "lockdown in-process"));
+  CHECK(has_line(t, "  PASSED   secret [hidden]          3/3     hidden property holds"));
+  CHECK(has_line(t, "  FAILED   late [after_due_date]    0/2     late check fails"));
+  CHECK(t.find("hidden check(s) not shown") == std::string::npos);
+  CHECK(has_line(t, "  Score: 5.5/10"));
+  CHECK(has_line(t, "Total: 5.5/10 over 2 exercise(s), 1 not gradable"));
+  // After the due date a student sees the after-due check, but not the hidden one.
+  const std::string s = write_table(sample_report(), kStudentAfterDue);
+  CHECK(has_line(s, "  FAILED   late           0/2     late check fails"));
+  CHECK(has_line(s, "  1 hidden check(s) not shown"));
+  CHECK(has_line(s, "  Score: 2.5/7"));
+}
+
+TEST_CASE("report: JSON carries every field and drops hidden checks for students", "[report]") {
+  const Json student = Json::parse(write_json(sample_report(), kStudent));
+  CHECK(student["subject"] == "org.awb.qkv:qkv");
+  CHECK(student["plugin_path"] == "plugins/libawb_qkv.so");
+  CHECK(student["view"] == "student");
+  CHECK(student["execution_seconds"] == 1.6);
+  CHECK(student["score"] == 2.5);
+  CHECK(student["max_score"] == 5.0);
+  REQUIRE(student["exercises"].size() == 2);
+  const Json& ex = student["exercises"][0];
+  CHECK(ex["id"] == "softmax-basics");
+  CHECK(ex["title"] == "Softmax <basics> & \"rows\"");
+  CHECK(ex["provenance"]["awb_version"] == "0.1.0");
+  CHECK(ex["provenance"]["exercise_sha256"] == std::string(64, 'a'));
+  CHECK(ex["provenance"]["plugin_sha256"] == std::string(64, 'b'));
+  CHECK(ex["provenance"]["lockdown"] == "in-process");
+  CHECK(ex["not_gradable"] == "");
+  CHECK(ex["hidden_checks"] == 2);
+  REQUIRE(ex["checks"].size() == 5);
+  for (const auto& c : ex["checks"]) {
+    CHECK(c["visibility"] == "visible");
+    CHECK(c["id"] != "secret");
+  }
+  const Json& rows = ex["checks"][1];
+  CHECK(rows["id"] == "rows-sum");
+  CHECK(rows["kind"] == "property");
+  CHECK(rows["name"] == "rows_sum_to_one");
+  CHECK(rows["status"] == "failed");
+  CHECK(rows["points"] == 0.5);
+  CHECK(rows["max_points"] == 1.0);
+  CHECK(rows["summary"] == kTricky);  // JSON escapes the control character losslessly
+  CHECK(rows["details"] == "row 2: sum 1.37\nrow 3: sum 0.91");
+  CHECK(rows["diagnosis"] == "looks like dividing by the row sum");
+  CHECK(rows["hint"] == "Exponentiate before you normalise: 'exp' & \"sum\"");
+  CHECK(ex["checks"][4]["status"] == "not-run");
+  const Json& broken = student["exercises"][1];
+  CHECK(broken["not_gradable"] == "the plugin did not load: missing symbol awb_entry");
+  CHECK(broken["checks"].empty());
+
+  const Json instructor = Json::parse(write_json(sample_report(), kInstructor));
+  CHECK(instructor["view"] == "instructor");
+  CHECK(instructor["score"] == 5.5);
+  CHECK(instructor["max_score"] == 10.0);
+  REQUIRE(instructor["exercises"][0]["checks"].size() == 7);
+  CHECK(instructor["exercises"][0]["checks"][5]["visibility"] == "hidden");
+  CHECK(instructor["exercises"][0]["checks"][6]["visibility"] == "after_due_date");
+  // The same input gives the same bytes.
+  CHECK(write_json(sample_report(), kInstructor) == write_json(sample_report(), kInstructor));
+}
+
+TEST_CASE("report: JSON survives text that is not UTF-8", "[report]") {
+  GradeReport r = sample_report();
+  r.exercises[0].checks[0].details = "bad \xC3\x28 byte";
+  const Json j = Json::parse(write_json(r, kInstructor));
+  CHECK(j["exercises"][0]["checks"][0]["details"] == "bad \xEF\xBF\xBD( byte");
+}
+
+TEST_CASE("report: JUnit XML parses and counts like a CI server would", "[report]") {
+  GradeReport second = sample_report();
+  second.subject = "stu <2> & \"co\"";
+  second.exercises.resize(1);
+  const std::string xml = write_junit({sample_report(), second}, kStudent);
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed = doc.load_string(xml.c_str());
+  INFO(xml);
+  REQUIRE(parsed);
+  const pugi::xml_node root = doc.child("testsuites");
+  // Per gradable exercise in the student view: 5 tests, 1 failure, 2 errors, 1 skipped; the
+  // not-gradable exercise is one erroring test.
+  CHECK(root.attribute("tests").as_int() == 11);
+  CHECK(root.attribute("failures").as_int() == 2);
+  CHECK(root.attribute("errors").as_int() == 5);
+  CHECK(root.attribute("skipped").as_int() == 2);
+
+  const pugi::xml_node suite = root.child("testsuite");
+  CHECK(std::string(suite.attribute("name").value()) == "org.awb.qkv:qkv/softmax-basics");
+  CHECK(suite.attribute("tests").as_int() == 5);
+  CHECK(suite.attribute("failures").as_int() == 1);
+  CHECK(suite.attribute("errors").as_int() == 2);
+  CHECK(suite.attribute("skipped").as_int() == 1);
+  CHECK(std::string(suite.child("properties")
+                        .find_child_by_attribute("property", "name", "title")
+                        .attribute("value")
+                        .value()) == "Softmax <basics> & \"rows\"");
+  CHECK(!suite.find_child_by_attribute("testcase", "name", "secret"));
+  CHECK(!suite.find_child_by_attribute("testcase", "name", "late"));
+
+  const pugi::xml_node rows = suite.find_child_by_attribute("testcase", "name", "rows-sum");
+  CHECK(std::string(rows.attribute("classname").value()) == "org.awb.qkv:qkv.softmax-basics");
+  const pugi::xml_node failure = rows.child("failure");
+  REQUIRE(failure);
+  // Round trip: every special comes back, the control character is gone.
+  CHECK(std::string(failure.attribute("message").value()) ==
+        "row 2 sums to 1.37 <&> \"x\" 'y'");
+  CHECK(std::string(failure.child_value()) ==
+        "Points: 0.5/1\nrow 2: sum 1.37\nrow 3: sum 0.91\n"
+        "Diagnosis: looks like dividing by the row sum\n"
+        "Hint: Exponentiate before you normalise: 'exp' & \"sum\"");
+  const pugi::xml_node crash = suite.find_child_by_attribute("testcase", "name", "crash");
+  CHECK(std::string(crash.child("error").attribute("type").value()) == "error");
+  CHECK(std::string(suite.find_child_by_attribute("testcase", "name", "slow")
+                        .child("error").attribute("type").value()) == "timeout");
+  CHECK(std::string(suite.find_child_by_attribute("testcase", "name", "causal-mask")
+                        .child("skipped").attribute("message").value()) ==
+        "cannot run: the variant has no causal mask");
+  const pugi::xml_node passed = suite.find_child_by_attribute("testcase", "name", "weights-match");
+  CHECK(!passed.first_child());
+
+  const pugi::xml_node broken = suite.next_sibling("testsuite");
+  CHECK(std::string(broken.attribute("name").value()) == "org.awb.qkv:qkv/broken");
+  CHECK(std::string(broken.child("testcase").child("error").attribute("message").value()) ==
+        "the plugin did not load: missing symbol awb_entry");
+  const pugi::xml_node third = broken.next_sibling("testsuite");
+  CHECK(std::string(third.attribute("name").value()) == "stu <2> & \"co\"/softmax-basics");
+
+  // The instructor sees the hidden and after-due checks too.
+  pugi::xml_document all;
+  REQUIRE(all.load_string(write_junit({sample_report()}, kInstructor).c_str()));
+  CHECK(all.child("testsuites").attribute("tests").as_int() == 8);
+  CHECK(all.child("testsuites").attribute("failures").as_int() == 2);
+}
+
+TEST_CASE("report: Gradescope results follow the published format", "[report][gradescope]") {
+  const Json j = Json::parse(write_gradescope(sample_report(), kStudent));
+  CHECK(j["score"] == 5.5);
+  CHECK(j["execution_time"] == 2);
+  CHECK(j["visibility"] == "visible");
+  CHECK(j["stdout_visibility"] == "hidden");
+  CHECK(j["output"].get<std::string>().find("broken: not gradable: the plugin did not load") !=
+        std::string::npos);
+  REQUIRE(j["tests"].size() == 8);  // 7 checks and the not-gradable exercise
+  double max = 0;
+  for (const auto& t : j["tests"]) {
+    CHECK((t["status"] == "passed" || t["status"] == "failed"));
+    CHECK(t["output_format"] == "text");
+    max += t["max_score"].get<double>();
+  }
+  CHECK(max == 10);  // the not-run check has max_score 0
+  const Json& rows = j["tests"][1];
+  CHECK(rows["name"] == "softmax-basics: rows-sum");
+  CHECK(rows["number"] == "1.2");
+  CHECK(rows["score"] == 0.5);
+  CHECK(rows["max_score"] == 1.0);
+  CHECK(rows["tags"] == Json::array({"softmax-basics", "property", "rows_sum_to_one"}));
+  CHECK(rows["output"].get<std::string>().find("Hint: Exponentiate") != std::string::npos);
+  CHECK(j["tests"][2]["status"] == "failed");
+  CHECK(j["tests"][2]["output"].get<std::string>().rfind("Error: plugin faulted", 0) == 0);
+  CHECK(j["tests"][3]["output"].get<std::string>().rfind("Timed out: ", 0) == 0);
+  const Json& not_run = j["tests"][4];
+  CHECK(not_run["status"] == "failed");
+  CHECK(not_run["max_score"] == 0.0);
+  CHECK(not_run["output"].get<std::string>().find("cannot run: the variant has no causal mask") !=
+        std::string::npos);
+  // Gradescope hides these itself; awb maps the visibility and keeps the test.
+  CHECK(j["tests"][5]["visibility"] == "hidden");
+  CHECK(j["tests"][6]["visibility"] == "after_due_date");
+  CHECK(j["tests"][7]["name"] == "broken: not gradable");
+  CHECK(j["tests"][7]["number"] == "2.1");
+  // The view does not change the file (see gradescope.cpp).
+  CHECK(write_gradescope(sample_report(), kInstructor) ==
+        write_gradescope(sample_report(), kStudent));
+}
+
+TEST_CASE("report: CSV gradebook, exact text", "[report]") {
+  GradeReport alpha;
+  alpha.subject = "alpha, \"the\" first";
+  ExerciseReport e1;
+  e1.exercise_id = "softmax-basics";
+  e1.score = 0.1 + 0.2;
+  e1.max_score = 1;
+  ExerciseReport e2;
+  e2.exercise_id = "extra";
+  e2.score = 2;
+  e2.max_score = 2;
+  alpha.exercises = {e1, e2};
+  GradeReport injected;
+  injected.subject = "=cmd()";
+  ExerciseReport e3 = e2;
+  e3.score = 1;
+  injected.exercises = {e3};
+
+  const std::string csv = write_csv({sample_report(), alpha, injected});
+  CHECK(csv ==
+        "subject,broken,extra,softmax-basics,total,max\r\n"
+        "'=cmd(),,1,,1,2\r\n"
+        "\"alpha, \"\"the\"\" first\",,2,0.3,2.3,3\r\n"
+        "org.awb.qkv:qkv,\"not gradable: the plugin did not load: missing symbol awb_entry\",,"
+        "5.5,5.5,10\r\n");
+  CHECK(write_csv({}) == "subject,total,max\r\n");
+}
+
+// Not part of the default run: the `report.write_samples` ctest runs it to feed the schema
+// check (check_gradescope.py), so the files are written once, before they are read.
+TEST_CASE("report: write Gradescope samples for the schema check", "[.][report-samples]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(AWB_TEST_OUTPUT_DIR) / "gradescope";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name, std::ios::binary) << text;
+    CHECK(fs::file_size(dir / name) == text.size());
+  };
+  write("student.json", write_gradescope(sample_report(), kStudent));
+  write("instructor.json", write_gradescope(sample_report(), kInstructor));
+  write("empty.json", write_gradescope(GradeReport{}, kStudent));
+  GradeReport odd = sample_report();
+  odd.subject = "bad \xC3\x28 utf-8";
+  odd.execution_seconds = std::numeric_limits<double>::quiet_NaN();
+  odd.exercises[0].checks[0].points = std::numeric_limits<double>::infinity();
+  write("odd_values.json", write_gradescope(odd, kStudent));
+}
