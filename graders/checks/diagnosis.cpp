@@ -39,6 +39,54 @@ Matrix transposed(const Matrix& m) {
   return t;
 }
 
+Matrix multiply(const Matrix& a, const Matrix& b) {
+  Matrix c(a.rows, b.cols);
+  for (int64_t i = 0; i < a.rows; ++i)
+    for (int64_t k = 0; k < a.cols; ++k)
+      for (int64_t j = 0; j < b.cols; ++j) c(i, j) += a(i, k) * b(k, j);
+  return c;
+}
+
+// The heads' outputs A_h·V_h side by side, in head order or reversed.
+Matrix concat_heads(const std::vector<Matrix>& weights, const ProblemSpec& p, bool reversed) {
+  const Matrix v = multiply(p.x, *p.w_v);
+  const int64_t H = static_cast<int64_t>(weights.size()), dv = p.d_v();
+  Matrix out(p.x.rows, H * dv);
+  for (int64_t h = 0; h < H; ++h) {
+    const Matrix o = multiply(weights[size_t(h)], v.column_block(h * dv, dv));
+    const int64_t slot = reversed ? H - 1 - h : h;
+    for (int64_t t = 0; t < o.rows; ++t)
+      for (int64_t c = 0; c < dv; ++c) out(t, slot * dv + c) = o(t, c);
+  }
+  return out;
+}
+
+// `m` cut or zero-padded to `cols` columns: how a Z without W_o lands in a d_out-wide buffer.
+Matrix fit_width(const Matrix& m, int64_t cols) {
+  Matrix out(m.rows, cols);
+  for (int64_t r = 0; r < m.rows; ++r)
+    for (int64_t c = 0; c < cols && c < m.cols; ++c) out(r, c) = m(r, c);
+  return out;
+}
+
+// With the right weights but the wrong Z: which assembly of the heads did the plugin do?
+std::string diagnose_assembly(const ForwardResult& got, const ProblemSpec& p) {
+  if (p.has_projections() && p.heads > 1) {
+    if (p.w_o && close(got.z, fit_width(concat_heads(got.weights, p, false), got.z.cols), 1e-6))
+      return "The weights are right and Z equals the concatenated heads: W_o was never applied. "
+             "Multiply the concatenation by W_o.";
+    Matrix reversed = concat_heads(got.weights, p, true);
+    if (p.w_o) reversed = multiply(reversed, *p.w_o);
+    if (close(got.z, reversed, 1e-6))
+      return "The weights are right but the heads were concatenated in the wrong order: head 0's "
+             "output belongs in the first d_v columns, before head 1's.";
+    return "The weights are right but the context vectors are not: check that the heads are "
+           "concatenated in head order and multiplied by W_o.";
+  }
+  return "The weights are right but the context vectors are not: Z must be the weights times "
+         "the values (A·V), computed from the normalised weights, not the raw scores.";
+}
+
 std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
   const int64_t T = a.rows;
   bool negative = false, future = false, zero_diagonal = true, rows_one = true, cols_one = true;
@@ -113,13 +161,7 @@ std::string diagnose(const LayerRun& got, const LayerRun* expected, const Proble
   bool weights_right = !r.weights.empty() && r.weights.size() == e.weights.size();
   for (size_t h = 0; weights_right && h < r.weights.size(); ++h)
     weights_right = close(r.weights[h], e.weights[h], 1e-6);
-  if (weights_right && !close(r.z, e.z, 1e-6)) {
-    if (problem.heads > 1)
-      return "The weights are right but the context vectors are not: check that the heads are "
-             "concatenated in head order and multiplied by W_o.";
-    return "The weights are right but the context vectors are not: Z must be the weights times "
-           "the values (A·V), computed from the normalised weights, not the raw scores.";
-  }
+  if (weights_right && !close(r.z, e.z, 1e-6)) return diagnose_assembly(r, problem);
   return "";
 }
 

@@ -85,10 +85,16 @@ void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
     concat.middleCols(slot * dv, dv) =
         (kMistake == Mistake::kUnnormalisedContext ? s : a) * v.middleCols(h * dv, dv);
   }
-  if (projected && p.has_output_projection() && kMistake != Mistake::kSkipOutputProj)
-    r.z() = concat * p.w_o();
-  else
-    r.z() = concat;
+  auto z = r.z();
+  if (projected && p.has_output_projection() && kMistake != Mistake::kSkipOutputProj) {
+    z = concat * p.w_o();
+  } else {
+    // Skipping W_o leaves h·d_v columns where the host expects d_out: the host's buffer is
+    // the truth, so write what fits (a real student's plugin would overrun it).
+    z.setZero();
+    const auto cols = std::min(z.cols(), concat.cols());
+    z.leftCols(cols) = concat.leftCols(cols);
+  }
 }
 
 constexpr uint64_t kCommon = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;

@@ -12,6 +12,9 @@
 // after-due-date one "after_due_date" (Gradescope applies its own due date). Leaving such
 // tests out would also hide them from the instructor on Gradescope, and the course's own
 // setting for when results are published still applies on top.
+//
+// Names and outputs are put in front of people, so they go through clean_text (control
+// characters dropped, invalid UTF-8 replaced); JSON escaping alone would keep the controls.
 #include <cmath>
 #include <string>
 
@@ -57,16 +60,16 @@ std::string test_output(const CheckResult& c) {
 
 Json check_test(const ExerciseReport& e, const CheckResult& c, const std::string& number) {
   Json t;
-  t["name"] = e.exercise_id + ": " + c.id;
+  t["name"] = clean_text(e.exercise_id + ": " + c.id, false);
   t["number"] = number;
   t["score"] = counts(c) ? finite(c.points) : 0.0;
   // A check that did not run must not lower the student's percentage.
   t["max_score"] = counts(c) ? finite(c.max_points) : 0.0;
   t["status"] = c.status == Status::kPassed ? "passed" : "failed";
-  t["output"] = test_output(c);
+  t["output"] = clean_text(test_output(c), true);
   t["output_format"] = "text";
   t["tags"] = Json::array({e.exercise_id, to_string(c.kind)});
-  if (!c.name.empty()) t["tags"].push_back(c.name);
+  if (!c.name.empty() && c.name != to_string(c.kind)) t["tags"].push_back(c.name);
   t["visibility"] = gradescope_visibility(c.visibility);
   return t;
 }
@@ -74,12 +77,12 @@ Json check_test(const ExerciseReport& e, const CheckResult& c, const std::string
 // An exercise that could not be graded is one failed test, so the student sees why.
 Json not_gradable_test(const ExerciseReport& e, const std::string& number) {
   Json t;
-  t["name"] = e.exercise_id + ": not gradable";
+  t["name"] = clean_text(e.exercise_id + ": not gradable", false);
   t["number"] = number;
   t["score"] = 0.0;
   t["max_score"] = finite(e.max_score);
   t["status"] = "failed";
-  t["output"] = "Not gradable: " + e.not_gradable;
+  t["output"] = clean_text("Not gradable: " + e.not_gradable, true);
   t["output_format"] = "text";
   t["tags"] = Json::array({e.exercise_id, "not_gradable"});
   t["visibility"] = "visible";
@@ -123,7 +126,7 @@ std::string write_gradescope(const GradeReport& report, const View& /*view*/) {
   // two cannot disagree.
   j["score"] = score;
   j["execution_time"] = std::llround(std::fmax(0.0, finite(report.execution_seconds)));
-  j["output"] = summary_output(report);
+  j["output"] = clean_text(summary_output(report), true);
   j["output_format"] = "text";
   j["visibility"] = "visible";
   // run_autograder's stdout may hold instructor-only text (a table in the instructor view).

@@ -1,8 +1,12 @@
 // cmd_grade.cpp: `awb grade`: grade plugin variants on exercises and write a report.
+#include <unistd.h>
+
+#include <cmath>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "core/atomic_file.hpp"
+#include "core/batch.hpp"
 #include "core/exercise.hpp"
 #include "core/grading.hpp"
 #include "core/plugin_loader.hpp"
@@ -23,6 +27,9 @@ struct GradeOptions {
   bool after_due = false;
   int strictness = 2;
   std::string scalar = "f64";
+  std::string batch;  // a folder of submissions: batch mode, --out is then a folder
+  int jobs = 1;
+  bool resume = false;
 };
 
 // --plugin is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder.
@@ -58,6 +65,70 @@ std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
   return out;
 }
 
+// The progress of a batch on stderr: a bar redrawn in place on a terminal, else one line per
+// submission (for logs and CI).
+class BatchProgressPrinter {
+ public:
+  BatchProgressPrinter() : tty_(::isatty(STDERR_FILENO) == 1) {}
+  void operator()(const core::BatchProgress& p) {
+    if (!tty_) {
+      std::cerr << "graded " << p.done << "/" << p.total << ": " << p.submission << " ("
+                << p.exercises_passed << "/" << p.exercises_total << " exercises passed";
+      if (p.reused > 0) std::cerr << ", " << p.reused << " from the journal";
+      std::cerr << ")";
+      if (!p.note.empty()) std::cerr << " " << p.note;
+      std::cerr << std::endl;
+      return;
+    }
+    constexpr int kWidth = 30;
+    const int filled = p.total > 0 ? p.done * kWidth / p.total : kWidth;
+    std::string line = "\r[" + std::string(filled, '#') + std::string(kWidth - filled, '.') + "] " +
+                       std::to_string(p.done) + "/" + std::to_string(p.total) + " submissions, " +
+                       std::to_string(p.not_gradable) + " not gradable";
+    if (p.eta_seconds >= 0)
+      line += ", eta " + std::to_string(std::lround(p.eta_seconds)) + "s";
+    line += "\x1b[K";  // clear what a longer earlier line left
+    std::cerr << line << std::flush;
+    drawn_ = true;
+  }
+  void finish() {
+    if (drawn_) std::cerr << '\n';
+    drawn_ = false;
+  }
+
+ private:
+  bool tty_;
+  bool drawn_ = false;
+};
+
+int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercise*>& exercises) {
+  core::BatchOptions bo;
+  bo.submissions = o.batch;
+  bo.results = o.out;
+  bo.exercises = exercises;
+  bo.grading.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
+  bo.grading.strictness = o.strictness;
+  bo.view = grade::View{o.view == "instructor", o.after_due};
+  bo.jobs = o.jobs;
+  bo.resume = o.resume;
+  BatchProgressPrinter printer;
+  core::BatchSummary summary;
+  try {
+    summary = core::run_batch(bo, [&](const core::BatchProgress& p) { printer(p); });
+  } catch (const Error& e) {
+    printer.finish();
+    if (e.id() != "batch.journal_exists") throw;
+    std::cerr << "awb: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  printer.finish();
+  for (const auto& w : summary.journal_warnings) std::cerr << "journal: " << w << '\n';
+  std::cerr << "batch: " << summary.submissions << " submission(s), " << summary.not_gradable
+            << " not gradable; " << summary.graded << " result(s) graded, " << summary.reused
+            << " taken from the journal; reports in " << o.out << '\n';
+  return kExitOk;
+}
+
 int run_grade(const GradeOptions& o) {
   // --exercise takes ids, or files and folders to load.
   std::vector<std::filesystem::path> dirs(o.exercise_dirs.begin(), o.exercise_dirs.end());
@@ -72,6 +143,7 @@ int run_grade(const GradeOptions& o) {
   for (const auto& e : set.errors) std::cerr << e.what() << '\n';
   if (!set.errors.empty()) return kExitBadInput;
   const auto exercises = pick_exercises(set, ids);
+  if (!o.batch.empty()) return run_grade_batch(o, exercises);
 
   std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   for (const auto& p : o.plugins) {
@@ -123,18 +195,49 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "grade",
       "Grade plugin variants on exercises: every check with its status, points, feedback and\n"
       "hint. A check the variant cannot run (a capability it lacks) is not-run with the reason\n"
-      "and does not count. Exits 0 when every check that ran passed, 1 otherwise.");
-  cmd->add_option("--plugin", opts->plugins,
-                  "Variant id (qkv, org.awb.qkv:qkv) or plugin file/folder; repeatable")
-      ->required();
+      "and does not count. Exits 0 when every check that ran passed, 1 otherwise.\n\n"
+      "Batch: awb grade --batch SUBMISSIONS --exercises DIR --out RESULTS [-j N] [--resume]\n"
+      "grades every sub-folder of SUBMISSIONS (named after the student; it holds the built\n"
+      "plugin *.so files) on every exercise: every variant of every plugin in it, or one\n"
+      "not-gradable row with the reason when nothing in it loads. Each result is appended to\n"
+      "RESULTS/journal.jsonl (checksummed, fsync'd) as soon as it is known; after a kill,\n"
+      "--resume grades only what the journal lacks (an edited exercise or a rebuilt plugin is\n"
+      "graded again). The reports are built from the journal alone, without timings, so a\n"
+      "resumed run writes the same bytes as an uninterrupted one: RESULTS/grades.csv,\n"
+      "RESULTS/junit.xml and RESULTS/gradescope/<submission>.json. Batch exit codes:\n"
+      "  0  every submission graded (whatever the students scored)\n"
+      "  1  I/O failure (a file could not be read or written; the journal is locked)\n"
+      "  2  bad command line, or RESULTS already has a journal and --resume was not given\n"
+      "  3  an exercise file is invalid");
+  auto* plugin_opt = cmd->add_option(
+      "--plugin", opts->plugins,
+      "Variant id (qkv, org.awb.qkv:qkv) or plugin file/folder; repeatable (required unless "
+      "--batch)");
   cmd->add_option("--exercise", opts->exercises,
                   "Exercise id, file or folder; repeatable (default: every bundled exercise)");
   cmd->add_option("--exercises", opts->exercise_dirs, "Where exercise ids are looked up");
   cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
-  cmd->add_option("--format", opts->format, "table, json, junit, gradescope or csv")
-      ->check(CLI::IsMember({"table", "json", "junit", "gradescope", "csv"}))
-      ->capture_default_str();
-  cmd->add_option("--out", opts->out, "Write the report here (atomically) instead of stdout");
+  auto* format_opt =
+      cmd->add_option("--format", opts->format, "table, json, junit, gradescope or csv")
+          ->check(CLI::IsMember({"table", "json", "junit", "gradescope", "csv"}))
+          ->capture_default_str();
+  auto* out_opt = cmd->add_option(
+      "--out", opts->out,
+      "Write the report here (atomically) instead of stdout; with --batch, the results folder");
+  auto* batch_opt =
+      cmd->add_option("--batch", opts->batch,
+                      "Grade every submission folder in this folder (writes every format)")
+          ->check(CLI::ExistingDirectory)
+          ->excludes(plugin_opt)
+          ->excludes(format_opt);
+  cmd->add_option("-j,--jobs", opts->jobs, "With --batch: submissions graded at once")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str()
+      ->needs(batch_opt);
+  cmd->add_flag("--resume", opts->resume,
+                "With --batch: continue the journal in the results folder, grading only what "
+                "it lacks")
+      ->needs(batch_opt);
   cmd->add_option("--view", opts->view, "student (hidden checks left out) or instructor")
       ->check(CLI::IsMember({"student", "instructor"}))
       ->capture_default_str();
@@ -146,7 +249,13 @@ void add_grade_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();
-  cmd->callback([opts, &exit_code] { exit_code = run_grade(*opts); });
+  cmd->callback([opts, &exit_code, batch_opt, out_opt] {
+    if (batch_opt->count() > 0 && out_opt->count() == 0)
+      throw CLI::RequiredError("--out (the results folder) with --batch");
+    if (batch_opt->count() == 0 && opts->plugins.empty())
+      throw CLI::RequiredError("--plugin (or --batch)");
+    exit_code = run_grade(*opts);
+  });
 }
 
 }  // namespace awb::cli

@@ -1,0 +1,366 @@
+// batch.cpp: worker threads take submissions one at a time; each result is journaled before
+// the next starts; the reports are then rebuilt from the journal alone.
+#include "core/batch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/atomic_file.hpp"
+#include "core/plugin_loader.hpp"
+#include "core/sha256.hpp"
+#include "core/subjects.hpp"
+#include "core/version.hpp"
+#include "model/error.hpp"
+
+namespace awb::core {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kJournalName = "journal.jsonl";
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string options_text(const GradeOptions& o) {
+  return std::string("scalar=") + (o.scalar == Scalar::kF32 ? "f32" : "f64") +
+         ";strictness=" + std::to_string(o.strictness);
+}
+
+// Messages name files by their path on this machine; reports name them inside the submission,
+// so they read the same wherever the batch ran.
+std::string relative_text(std::string text, const fs::path& folder, const std::string& name) {
+  // The canonical form first: the given one may be a relative tail of it.
+  std::error_code ec;
+  const std::string canonical = fs::weakly_canonical(fs::absolute(folder), ec).string();
+  for (const std::string& prefix : {canonical, folder.string()}) {
+    if (prefix.empty()) continue;
+    for (size_t at = text.find(prefix); at != std::string::npos;
+         at = text.find(prefix, at + name.size()))
+      text.replace(at, prefix.size(), name);
+  }
+  return text;
+}
+
+std::string failure_text(const LoadFailure& f, const fs::path& folder, const std::string& name) {
+  std::string s = f.path.filename().string() + ": " + to_string(f.stage) + ": " + f.message;
+  if (!f.system_error.empty()) s += " (" + f.system_error + ")";
+  return relative_text(s, folder, name);
+}
+
+// What stands for "the plugin" in the key of a submission that has none: its *.so files.
+std::string folder_digest(const fs::path& folder) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec))
+    if (entry.path().extension() == ".so") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::string listing;
+  for (const auto& f : files) {
+    listing += f.filename().string() + '\t';
+    try {
+      listing += sha256_file(f);
+    } catch (const Error&) {
+      listing += "unreadable";
+    }
+    listing += '\n';
+  }
+  return sha256_hex(listing);
+}
+
+bool exercise_passed(const grade::ExerciseReport& e) {
+  return e.not_gradable.empty() && e.max_score > 0 && e.score >= e.max_score - 1e-9;
+}
+
+// One thing to grade in a submission: a variant, or a file that gave no plugin.
+struct Target {
+  std::string name;
+  std::string plugin_file;
+  VariantRef variant;        // unset for a failure
+  std::string not_gradable;  // set for a failure (or when the variant cannot be set up)
+  std::string plugin_sha;
+};
+
+struct Shared {
+  const BatchOptions& options;
+  Journal& journal;
+  const std::map<JournalKey, const JournalRecord*>& done;
+  const std::function<void(const BatchProgress&)>& progress;
+  Clock::time_point start;
+  std::string options_text;
+
+  std::mutex mutex;  // guards what follows
+  std::set<JournalKey> expected;
+  BatchSummary summary;
+  int finished = 0;
+  std::exception_ptr error;
+  std::atomic<bool> stop{false};
+
+  bool cancelled() const {
+    return stop.load() || (options.cancel != nullptr && options.cancel->load());
+  }
+};
+
+void grade_submission(Shared& s, const fs::path& folder) {
+  const std::string name = folder.filename().string();
+  const Catalog catalog = load_catalog({folder});
+
+  std::vector<Target> subjects;
+  for (const auto& p : catalog.plugins)
+    for (const auto& v : p.variants)
+      subjects.push_back({name + "/" + p.id + ":" + v.id, p.path.filename().string(),
+                          {&p, &v}, {}, {}});
+  std::string note;
+  bool not_gradable = false;
+  if (subjects.empty()) {
+    // Nothing loadable: one subject, the submission, not gradable with every reason.
+    not_gradable = true;
+    std::string reason;
+    for (const auto& f : catalog.failures)
+      reason += (reason.empty() ? "" : "; ") + failure_text(f, folder, name);
+    if (reason.empty())
+      reason = catalog.plugins.empty() ? "discover: no plugin file (*.so) in the submission"
+                                       : "descriptor: the plugin declares no variant";
+    subjects.push_back({name, "", {}, reason, folder_digest(folder)});
+    note = "not gradable: " + reason;
+  } else {
+    // Files beside loadable plugins that did not load are listed too, never dropped silently.
+    for (const auto& f : catalog.failures) {
+      const std::string text = failure_text(f, folder, name);
+      std::string sha;
+      try {
+        sha = sha256_file(f.path);
+      } catch (const Error&) {
+        sha = sha256_hex("unreadable");
+      }
+      subjects.push_back({name + "/" + f.path.filename().string(),
+                          f.path.filename().string(), {}, text, sha});
+      note += (note.empty() ? "did not load: " : "; ") + text;
+    }
+    if (subjects.size() == 1) subjects.front().name = name;
+  }
+
+  int passed = 0, total = 0, reused = 0;
+  for (auto& subj : subjects) {
+    std::unique_ptr<InProcessSubject> instance;  // set up only when something needs grading
+    bool tried = false;
+    if (subj.variant.plugin != nullptr) {
+      try {
+        subj.plugin_sha = sha256_file(subj.variant.plugin->path);
+      } catch (const Error& e) {
+        subj.not_gradable = relative_text(e.what(), folder, name);
+        subj.plugin_sha = sha256_hex("unreadable");
+      }
+    }
+    for (const Exercise* ex : s.options.exercises) {
+      if (s.cancelled()) return;
+      JournalKey key{name, subj.name, ex->id, ex->sha256, subj.plugin_sha, AWB_VERSION,
+                     s.options_text};
+      {
+        std::lock_guard lock(s.mutex);
+        s.expected.insert(key);
+      }
+      ++total;
+      if (const auto it = s.done.find(key); it != s.done.end()) {
+        ++reused;
+        if (exercise_passed(it->second->report)) ++passed;
+        continue;
+      }
+      const auto t0 = Clock::now();
+      if (!tried && subj.not_gradable.empty()) {
+        tried = true;
+        try {
+          instance = std::make_unique<InProcessSubject>(subj.variant);
+        } catch (const Error& e) {
+          subj.not_gradable = relative_text(e.what(), folder, name);
+        }
+      }
+      JournalRecord record;
+      record.key = key;
+      record.plugin_file = subj.plugin_file;
+      if (instance) {
+        record.report = grade_exercise(*ex, *instance, s.options.grading);
+      } else {
+        record.report.exercise_id = ex->id;
+        record.report.title = ex->title;
+        record.report.not_gradable = subj.not_gradable;
+      }
+      record.report.provenance = {AWB_VERSION, ex->sha256, subj.plugin_sha, "in-process"};
+      record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      record.finished_at = utc_now();
+      s.journal.append(record);  // written and fsync'd before the next result starts
+      if (exercise_passed(record.report)) ++passed;
+    }
+  }
+
+  std::lock_guard lock(s.mutex);
+  ++s.finished;
+  ++s.summary.submissions;
+  s.summary.subjects += static_cast<int>(subjects.size());
+  s.summary.reused += reused;
+  s.summary.graded += total - reused;
+  if (not_gradable) ++s.summary.not_gradable;
+  if (s.progress) {
+    BatchProgress p;
+    p.done = s.finished;
+    p.total = -1;  // filled by the caller's wrapper
+    p.not_gradable = s.summary.not_gradable;
+    p.submission = name;
+    p.exercises_passed = passed;
+    p.exercises_total = total;
+    p.note = note;
+    p.reused = reused;
+    p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - s.start).count();
+    s.progress(p);
+  }
+}
+
+}  // namespace
+
+std::vector<fs::path> list_submissions(const fs::path& folder) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  fs::directory_iterator it(folder, ec);
+  if (ec) throw Error("io.read", folder.string(), "cannot list the submissions: " + ec.message());
+  for (const auto& entry : it) {
+    const std::string n = entry.path().filename().string();
+    if (n.empty() || n.front() == '.') continue;
+    if (entry.is_directory(ec)) out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+BatchReports build_batch_reports(std::vector<JournalRecord> records) {
+  std::sort(records.begin(), records.end(), [](const JournalRecord& a, const JournalRecord& b) {
+    return std::tie(a.key.submission, a.key.subject, a.key.exercise_id) <
+           std::tie(b.key.submission, b.key.subject, b.key.exercise_id);
+  });
+  BatchReports out;
+  for (auto& r : records) {
+    if (out.subjects.empty() || out.subjects.back().subject != r.key.subject) {
+      grade::GradeReport g;
+      g.subject = r.key.subject;
+      g.plugin_path = r.plugin_file.empty() ? "" : r.key.submission + "/" + r.plugin_file;
+      g.execution_seconds = 0;  // timing lives in the journal only
+      out.subjects.push_back(std::move(g));
+    }
+    if (out.submissions.empty() || out.submissions.back().first != r.key.submission)
+      out.submissions.push_back({r.key.submission, {}});
+    out.subjects.back().exercises.push_back(r.report);
+  }
+  // A submission's Gradescope report holds all its subjects; with several, each exercise is
+  // named after its subject so the tests stay apart.
+  for (auto& [name, report] : out.submissions) {
+    report.subject = name;
+    report.execution_seconds = 0;
+    std::vector<const grade::GradeReport*> mine;
+    for (const auto& g : out.subjects)
+      if (g.subject == name || g.subject.rfind(name + "/", 0) == 0) mine.push_back(&g);
+    for (const auto* g : mine) {
+      const std::string label = mine.size() > 1 ? g->subject.substr(name.size() + 1) + "/" : "";
+      for (auto e : g->exercises) {
+        e.exercise_id = label + e.exercise_id;
+        report.exercises.push_back(std::move(e));
+      }
+    }
+  }
+  return out;
+}
+
+void write_batch_reports(const BatchReports& reports, const fs::path& results,
+                         const grade::View& view) {
+  std::error_code ec;
+  fs::create_directories(results / "gradescope", ec);
+  if (ec) throw Error("io.write", (results / "gradescope").string(), ec.message());
+  write_file_atomic(results / "grades.csv", grade::write_csv(reports.subjects));
+  write_file_atomic(results / "junit.xml", grade::write_junit(reports.subjects, view));
+  for (const auto& [name, report] : reports.submissions)
+    write_file_atomic(results / "gradescope" / (name + ".json"),
+                      grade::write_gradescope(report, view));
+}
+
+BatchSummary run_batch(const BatchOptions& options,
+                       const std::function<void(const BatchProgress&)>& progress) {
+  std::error_code ec;
+  fs::create_directories(options.results, ec);
+  if (ec) throw Error("io.write", options.results.string(), ec.message());
+  const auto submissions = list_submissions(options.submissions);
+
+  const fs::path journal_path = options.results / kJournalName;
+  JournalContents contents;
+  Journal journal = options.resume ? Journal::resume(journal_path, contents)
+                                   : Journal::create(journal_path);
+  std::map<JournalKey, const JournalRecord*> done;
+  for (const auto& r : contents.records) done.emplace(r.key, &r);
+
+  const int total = static_cast<int>(submissions.size());
+  std::function<void(const BatchProgress&)> report_progress;
+  if (progress)
+    report_progress = [&](const BatchProgress& p) {
+      BatchProgress q = p;
+      q.total = total;
+      if (q.done > 0) q.eta_seconds = q.elapsed_seconds / q.done * (total - q.done);
+      progress(q);
+    };
+
+  Shared shared{options, journal, done, report_progress, Clock::now(), options_text(options.grading),
+                {}, {}, {}, 0, nullptr, {}};
+  shared.summary.journal_warnings = contents.warnings;
+
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (;;) {
+      if (shared.cancelled()) return;
+      const size_t i = next++;
+      if (i >= submissions.size()) return;
+      try {
+        grade_submission(shared, submissions[i]);
+      } catch (...) {
+        std::lock_guard lock(shared.mutex);
+        if (!shared.error) shared.error = std::current_exception();
+        shared.stop = true;
+        return;
+      }
+    }
+  };
+  const int jobs = std::clamp(options.jobs, 1, std::max(1, total));
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  if (shared.error) std::rethrow_exception(shared.error);
+  BatchSummary summary = shared.summary;
+  if (options.cancel != nullptr && options.cancel->load()) {
+    summary.cancelled = true;
+    return summary;  // no reports from a partial run; resume it to finish
+  }
+
+  // The reports come from the journal alone: what this run graded and what it found there.
+  JournalContents final_contents = read_journal(journal_path);
+  std::vector<JournalRecord> records;
+  for (auto& r : final_contents.records)
+    if (shared.expected.count(r.key)) records.push_back(std::move(r));
+  if (records.size() != shared.expected.size())
+    throw Error("io.read", journal_path.string(),
+                "the journal lacks " + std::to_string(shared.expected.size() - records.size()) +
+                    " result(s) this run graded");
+  write_batch_reports(build_batch_reports(std::move(records)), options.results, options.view);
+  return summary;
+}
+
+}  // namespace awb::core

@@ -1,0 +1,89 @@
+// batch.hpp: grading a folder of submissions (DESIGN.md section 5): every variant of every
+// plugin in each submission on every exercise, journaled result by result (batch_journal.hpp),
+// resumable after a kill, and final reports built only from the sorted journal.
+//
+// Layout: SUBMISSIONS/<submission>/ holds a student's built plugin file(s) (*.so); the folder's
+// name is the student's id. RESULTS/ receives
+//   journal.jsonl              one checksummed line per (submission, subject, exercise) result
+//   grades.csv                 one row per subject, one column per exercise, totals
+//   junit.xml                  one testsuite per (subject, exercise)
+//   gradescope/<submission>.json  a Gradescope results.json per submission
+// The reports carry no timing, so a resumed run writes them byte for byte as an uninterrupted
+// run would.
+#ifndef AWB_CORE_BATCH_HPP_
+#define AWB_CORE_BATCH_HPP_
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/batch_journal.hpp"
+#include "core/exercise.hpp"
+#include "core/grading.hpp"
+#include "report/report.hpp"
+
+namespace awb::core {
+
+struct BatchOptions {
+  std::filesystem::path submissions;  // a folder of submission folders
+  std::filesystem::path results;      // created if missing
+  std::vector<const Exercise*> exercises;
+  GradeOptions grading;
+  grade::View view;  // for junit.xml (grades.csv and Gradescope files do not depend on it)
+  int jobs = 1;      // submissions graded at once
+  bool resume = false;
+  const std::atomic<bool>* cancel = nullptr;  // set it to stop after the results in progress
+};
+
+// After each submission (graded, or taken from the journal).
+struct BatchProgress {
+  int done = 0;
+  int total = 0;             // submissions
+  int not_gradable = 0;      // submissions so far with no loadable plugin
+  std::string submission;    // the one just finished
+  int exercises_passed = 0;  // of that submission, over all its subjects
+  int exercises_total = 0;
+  std::string note;          // "not gradable: <reason>", plugins that failed to load, ...
+  int reused = 0;            // results of that submission taken from the journal
+  double elapsed_seconds = 0;
+  double eta_seconds = -1;   // -1: unknown yet
+};
+
+struct BatchSummary {
+  int submissions = 0;
+  int not_gradable = 0;
+  int subjects = 0;
+  int graded = 0;       // results graded in this run
+  int reused = 0;       // results taken from the journal
+  bool cancelled = false;
+  std::vector<std::string> journal_warnings;  // lines of an existing journal that were dropped
+};
+
+// The submission folders, sorted by name (hidden folders are skipped).
+std::vector<std::filesystem::path> list_submissions(const std::filesystem::path& folder);
+
+// Grades the batch and writes the reports. `progress` is called from the worker threads, one
+// call at a time. Throws awb::Error: "batch.journal_exists" (a journal is there and resume is
+// off), "batch.journal_locked", "io.read" / "io.write" (a file could not be read or written).
+// Faults of submissions never throw: they become not-gradable or error results.
+BatchSummary run_batch(const BatchOptions& options,
+                       const std::function<void(const BatchProgress&)>& progress = {});
+
+// The reports of a batch from journal records: the records are sorted by (submission, subject,
+// exercise id), timing is left out. Used by run_batch; exposed for tests and the GUI.
+struct BatchReports {
+  std::vector<grade::GradeReport> subjects;  // one per subject, sorted
+  // One per submission (all its subjects), sorted; exercises named "<plugin>:<variant>/<id>"
+  // when the submission has several subjects.
+  std::vector<std::pair<std::string, grade::GradeReport>> submissions;
+};
+BatchReports build_batch_reports(std::vector<JournalRecord> records);
+// Writes grades.csv, junit.xml and gradescope/<submission>.json into `results`, atomically.
+void write_batch_reports(const BatchReports& reports, const std::filesystem::path& results,
+                         const grade::View& view);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_BATCH_HPP_

@@ -1,0 +1,164 @@
+// exercise_loader.tests.cpp: the exercise loader reports every problem of a malformed file at
+// the right place (the corpus in fixtures/exercises/malformed documents itself with
+// "# expect: <id> <line>:<col>" lines), loads the bundled exercises cleanly, and the seeded
+// generator gives the same numbers everywhere.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/exercise.hpp"
+#include "core/seeded.hpp"
+
+using namespace awb;
+namespace fs = std::filesystem;
+
+namespace {
+
+// "<id> <line>:<col>" for every "# expect:" line of a fixture, in file order.
+std::vector<std::string> expected_errors(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  const std::string tag = "# expect:";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(tag, 0) != 0) continue;
+    std::string rest = line.substr(tag.size());
+    rest.erase(0, rest.find_first_not_of(' '));
+    rest.erase(rest.find_last_not_of(" \r") + 1);
+    out.push_back(rest);
+  }
+  return out;
+}
+
+// "LINE:COL" from a location "FILE:LINE:COL", or "?" when it carries no position.
+std::string line_col(const std::string& location) {
+  const size_t c2 = location.rfind(':');
+  if (c2 == std::string::npos || c2 == 0) return "?";
+  const size_t c1 = location.rfind(':', c2 - 1);
+  if (c1 == std::string::npos) return "?";
+  const std::string line = location.substr(c1 + 1, c2 - c1 - 1);
+  const std::string col = location.substr(c2 + 1);
+  auto digits = [](const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  };
+  return digits(line) && digits(col) ? line + ":" + col : "?";
+}
+
+std::vector<std::string> actual_errors(const core::ExerciseLoad& load) {
+  std::vector<std::string> out;
+  for (const auto& e : load.errors) out.push_back(e.id() + " " + line_col(e.location()));
+  return out;
+}
+
+std::vector<fs::path> malformed_files() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(AWB_TEST_MALFORMED_DIR))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+const std::string kTiny =
+    "awb-exercise: 1\n"
+    "id: tiny\n"
+    "title: \"A tiny exercise\"\n"
+    "variant:\n"
+    "  kind: parameter-free\n"
+    "tokens: [\"Your\", \"journey\", \"starts\"]\n"
+    "embeddings:\n"
+    "  - [0.43, 0.15, 0.89]\n"
+    "  - [0.55, 0.87, 0.66]\n"
+    "  - [0.57, 0.85, 0.64]\n"
+    "checks:\n"
+    "  - id: rows-sum-to-one\n"
+    "    kind: property\n"
+    "    property: rows_sum_to_one\n";
+
+}  // namespace
+
+TEST_CASE("exercise: malformed corpus matches its expect lines", "[exercise][loader]") {
+  const auto files = malformed_files();
+  REQUIRE(files.size() >= 30);
+  std::set<std::string> ids_seen;
+  for (const auto& file : files) {
+    INFO("fixture " << file.filename().string());
+    const auto expected = expected_errors(file);
+    REQUIRE_FALSE(expected.empty());
+    const core::ExerciseLoad load = core::load_exercise_file(file);
+    CHECK_FALSE(load.exercise.has_value());
+    const auto actual = actual_errors(load);
+    CHECK(actual == expected);
+    for (const auto& e : load.errors) ids_seen.insert(e.id());
+  }
+  // Every id of FORMAT.md's table that a file can provoke (too_large is tested in memory).
+  for (const char* id : {"exercise.yaml", "exercise.too_deep", "exercise.too_many_aliases",
+                         "exercise.duplicate_key", "exercise.unknown_key", "exercise.missing_key",
+                         "exercise.type", "exercise.value", "exercise.not_finite", "exercise.shape",
+                         "exercise.limit", "exercise.unknown_token", "exercise.unknown_case",
+                         "exercise.duplicate_id", "exercise.version"}) {
+    INFO("error id " << id);
+    CHECK(ids_seen.count(id) == 1);
+  }
+}
+
+TEST_CASE("exercise: unknown key has a did-you-mean", "[exercise][loader]") {
+  std::string text = kTiny;
+  text.replace(text.find("title:"), 5, "titel");
+  const auto load = core::parse_exercise(text, "typo.yaml");
+  REQUIRE_FALSE(load.errors.empty());
+  const auto& e = load.errors.front();
+  CHECK(e.id() == "exercise.unknown_key");
+  CHECK(e.location() == "typo.yaml:3:1");
+  CHECK_THAT(e.message(), Catch::Contains("titel") && Catch::Contains("did you mean 'title'?"));
+}
+
+TEST_CASE("exercise: every problem of a file is reported", "[exercise][loader]") {
+  const auto load =
+      core::load_exercise_file(fs::path(AWB_TEST_MALFORMED_DIR) / "31-several-top-level.yaml");
+  CHECK_FALSE(load.exercise.has_value());
+  REQUIRE(load.errors.size() >= 3);
+  std::set<std::string> ids;
+  for (const auto& e : load.errors) ids.insert(e.id());
+  CHECK(ids.size() >= 3);
+}
+
+TEST_CASE("exercise: oversized file is refused", "[exercise][loader]") {
+  std::string text = kTiny;
+  text.resize((size_t(8) << 20) + 1, '#');
+  const auto load = core::parse_exercise(text, "big.yaml");
+  REQUIRE(load.errors.size() == 1);
+  CHECK(load.errors[0].id() == "exercise.too_large");
+  CHECK(load.errors[0].location() == "big.yaml:1:1");
+}
+
+TEST_CASE("exercise: bundled exercises load cleanly", "[exercise][loader]") {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(AWB_TEST_EXERCISE_DIR))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  REQUIRE_FALSE(files.empty());
+  for (const auto& f : files) {
+    INFO("exercise " << f.filename().string());
+    const auto load = core::load_exercise_file(f);
+    for (const auto& e : load.errors) UNSCOPED_INFO(e.what());
+    CHECK(load.errors.empty());
+    CHECK(load.exercise.has_value());
+  }
+  const auto set = core::load_exercises({AWB_TEST_EXERCISE_DIR});
+  CHECK(set.errors.empty());
+  CHECK(set.exercises.size() == files.size());
+}
+
+TEST_CASE("exercise: seeded generator is deterministic", "[exercise][loader]") {
+  CHECK(core::SplitMix64(0).next() == 0xE220A8397B1DCDAFull);
+  // SplitMix64 + Box-Muller computed independently (Python): u = (next >> 11) * 2^-53,
+  // normal = sqrt(-2 ln(1 - u1)) * cos(2 pi u2).
+  core::SplitMix64 rng(1);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", rng.normal(0.0, 1.0));
+  CHECK(std::string(buf) == "-0.034267321791851144");
+}
