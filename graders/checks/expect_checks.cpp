@@ -8,12 +8,6 @@
 namespace awb::grade {
 namespace {
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 struct View {
   const RunInput& in;
   const LayerRun& layer;
@@ -33,9 +27,9 @@ Judgement argmax_is(const CheckSpec& s, CheckContext& ctx) {
   const View v = view(s, ctx);
   const int64_t best = row_argmax(v.a, s.query);
   return verdict(best == s.key, tok(ctx, s.query) + " attends most to " + tok(ctx, best) + " (" +
-                                    fmt(v.a(s.query, best)) + ")" +
+                                    format_value(v.a(s.query, best)) + ")" +
                                     (best == s.key ? "" : "; expected " + tok(ctx, s.key) + " (" +
-                                                              fmt(v.a(s.query, s.key)) + ")"));
+                                                              format_value(v.a(s.query, s.key)) + ")"));
 }
 
 Judgement in_top_k(const CheckSpec& s, CheckContext& ctx) {
@@ -43,27 +37,27 @@ Judgement in_top_k(const CheckSpec& s, CheckContext& ctx) {
   const int64_t rank = rank_in_row(v.a, s.query, s.key);
   return verdict(rank < s.k, tok(ctx, s.key) + " is number " + std::to_string(rank + 1) +
                                  " in the weights of " + tok(ctx, s.query) + " (" +
-                                 fmt(v.a(s.query, s.key)) + "); expected within the top " +
+                                 format_value(v.a(s.query, s.key)) + "); expected within the top " +
                                  std::to_string(s.k));
 }
 
 Judgement weight_above(const CheckSpec& s, CheckContext& ctx) {
   const double w = view(s, ctx).a(s.query, s.key);
-  return verdict(w > s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + fmt(w) +
-                                  (w > s.value ? " > " : " is not above ") + fmt(s.value));
+  return verdict(w > s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + format_value(w) +
+                                  (w > s.value ? " > " : " is not above ") + format_value(s.value));
 }
 
 Judgement weight_below(const CheckSpec& s, CheckContext& ctx) {
   const double w = view(s, ctx).a(s.query, s.key);
-  return verdict(w < s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + fmt(w) +
-                                  (w < s.value ? " < " : " is not below ") + fmt(s.value));
+  return verdict(w < s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + format_value(w) +
+                                  (w < s.value ? " < " : " is not below ") + format_value(s.value));
 }
 
 Judgement weight_greater(const CheckSpec& s, CheckContext& ctx) {
   const View v = view(s, ctx);
   const double w = v.a(s.query, s.key), other = v.a(s.query, s.than);
-  return verdict(w > other, tok(ctx, s.query) + " gives " + tok(ctx, s.key) + " " + fmt(w) +
-                                " and " + tok(ctx, s.than) + " " + fmt(other));
+  return verdict(w > other, tok(ctx, s.query) + " gives " + tok(ctx, s.key) + " " + format_value(w) +
+                                " and " + tok(ctx, s.than) + " " + format_value(other));
 }
 
 Judgement entropy_bound(const CheckSpec& s, CheckContext& ctx, bool below) {
@@ -73,11 +67,11 @@ Judgement entropy_bound(const CheckSpec& s, CheckContext& ctx, bool below) {
     const double h = row_entropy(v.a, t);
     const bool ok = below ? h < s.value : h > s.value;
     if (!ok)
-      return verdict(false, "entropy of the row of " + tok(ctx, t) + " is " + fmt(h) +
-                                " nats, expected " + (below ? "below " : "above ") + fmt(s.value));
+      return verdict(false, "entropy of the row of " + tok(ctx, t) + " is " + format_value(h) +
+                                " nats, expected " + (below ? "below " : "above ") + format_value(s.value));
   }
   return verdict(true, std::string(s.all_rows ? "every row's" : "the row's") + " entropy is " +
-                           (below ? "below " : "above ") + fmt(s.value) + " nats");
+                           (below ? "below " : "above ") + format_value(s.value) + " nats");
 }
 
 Judgement uniform_rows(const CheckSpec& s, CheckContext& ctx) {
@@ -87,11 +81,11 @@ Judgement uniform_rows(const CheckSpec& s, CheckContext& ctx) {
     const int64_t visible = causal ? t + 1 : v.a.cols;
     for (int64_t c = 0; c < visible; ++c)
       if (!(std::fabs(v.a(t, c) - 1.0 / double(visible)) <= s.tol))
-        return verdict(false, "A[" + tok(ctx, t) + ", " + tok(ctx, c) + "] = " + fmt(v.a(t, c)) +
-                                  ", not within " + fmt(s.tol) + " of the uniform 1/" +
+        return verdict(false, "A[" + tok(ctx, t) + ", " + tok(ctx, c) + "] = " + format_value(v.a(t, c)) +
+                                  ", not within " + format_value(s.tol) + " of the uniform 1/" +
                                   std::to_string(visible));
   }
-  return verdict(true, "every row is uniform within " + fmt(s.tol));
+  return verdict(true, "every row is uniform within " + format_value(s.tol));
 }
 
 Judgement one_hot_rows(const CheckSpec& s, CheckContext& ctx) {
@@ -99,10 +93,10 @@ Judgement one_hot_rows(const CheckSpec& s, CheckContext& ctx) {
   for (int64_t t = 0; t < v.a.rows; ++t) {
     const double top = v.a(t, row_argmax(v.a, t));
     if (!(top > 1.0 - s.tol))
-      return verdict(false, "the largest weight of " + tok(ctx, t) + " is " + fmt(top) +
-                                ", expected above " + fmt(1.0 - s.tol));
+      return verdict(false, "the largest weight of " + tok(ctx, t) + " is " + format_value(top) +
+                                ", expected above " + format_value(1.0 - s.tol));
   }
-  return verdict(true, "every row puts more than " + fmt(1.0 - s.tol) + " on one token");
+  return verdict(true, "every row puts more than " + format_value(1.0 - s.tol) + " on one token");
 }
 
 Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
@@ -112,12 +106,12 @@ Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
   std::string got;
   for (size_t i = 0; i < z.size(); ++i) {
     worst = std::fmax(worst, i < s.vector_value.size() ? std::fabs(z[i] - s.vector_value[i]) : INFINITY);
-    got += (i ? ", " : "") + fmt(z[i]);
+    got += (i ? ", " : "") + format_value(z[i]);
   }
   if (z.size() != s.vector_value.size()) worst = INFINITY;
   return verdict(worst <= s.tol, "context vector of " + tok(ctx, s.query) + " is [" + got +
-                                     "], max difference " + fmt(worst) + " (allowed " +
-                                     fmt(s.tol) + ")");
+                                     "], max difference " + format_value(worst) + " (allowed " +
+                                     format_value(s.tol) + ")");
 }
 
 Judgement cosine_closer_to(const CheckSpec& s, CheckContext& ctx) {
@@ -126,17 +120,17 @@ Judgement cosine_closer_to(const CheckSpec& s, CheckContext& ctx) {
   const double c_to = cosine(z, row_of(v.layer.input, s.to));
   const double c_than = cosine(z, row_of(v.layer.input, s.than));
   return verdict(c_to > c_than, "the context vector of " + tok(ctx, s.query) + " has cosine " +
-                                    fmt(c_to) + " with " + tok(ctx, s.to) + " and " +
-                                    fmt(c_than) + " with " + tok(ctx, s.than));
+                                    format_value(c_to) + " with " + tok(ctx, s.to) + " and " +
+                                    format_value(c_than) + " with " + tok(ctx, s.than));
 }
 
 Judgement scores_asymmetric(const CheckSpec& s, CheckContext& ctx) {
   const Matrix& sc = scores_of(ctx.subject_run(), s.layer, s.head);
   const double fwd = sc(s.query, s.key), back = sc(s.key, s.query);
   return verdict(fwd - back > s.margin, "S[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) +
-                                            "] = " + fmt(fwd) + ", S[" + tok(ctx, s.key) + ", " +
-                                            tok(ctx, s.query) + "] = " + fmt(back) +
-                                            " (margin wanted " + fmt(s.margin) + ")");
+                                            "] = " + format_value(fwd) + ", S[" + tok(ctx, s.key) + ", " +
+                                            tok(ctx, s.query) + "] = " + format_value(back) +
+                                            " (margin wanted " + format_value(s.margin) + ")");
 }
 
 Judgement scores_symmetric(const CheckSpec& s, CheckContext& ctx) {
@@ -144,10 +138,10 @@ Judgement scores_symmetric(const CheckSpec& s, CheckContext& ctx) {
   for (int64_t i = 0; i < sc.rows; ++i)
     for (int64_t j = i + 1; j < sc.cols; ++j)
       if (!(std::fabs(sc(i, j) - sc(j, i)) <= s.tol))
-        return verdict(false, "S[" + tok(ctx, i) + ", " + tok(ctx, j) + "] = " + fmt(sc(i, j)) +
+        return verdict(false, "S[" + tok(ctx, i) + ", " + tok(ctx, j) + "] = " + format_value(sc(i, j)) +
                                   " but S[" + tok(ctx, j) + ", " + tok(ctx, i) + "] = " +
-                                  fmt(sc(j, i)));
-  return verdict(true, "S equals its transpose within " + fmt(s.tol));
+                                  format_value(sc(j, i)));
+  return verdict(true, "S equals its transpose within " + format_value(s.tol));
 }
 
 Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
@@ -164,7 +158,7 @@ Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
     else if (s.measure.metric == "max_weight") m = a(q, row_argmax(a, q));
     else m = a(q, s.measure.key);
     readings.push_back(m);
-    trace += (trace.empty() ? "" : ", ") + s.sweep.parameter + " " + fmt(value) + " -> " + fmt(m);
+    trace += (trace.empty() ? "" : ", ") + s.sweep.parameter + " " + format_value(value) + " -> " + format_value(m);
   }
   const bool up = s.direction == Direction::kIncreasing;
   for (size_t i = 1; i < readings.size(); ++i)

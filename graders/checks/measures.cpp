@@ -45,6 +45,14 @@ std::vector<double> row_of(const Matrix& m, int64_t row) {
   return std::vector<double>(m.data.begin() + row * m.cols, m.data.begin() + (row + 1) * m.cols);
 }
 
+std::string format_value(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 std::string token_name(const RunInput& input, int64_t index) {
   if (index >= 0 && index < static_cast<int64_t>(input.tokens.size()))
     return "'" + input.tokens[static_cast<size_t>(index)] + "'";

@@ -18,6 +18,9 @@ int64_t rank_in_row(const Matrix& a, int64_t row, int64_t col);
 double cosine(const std::vector<double>& u, const std::vector<double>& v);
 std::vector<double> row_of(const Matrix& m, int64_t row);
 
+// A number for feedback: 6 significant digits, "NaN" and "Inf" spelled out.
+std::string format_value(double v);
+
 // "journey" or "t3" when the run has no tokens.
 std::string token_name(const RunInput& input, int64_t index);
 // "NaN at (2, 1)" for the first non-finite entry, or "" when every entry is finite.

@@ -10,12 +10,6 @@
 namespace awb::grade {
 namespace {
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 size_t layer_index(const RunOutput& run, int layer) {
   return layer < 0 ? run.layers.size() - 1 : static_cast<size_t>(layer);
 }
@@ -46,7 +40,7 @@ Judgement rows_sum_to_one(const CheckSpec& spec, CheckContext& ctx) {
         j.passed = false;
         j.summary = "row " + token_name(ctx.base(), t) + " of A" +
                     (weights.size() > 1 ? " (head " + std::to_string(h) + ")" : "") +
-                    " sums to " + fmt(sum) + (low < 0 ? " and has a negative weight " + fmt(low) : "");
+                    " sums to " + format_value(sum) + (low < 0 ? " and has a negative weight " + format_value(low) : "");
         return with_diagnosis(j, spec, ctx, got);
       }
     }
@@ -93,7 +87,7 @@ Judgement masked_zero(const CheckSpec& spec, CheckContext& ctx) {
         if (a(t, c) != 0.0)
           return with_diagnosis(
               Judgement{false, 0,
-                        "query " + token_name(ctx.base(), t) + " gives weight " + fmt(a(t, c)) +
+                        "query " + token_name(ctx.base(), t) + " gives weight " + format_value(a(t, c)) +
                             " to the later token " + token_name(ctx.base(), c) +
                             "; masked weights must be exactly 0",
                         "", ""},
@@ -148,7 +142,7 @@ Judgement causal_no_leak(const CheckSpec& spec, CheckContext& ctx) {
             Judgement{false, 0,
                       "changing tokens after " + token_name(in, cut) + " changed the output of " +
                           token_name(in, t) + " (Z[" + std::to_string(t) + "][" +
-                          std::to_string(c) + "]: " + fmt(z0(t, c)) + " -> " + fmt(z1(t, c)) +
+                          std::to_string(c) + "]: " + format_value(z0(t, c)) + " -> " + format_value(z1(t, c)) +
                           "): information leaks from the future",
                       "", ""},
             spec, ctx, base);
@@ -181,7 +175,7 @@ Judgement permutation_equivariant(const CheckSpec& spec, CheckContext& ctx) {
         return {false, 0,
                 "permuting the tokens did not just permute the outputs: " +
                     token_name(in, perm[size_t(i)]) + " moved and its context vector changed (" +
-                    fmt(want) + " -> " + fmt(z1(i, c)) + ")",
+                    format_value(want) + " -> " + format_value(z1(i, c)) + ")",
                 "", "The output of a token depends on where it sits although there are no "
                     "positions: look for an index used in place of a token's own values."};
     }

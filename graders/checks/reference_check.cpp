@@ -17,12 +17,6 @@ struct Miss {
   double got, expected, diff;
 };
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 // Compares one matrix (optionally only some rows). Returns whether it matches; appends misses.
 bool compare_matrix(const std::string& name, const Matrix& got, const Matrix& expected,
                     const Matrix* f32_reference, const std::vector<int>& rows,
@@ -121,8 +115,8 @@ Judgement judge_reference(const CheckSpec& spec, CheckContext& ctx) {
   std::ostringstream d;
   d << "  largest differences (entry: got vs expected):\n";
   for (size_t i = 0; i < misses.size() && i < 5; ++i)
-    d << "    " << misses[i].where << ": " << fmt(misses[i].got) << " vs "
-      << fmt(misses[i].expected) << " (|diff| " << fmt(misses[i].diff) << ")\n";
+    d << "    " << misses[i].where << ": " << format_value(misses[i].got) << " vs "
+      << format_value(misses[i].expected) << " (|diff| " << format_value(misses[i].diff) << ")\n";
   j.details = d.str() + map;
   j.diagnosis = diagnose(g, &e, ctx.base().layer_problem(
                                     spec.layer < 0 ? got.layers.size() - 1 : size_t(spec.layer),

@@ -8,6 +8,7 @@
 #include "core/capabilities.hpp"
 #include "core/exercise.hpp"
 #include "core/exercise_parse.hpp"
+#include "core/install_paths.hpp"
 #include "core/seeded.hpp"
 #include "core/sha256.hpp"
 
@@ -510,13 +511,7 @@ ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations) 
 }
 
 std::filesystem::path bundled_exercise_dir() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
-#ifdef AWB_BUILD_TREE_BIN_DIR
-  if (fs::equivalent(exe_dir, AWB_BUILD_TREE_BIN_DIR, ec)) return AWB_SOURCE_EXERCISE_DIR;
-#endif
-  return exe_dir.parent_path() / "share" / "awb" / "exercises";
+  return shipped_path(AWB_SOURCE_EXERCISE_DIR, "share/awb/exercises");
 }
 
 }  // namespace awb::core

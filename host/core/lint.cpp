@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/grading.hpp"
+#include "core/install_paths.hpp"
 #include "core/subjects.hpp"
 
 namespace awb::core {
@@ -14,13 +15,7 @@ grade::ExerciseReport reference_self_check(const Exercise& exercise) {
 }
 
 std::filesystem::path bundled_mutant_dir() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
-#ifdef AWB_BUILD_TREE_BIN_DIR
-  if (fs::equivalent(exe_dir, AWB_BUILD_TREE_BIN_DIR, ec)) return AWB_BUILD_TREE_MUTANT_DIR;
-#endif
-  return exe_dir.parent_path() / "lib" / "awb" / "mutants";
+  return shipped_path(AWB_BUILD_TREE_MUTANT_DIR, "lib/awb/mutants");
 }
 
 Discrimination discrimination_check(const std::vector<Exercise>& exercises,

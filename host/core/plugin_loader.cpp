@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/capabilities.hpp"
+#include "core/install_paths.hpp"
 #include "model/error.hpp"
 
 namespace awb::core {
@@ -56,11 +57,6 @@ S copy_declared(const S* raw) {
   return out;
 }
 
-fs::path executable_dir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::current_path() : exe.parent_path();
-}
 
 }  // namespace
 
@@ -77,13 +73,7 @@ const char* to_string(LoadStage stage) {
 }
 
 fs::path bundled_plugin_dir() {
-  const fs::path exe_dir = executable_dir();
-#ifdef AWB_BUILD_TREE_BIN_DIR
-  // Run from the build tree: the bundled plugins sit in <build>/plugins.
-  std::error_code ec;
-  if (fs::equivalent(exe_dir, AWB_BUILD_TREE_BIN_DIR, ec)) return AWB_BUILD_TREE_PLUGIN_DIR;
-#endif
-  return exe_dir.parent_path() / AWB_INSTALL_PLUGIN_DIR;
+  return shipped_path(AWB_BUILD_TREE_PLUGIN_DIR, AWB_INSTALL_PLUGIN_DIR);
 }
 
 std::vector<fs::path> plugin_search_path(const std::vector<fs::path>& extra) {
