@@ -318,17 +318,22 @@ Journal Journal::resume(const fs::path& file, JournalContents& contents) {
 
 void Journal::append(const JournalRecord& record) {
   const std::string line = journal_line(record);
-  std::lock_guard lock(mutex_);
-  struct stat st {};
-  if (::fstat(fd_, &st) != 0) throw Error("io.write", path_.string(), "fstat: " + io_why());
-  ssize_t n = ::write(fd_, line.data(), line.size());
-  if (n < 0 && errno == EINTR) n = ::write(fd_, line.data(), line.size());  // nothing written
-  if (n != static_cast<ssize_t>(line.size())) {
-    const std::string why = n < 0 ? io_why() : "short write (disk full?)";
-    // Leave no partial line behind for the next append to follow.
-    if (::ftruncate(fd_, st.st_size) == 0) ::fsync(fd_);
-    throw Error("io.write", path_.string(), "cannot append to the journal: " + why);
+  {
+    // Lines never interleave: one write() of the whole line, one writer at a time.
+    std::lock_guard lock(mutex_);
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw Error("io.write", path_.string(), "fstat: " + io_why());
+    ssize_t n = ::write(fd_, line.data(), line.size());
+    if (n < 0 && errno == EINTR) n = ::write(fd_, line.data(), line.size());  // nothing written
+    if (n != static_cast<ssize_t>(line.size())) {
+      const std::string why = n < 0 ? io_why() : "short write (disk full?)";
+      // Leave no partial line behind for the next append to follow.
+      if (::ftruncate(fd_, st.st_size) == 0) ::fsync(fd_);
+      throw Error("io.write", path_.string(), "cannot append to the journal: " + why);
+    }
   }
+  // Outside the lock: workers flushing at the same time share the disk's wait instead of
+  // queueing for it. The caller's next result still starts only once its line is durable.
   if (::fsync(fd_) != 0)
     throw Error("io.write", path_.string(), "cannot fsync the journal: " + io_why());
 }

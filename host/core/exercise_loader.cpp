@@ -70,7 +70,7 @@ std::optional<Matrix> weight(YamlReader& rd, const YAML::Node& n, const std::str
   if (!spec || !rows || !cols) return std::nullopt;
   const auto r = rd.integer(*rows, path + ".rows", 1, kMaxWidth);
   const auto c = rd.integer(*cols, path + ".cols", 1, kMaxWidth);
-  if (!r || !c) return std::nullopt;
+  if (!r || !c || !rd.spend(n, path, *r * *c)) return std::nullopt;
   return seeded_matrix(*spec, *r, *c);
 }
 
@@ -148,7 +148,7 @@ std::optional<Matrix> embed(YamlReader& rd, const Embeddings& e,
     const auto d = rd.require(g, gpath, "d_model");
     if (!spec || !d) return std::nullopt;
     const auto dm = rd.integer(*d, gpath + ".d_model", 1, kMaxWidth);
-    if (!dm) return std::nullopt;
+    if (!dm || !rd.spend(g, gpath, T * *dm)) return std::nullopt;
     return seeded_matrix(*spec, T, *dm);
   }
   rd.error(n, e.path, rd.id("missing_key"), "needs vocabulary or generate");

@@ -67,8 +67,11 @@ class YamlReader {
 
   std::string id(const std::string& suffix) const { return prefix_ + "." + suffix; }
 
- private:
+  // Counts `values` numbers the file makes the host create (generated ones too) against the
+  // per-file cap; false (and one recorded error) once the cap is passed.
   bool spend(const YAML::Node& n, const std::string& path, int64_t values);
+
+ private:
   bool check_mapping(const YAML::Node& node, const std::string& path,
                      const std::vector<std::string>* allowed);
   void add(Error e);
