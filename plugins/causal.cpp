@@ -14,8 +14,10 @@ struct Causal {
 
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, true);
+    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, true, workspaces_);
   }
+
+  awb::kernels::Workspaces workspaces_;
 };
 
 }  // namespace

@@ -14,8 +14,10 @@ struct MultiHead {
 
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false);
+    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false, workspaces_);
   }
+
+  awb::kernels::Workspaces workspaces_;
 };
 
 }  // namespace

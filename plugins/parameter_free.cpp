@@ -1,5 +1,5 @@
-// parameter_free.cpp: the bundled parameter-free variant: S = sharpness·X Xᵀ, A = softmax(S), Z = A X.
-// SPDX-License-Identifier: MIT
+// parameter_free.cpp: the bundled parameter-free variant: S = sharpness·X Xᵀ, A = softmax(S), Z = A
+// X. SPDX-License-Identifier: MIT
 #include "common/attention_kernel.hpp"
 
 namespace {
@@ -13,8 +13,10 @@ struct ParameterFree {
 
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kParameterFree, false);
+    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kParameterFree, false, workspaces_);
   }
+
+  awb::kernels::Workspaces workspaces_;
 };
 
 }  // namespace

@@ -13,12 +13,14 @@ struct Qkv {
 
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false);
+    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false, workspaces_);
   }
+
+  awb::kernels::Workspaces workspaces_;
 };
 
 }  // namespace
 
-AWB_EXPORT_PLUGIN((awb::PluginInfo{"org.awb.qkv", "Q/K/V attention", "1.0.0",
-                                   "Attention Workbench", "Single-head scaled attention."}),
+AWB_EXPORT_PLUGIN((awb::PluginInfo{"org.awb.qkv", "Q/K/V attention", "1.0.0", "Attention Workbench",
+                                   "Single-head scaled attention."}),
                   Qkv)

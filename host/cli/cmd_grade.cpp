@@ -174,14 +174,25 @@ int run_grade(const GradeOptions& o) {
 
   const grade::View view{o.view == "instructor", o.after_due};
   std::string text;
-  if (o.format == "junit") text = grade::write_junit(reports, view);
-  else if (o.format == "csv") text = grade::write_csv(reports);
-  else
-    for (const auto& r : reports) {
-      if (o.format == "table") text += grade::write_table(r, view);
-      else if (o.format == "json") text += grade::write_json(r, view);
-      else text += grade::write_gradescope(r, view);
-    }
+  if (o.format == "junit") {
+    text = grade::write_junit(reports, view);
+  } else if (o.format == "csv") {
+    text = grade::write_csv(reports);
+  } else if (o.format == "table") {
+    for (const auto& r : reports) text += grade::write_table(r, view);
+  } else if (reports.size() == 1) {
+    text = o.format == "json" ? grade::write_json(reports[0], view)
+                              : grade::write_gradescope(reports[0], view);
+  } else if (o.format == "json") {
+    // Several subjects: one JSON array of their documents.
+    text = "[\n";
+    for (size_t i = 0; i < reports.size(); ++i)
+      text += (i ? ",\n" : "") + grade::write_json(reports[i], view);
+    text += "]\n";
+  } else {
+    throw Error("grade.usage", "a Gradescope results.json holds one submission: grade one "
+                               "variant, or use --batch for one file per submission");
+  }
   if (o.out.empty()) std::cout << text;
   else core::write_file_atomic(o.out, text);
   return all_passed ? kExitOk : kExitFailed;

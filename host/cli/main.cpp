@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
     std::cerr << "awb: " << e.what() << '\n';
     const std::string& id = e.id();
     if (id.rfind("problem.", 0) == 0 || id.rfind("exercise.", 0) == 0) return kExitBadInput;
-    if (id.rfind("plugin.variant", 0) == 0 || id.rfind("example.", 0) == 0)
-      return id.rfind("example.", 0) == 0 ? kExitUsage : kExitPluginError;
+    if (id.rfind("example.", 0) == 0 || id.ends_with(".usage")) return kExitUsage;
+    if (id.rfind("plugin.", 0) == 0) return kExitPluginError;
     return kExitFailed;
   } catch (const std::exception& e) {
     std::cerr << "awb: internal error: " << e.what() << '\n';

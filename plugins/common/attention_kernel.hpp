@@ -1,79 +1,216 @@
-// attention_kernel.hpp: the Eigen attention kernel every bundled plugin runs (one source, f32/f64).
+// attention_kernel.hpp: the Eigen attention kernel every bundled plugin runs (one source, f32/f64):
+// GEMM-shaped row blocks, a streaming online-softmax path when A and S are not wanted, threads
+// over (head, row block) tasks, and workspaces reused from call to call.
 // SPDX-License-Identifier: MIT
 #ifndef AWB_PLUGINS_COMMON_ATTENTION_KERNEL_HPP_
 #define AWB_PLUGINS_COMMON_ATTENTION_KERNEL_HPP_
 
+#include <algorithm>
+#include <atomic>
 #include <awb/plugin.hpp>
 #include <limits>
+#include <thread>
+#include <vector>
 
 namespace awb::kernels {
 
 // Which inputs a variant reads: the parameter-free variant ignores any weights it is given.
 enum class Inputs { kParameterFree, kProjected };
 
-// Row-wise softmax of `s` into `a`, in place allowed. Masked entries (t2 > t when causal) get
-// exactly 0. The row maximum is subtracted only for numerical stability: exp() of large scores
-// would overflow, and softmax is unchanged by a constant shift of its row.
-template <class T, class In, class Out>
-void row_softmax(const In& s, Out& a, bool causal) {
-  const Eigen::Index T_ = s.rows();
-  for (Eigen::Index t = 0; t < T_; ++t) {
-    const Eigen::Index visible = causal ? t + 1 : s.cols();
-    const T mx = s.row(t).head(visible).maxCoeff();
-    a.row(t).head(visible) = (s.row(t).head(visible).array() - mx).exp();
-    const T sum = a.row(t).head(visible).sum();
-    a.row(t).head(visible) /= sum;
-    if (visible < s.cols()) a.row(t).tail(s.cols() - visible).setZero();
+// Rows of queries per task, and keys per tile of the streaming path. 64 × 256 floats of scores
+// (64 KiB) stay in L2 while the tile's GEMMs run.
+inline constexpr Eigen::Index kRowBlock = 64;
+inline constexpr Eigen::Index kKeyTile = 256;
+// Below this many multiply-adds a call runs on one thread: starting threads costs more.
+inline constexpr double kThreadingThreshold = 1 << 20;
+
+// Runs fn(task) for task in [0, tasks) on up to `threads` threads (the caller is one of them).
+template <class Fn>
+void parallel_for(Eigen::Index tasks, int threads, Fn&& fn) {
+  const int n = static_cast<int>(std::min<Eigen::Index>(std::max(threads, 1), tasks));
+  if (n <= 1) {
+    for (Eigen::Index i = 0; i < tasks; ++i) fn(i, 0);
+    return;
+  }
+  std::atomic<Eigen::Index> next{0};
+  auto worker = [&](int slot) {
+    for (Eigen::Index i = next++; i < tasks; i = next++) fn(i, slot);
+  };
+  std::vector<std::thread> pool;
+  for (int s = 1; s < n; ++s) pool.emplace_back(worker, s);
+  worker(0);
+  for (auto& t : pool) t.join();
+}
+
+// What one thread needs for one task, kept between calls so repeated calls touch no new pages.
+template <class T>
+struct Scratch {
+  RowMatrix<T> scores;   // kRowBlock × T (materialised path) or kRowBlock × kKeyTile (streaming)
+  RowMatrix<T> weights;  // kRowBlock × T when A is not wanted but must exist for the block
+  RowMatrix<T> out;      // kRowBlock × d_v
+  Eigen::Matrix<T, Eigen::Dynamic, 1> row_max, row_sum, rescale;
+};
+
+template <class T>
+struct Workspace {
+  RowMatrix<T> q, k, v, heads_out;
+  std::vector<Scratch<T>> scratch;
+};
+
+// Per-instance state of a bundled variant: one workspace per scalar type.
+struct Workspaces {
+  Workspace<double> f64;
+  Workspace<float> f32;
+  template <class T>
+  Workspace<T>& get() {
+    if constexpr (std::is_same_v<T, double>)
+      return f64;
+    else
+      return f32;
+  }
+};
+
+namespace detail {
+
+// Softmax of each row of `s` into `a` (same shape; may alias). Row i of the block is query
+// `first_row + i`; with the causal mask it sees keys 0..first_row + i and the rest get exactly 0.
+// The row maximum is subtracted only so that exp() cannot overflow; it cancels in the ratio.
+template <class S, class A>
+void softmax_rows(const S& s, A&& a, Eigen::Index first_row, bool causal) {
+  for (Eigen::Index i = 0; i < s.rows(); ++i) {
+    const Eigen::Index visible = causal ? std::min(first_row + i + 1, s.cols()) : s.cols();
+    const auto mx = s.row(i).head(visible).maxCoeff();
+    a.row(i).head(visible) = (s.row(i).head(visible).array() - mx).exp();
+    a.row(i).head(visible) /= a.row(i).head(visible).sum();
+    if (visible < s.cols()) a.row(i).tail(s.cols() - visible).setZero();
   }
 }
 
-// Forward pass for all variants. Shapes: X T×d_model; W_q, W_k d_model×h·d_k; W_v d_model×h·d_v;
-// W_o h·d_v×d_out. Head h reads its own column block; outputs are concatenated in head order.
-template <class T>
-void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool force_causal) {
-  const bool projected = inputs == Inputs::kProjected;
-  if (projected && !p.has_projections()) {
-    throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
+// Streaming attention for one block of queries (FlashAttention's online softmax, Dao et al.
+// 2022): never holds more than kRowBlock × kKeyTile scores. Keeps a running maximum m and sum l
+// per row; when the maximum grows, the partial output and sum are rescaled by exp(m_old − m_new).
+template <class T, class Q, class K, class V, class O>
+void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index first_row, bool causal,
+                  Scratch<T>& w) {
+  const Eigen::Index rows = q.rows(), keys = k.rows();
+  const Eigen::Index last_row = first_row + rows - 1;
+  const Eigen::Index key_end = causal ? std::min(keys, last_row + 1) : keys;  // skip the masked
+  w.row_max.setConstant(rows, -std::numeric_limits<T>::infinity());
+  w.row_sum.setZero(rows);
+  w.out.setZero(rows, v.cols());
+  for (Eigen::Index c0 = 0; c0 < key_end; c0 += kKeyTile) {
+    const Eigen::Index cols = std::min(kKeyTile, key_end - c0);
+    w.scores.resize(rows, cols);
+    w.scores.noalias() = q * k.middleRows(c0, cols).transpose();
+    const bool partial = causal && c0 + cols - 1 > first_row;  // the tile crosses the diagonal
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      const Eigen::Index visible =
+          partial ? std::clamp<Eigen::Index>(first_row + i + 1 - c0, 0, cols) : cols;
+      auto s = w.scores.row(i);
+      const T m_new = visible ? std::max(w.row_max(i), s.head(visible).maxCoeff()) : w.row_max(i);
+      const T rescale = std::exp(w.row_max(i) - m_new);  // 0 on the first tile (m_old = −inf)
+      s.head(visible) = (s.head(visible).array() - m_new).exp();
+      if (visible < cols) s.tail(cols - visible).setZero();
+      w.row_sum(i) = w.row_sum(i) * rescale + s.head(visible).sum();
+      w.out.row(i) *= rescale;
+      w.row_max(i) = m_new;
+    }
+    w.out.noalias() += w.scores * v.middleRows(c0, cols);
   }
+  out = (w.out.array().colwise() / w.row_sum.array()).matrix();
+}
+
+}  // namespace detail
+
+// Forward pass for all bundled variants. Shapes: X T×d_model; W_q, W_k d_model×h·d_k; W_v
+// d_model×h·d_v; W_o h·d_v×d_out. Head h reads its own column block; outputs are concatenated
+// in head order. Threads: the problem's n_threads, or every core when it is 0.
+template <class T>
+void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool force_causal,
+                       Workspaces& workspaces) {
+  const bool projected = inputs == Inputs::kProjected;
+  if (projected && !p.has_projections())
+    throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
+  Workspace<T>& ws = workspaces.get<T>();
   const bool causal = force_causal || p.causal();
   const int H = projected ? p.heads() : 1;
   const Eigen::Index T_ = p.tokens();
   const Eigen::Index dk = projected ? p.d_k() : p.d_model();
   const Eigen::Index dv = projected ? p.d_v() : p.d_model();
   const T factor = p.score_factor();
+  const bool materialise = r.wants_weights() || r.wants_scores();
+  const double work = double(H) * double(T_) * double(T_) * double(dk + dv) +
+                      double(T_) * double(p.d_model()) * double(H) * double(2 * dk + dv);
+  const int threads = work < kThreadingThreshold ? 1
+                      : p.threads() > 0
+                          ? p.threads()
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const Eigen::Index blocks = (T_ + kRowBlock - 1) / kRowBlock;
+  if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
 
+  // Pass 1: projections, by row block. Without them Q = K = V = X (read in place).
   const auto x = p.x();
-  RowMatrix<T> q, k, v;
   if (projected) {
-    q.noalias() = x * p.w_q();
-    k.noalias() = x * p.w_k();
-    v.noalias() = x * p.w_v();
+    ws.q.resize(T_, H * dk);
+    ws.k.resize(T_, H * dk);
+    ws.v.resize(T_, H * dv);
+    parallel_for(blocks, threads, [&](Eigen::Index b, int) {
+      const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T_ - r0);
+      ws.q.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_q();
+      ws.k.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_k();
+      ws.v.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_v();
+    });
   }
-  RowMatrix<T> heads_out(T_, H * dv);
-  RowMatrix<T> s(T_, T_), a(T_, T_);
-  for (int h = 0; h < H; ++h) {
-    // Pass 1: scores, the exact softmax input (scale and sharpness applied, mask not yet).
-    if (projected) {
-      s.noalias() = factor * (q.middleCols(h * dk, dk) * k.middleCols(h * dk, dk).transpose());
-    } else {
-      s.noalias() = factor * (x * x.transpose());
-    }
-    if (r.wants_scores()) r.scores(h) = s;
-    // Pass 2: weights, each row a distribution over the visible keys.
-    row_softmax<T>(s, a, causal);
-    if (r.wants_weights()) r.weights(h) = a;
-    // Pass 3: context vectors, a weighted blend of the values.
-    if (projected) {
-      heads_out.middleCols(h * dv, dv).noalias() = a * v.middleCols(h * dv, dv);
-    } else {
-      heads_out.noalias() = a * x;
-    }
-  }
+  const bool direct = !projected || !p.has_output_projection();
   auto z = r.z();
-  if (projected && p.has_output_projection()) {
-    z.noalias() = heads_out * p.w_o();
-  } else {
-    z = heads_out;
+  if (!direct) ws.heads_out.resize(T_, H * dv);
+
+  // Pass 2: attention per (head, row block). Outputs land in Z directly when no W_o follows.
+  auto attend = [&](const auto& q, const auto& k, const auto& v, auto out, int h, Eigen::Index r0,
+                    Scratch<T>& w) {
+    const Eigen::Index n = q.rows();
+    if (!materialise) {
+      const RowMatrix<T> q_scaled = q * factor;
+      detail::stream_block<T>(q_scaled, k, v, out, r0, causal, w);
+      return;
+    }
+    // Materialised: the block's scores (the exact softmax input) and weights, then A·V.
+    RowMatrix<T>& s = w.scores;
+    s.resize(n, T_);
+    s.noalias() = factor * (q * k.transpose());
+    if (r.wants_scores()) r.scores(h).middleRows(r0, n) = s;
+    if (r.wants_weights()) {
+      auto a = r.weights(h).middleRows(r0, n);
+      detail::softmax_rows(s, a, r0, causal);
+      out.noalias() = a * v;
+    } else {
+      detail::softmax_rows(s, s, r0, causal);
+      out.noalias() = s * v;
+    }
+  };
+  parallel_for(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
+    const int h = static_cast<int>(task / blocks);
+    const Eigen::Index r0 = (task % blocks) * kRowBlock, n = std::min(kRowBlock, T_ - r0);
+    Scratch<T>& w = ws.scratch[static_cast<size_t>(slot)];
+    if (!projected) {
+      attend(x.middleRows(r0, n), x, x, z.middleRows(r0, n), 0, r0, w);
+      return;
+    }
+    const auto q = ws.q.block(r0, h * dk, n, dk);
+    const auto k = ws.k.middleCols(h * dk, dk);
+    const auto v = ws.v.middleCols(h * dv, dv);
+    if (direct)
+      attend(q, k, v, z.block(r0, h * dv, n, dv), h, r0, w);
+    else
+      attend(q, k, v, ws.heads_out.block(r0, h * dv, n, dv), h, r0, w);
+  });
+
+  // Pass 3: the output projection, by row block.
+  if (!direct) {
+    parallel_for(blocks, threads, [&](Eigen::Index b, int) {
+      const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T_ - r0);
+      z.middleRows(r0, n).noalias() = ws.heads_out.middleRows(r0, n) * p.w_o();
+    });
   }
 }
 

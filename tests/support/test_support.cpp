@@ -64,13 +64,27 @@ const core::Catalog& bundled_catalog() {
 }
 
 ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
-                                Scalar scalar) {
-  const auto fitted = core::adapt(problem, ref.variant->capabilities, scalar, core::Fit::kStrict);
-  if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
-  core::VariantInstance inst(ref.plugin->library, *ref.variant);
+                          Scalar scalar) {
   core::ForwardOptions o;
   o.scalar = scalar;
-  return core::run_forward(inst.as_raw(), *fitted.problem, o);
+  return run_variant(ref, problem, o);
+}
+
+ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
+                          const core::ForwardOptions& options) {
+  const auto fitted =
+      core::adapt(problem, ref.variant->capabilities, options.scalar, core::Fit::kStrict);
+  if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
+  core::VariantInstance inst(ref.plugin->library, *ref.variant);
+  return core::run_forward(inst.as_raw(), *fitted.problem, options);
+}
+
+ForwardResult run_forward_reference(uint64_t capabilities, const ProblemSpec& problem,
+                                    core::ForwardOptions options, Scalar scalar) {
+  const auto fitted = core::adapt(problem, capabilities, scalar, core::Fit::kStrict);
+  if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
+  options.scalar = scalar;
+  return core::run_forward(core::reference_forward(capabilities), *fitted.problem, options);
 }
 
 ForwardResult run_reference(uint64_t capabilities, const ProblemSpec& problem,

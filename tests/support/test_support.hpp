@@ -21,9 +21,14 @@ const core::Catalog& bundled_catalog();
 
 // Runs a variant (from any catalog) or the matching reference on a problem, strict fit.
 ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
-                                Scalar scalar);
-ForwardResult run_reference(uint64_t capabilities, const ProblemSpec& problem,
-                                  Scalar scalar);
+                          Scalar scalar);
+// The same with explicit options (A and S wanted or not, threads).
+ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
+                          const core::ForwardOptions& options);
+ForwardResult run_reference(uint64_t capabilities, const ProblemSpec& problem, Scalar scalar);
+// The reference with the same A/S requests as `options`, in `scalar`.
+ForwardResult run_forward_reference(uint64_t capabilities, const ProblemSpec& problem,
+                                    core::ForwardOptions options, Scalar scalar);
 
 // Every tensor of `got` against `expected`: f64 policy, or the f32 rule with `f32_reference`.
 // Returns an empty string when they agree, else what differs.

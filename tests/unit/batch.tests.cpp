@@ -113,7 +113,7 @@ fs::path journal_of_three(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("a journal line reads back field for field", "[batch]") {
+TEST_CASE("batch: a journal line reads back field for field", "[batch]") {
   const auto record = sample_record("alice", "softmax");
   const std::string line = core::journal_line(record);
   REQUIRE(line.back() == '\n');
@@ -128,7 +128,7 @@ TEST_CASE("a journal line reads back field for field", "[batch]") {
   CHECK(core::journal_line(*back) == line);
 }
 
-TEST_CASE("invalid UTF-8 from a plugin still gives a line that reads back", "[batch]") {
+TEST_CASE("batch: invalid UTF-8 from a plugin still gives a line that reads back", "[batch]") {
   auto record = sample_record("alice", "softmax");
   record.report.checks[0].summary = "bad \xff\xfe bytes";
   const std::string line = core::journal_line(record);
@@ -137,7 +137,7 @@ TEST_CASE("invalid UTF-8 from a plugin still gives a line that reads back", "[ba
   CHECK(back->report.checks[0].summary == "bad \xEF\xBF\xBD\xEF\xBF\xBD bytes");
 }
 
-TEST_CASE("the journal file round trips and refuses to be created twice", "[batch]") {
+TEST_CASE("batch: the journal file round trips and refuses to be created twice", "[batch]") {
   const fs::path dir = scratch("round-trip");
   const fs::path file = journal_of_three(dir);
   const auto contents = core::read_journal(file);
@@ -156,7 +156,7 @@ TEST_CASE("the journal file round trips and refuses to be created twice", "[batc
   CHECK(core::read_journal(dir / "missing.jsonl").records.empty());
 }
 
-TEST_CASE("a torn last line is dropped and cut off on resume", "[batch]") {
+TEST_CASE("batch: a torn last line is dropped and cut off on resume", "[batch]") {
   const fs::path dir = scratch("torn");
   const fs::path file = journal_of_three(dir);
   const auto good = fs::file_size(file);
@@ -186,7 +186,7 @@ TEST_CASE("a torn last line is dropped and cut off on resume", "[batch]") {
   check_same(contents.records[3], sample_record("alice", "d"));
 }
 
-TEST_CASE("a line whose checksum does not match is rejected", "[batch]") {
+TEST_CASE("batch: a line whose checksum does not match is rejected", "[batch]") {
   const std::string line = core::journal_line(sample_record("alice", "a"));
   std::string tampered = line.substr(0, line.size() - 1);
   const auto at = tampered.find("\"score\":0.5");
@@ -229,7 +229,7 @@ TEST_CASE("a line whose checksum does not match is rejected", "[batch]") {
   }
 }
 
-TEST_CASE("resume grades exactly the results whose key changed", "[batch]") {
+TEST_CASE("batch: resume grades exactly the results whose key changed", "[batch]") {
   const fs::path dir = scratch("resume");
   const fs::path subs = dir / "subs", results = dir / "results";
   fs::create_directories(subs / "alice");
@@ -309,7 +309,7 @@ TEST_CASE("resume grades exactly the results whose key changed", "[batch]") {
   }
 }
 
-TEST_CASE("unloadable submissions are not gradable, with the stage and reason", "[batch]") {
+TEST_CASE("batch: unloadable submissions are not gradable, with the stage and reason", "[batch]") {
   const fs::path dir = scratch("unloadable");
   const fs::path subs = dir / "subs", results = dir / "results";
   fs::create_directories(subs / "text");

@@ -5,9 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -134,6 +136,52 @@ TEST_CASE("exercise: oversized file is refused", "[exercise][loader]") {
   REQUIRE(load.errors.size() == 1);
   CHECK(load.errors[0].id() == "exercise.too_large");
   CHECK(load.errors[0].location() == "big.yaml:1:1");
+}
+
+// Small files that ask for gigabytes: refused with exercise.limit in well under a second.
+// Hidden ([.]) until the loader counts generated and seeded numbers against its value budget:
+// today the first two allocate about 8 GiB and run for minutes. Run with
+// `awb_unit_tests "[hostile]"`.
+TEST_CASE("exercise: hostile sizes are refused quickly", "[.][hostile][exercise][loader]") {
+  auto refused_fast = [](const std::string& text, const std::string& label) {
+    INFO(label);
+    const auto start = std::chrono::steady_clock::now();
+    const auto load = core::parse_exercise(text, label);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    CHECK_FALSE(load.exercise.has_value());
+    CHECK(std::any_of(load.errors.begin(), load.errors.end(),
+                      [](const Error& e) { return e.id() == "exercise.limit"; }));
+    CHECK(took.count() < 1.0);
+  };
+  const std::string head =
+      "awb-exercise: 1\nid: tiny\ntitle: \"A tiny exercise\"\n";
+  const std::string check =
+      "checks:\n  - id: rows-sum-to-one\n    kind: property\n    property: rows_sum_to_one\n";
+  std::string a_tokens = "[a";
+  for (int i = 1; i < 4096; ++i) a_tokens += ", a";
+  a_tokens += "]";
+
+  // 63 aliases: 64 cases x 4096 tokens x 4096 generated numbers.
+  std::string generated = head + "variant: {kind: parameter-free}\ntokens: &t " + a_tokens +
+                          "\nembeddings:\n  generate: {seed: 1, d_model: 4096}\ncases:\n";
+  for (int i = 0; i < 63; ++i) generated += "  - {id: c" + std::to_string(i) + ", tokens: *t}\n";
+  generated += "  - id: c63\n" + check;
+  refused_fast(generated, "generated.yaml");
+
+  // No alias at all: 16 layers x 4 seeded 4096 x 4096 weights in 3 KiB.
+  std::string seeded = head +
+                       "variant: {kind: qkv}\ntokens: [a, b, c]\n"
+                       "embeddings: {generate: {seed: 1, d_model: 4096}}\nlayers:\n";
+  const std::string w = "{seed: 1, rows: 4096, cols: 4096}";
+  for (int i = 0; i < 16; ++i)
+    seeded += "  - weights: {w_q: " + w + ", w_k: " + w + ", w_v: " + w + ", w_o: " + w + "}\n";
+  seeded += check;
+  refused_fast(seeded, "seeded.yaml");
+
+  // The billion-laughs fixture: 63 aliases re-read one 4096-wide vocabulary row 2^30 times.
+  std::ifstream in(fs::path(AWB_TEST_MALFORMED_DIR) / "30-billion-laughs.yaml");
+  const std::string laughs((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  refused_fast(laughs, "30-billion-laughs.yaml");
 }
 
 TEST_CASE("exercise: bundled exercises load cleanly", "[exercise][loader]") {

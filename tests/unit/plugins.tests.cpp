@@ -55,6 +55,60 @@ TEST_CASE("bundled plugins agree with the reference kernels", "[plugin][referenc
   CHECK(checked >= 30);
 }
 
+TEST_CASE("the streaming and threaded paths agree with the reference", "[plugin][streaming]") {
+  // Sizes around the kernel's 64-row blocks and 256-key tiles, and T = 1; the larger cases run
+  // on two threads.
+  std::mt19937_64 rng(4242);
+  const auto& cat = test::bundled_catalog();
+  const int64_t sizes[] = {1, 2, 63, 64, 65, 255, 257, 300, 517};
+  for (const char* id : {"parameter-free", "multi-head", "causal"}) {
+    const auto ref = core::find_variant(cat, id);
+    const uint64_t caps = ref.variant->capabilities;
+    for (int64_t tokens : sizes) {
+      for (bool causal : {false, true}) {
+        if (!causal && (caps & AWB_CAP_CAUSAL_ONLY)) continue;
+        const bool projected = caps & AWB_CAP_QKV;
+        const int heads = projected ? 2 : 1;
+        const auto problem = test::random_problem(rng, tokens, 16, heads, 8, projected, causal);
+        for (bool want_a : {false, true}) {
+          for (Scalar scalar : {Scalar::kF64, Scalar::kF32}) {
+            INFO(id << " T=" << tokens << " causal=" << causal << " A=" << want_a << " "
+                    << to_string(scalar));
+            core::ForwardOptions o;
+            o.scalar = scalar;
+            o.want_weights = want_a;
+            o.want_scores = false;
+            o.threads = tokens > 256 ? 2 : 0;
+            const auto got = test::run_variant(ref, problem, o);
+            o.threads = 0;
+            const auto r64 = test::run_forward_reference(caps, problem, o, Scalar::kF64);
+            if (scalar == Scalar::kF64) {
+              CHECK(test::compare_f64(got, r64) == "");
+            } else {
+              const auto r32 = test::run_forward_reference(caps, problem, o, Scalar::kF32);
+              CHECK(test::compare_f32(got, r32, r64) == "");
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("repeated calls on one instance give identical results", "[plugin][streaming]") {
+  std::mt19937_64 rng(77);
+  const auto ref = core::find_variant(test::bundled_catalog(), "multi-head");
+  core::VariantInstance inst(ref.plugin->library, *ref.variant);
+  const auto big = test::random_problem(rng, 300, 16, 2, 8, true, false);
+  const auto small = test::random_problem(rng, 5, 16, 2, 8, true, false);
+  core::ForwardOptions o;
+  o.want_weights = o.want_scores = false;
+  const auto first = core::run_forward(inst.as_raw(), big, o);
+  core::run_forward(inst.as_raw(), small, o);  // reuses and resizes the same workspace
+  const auto again = core::run_forward(inst.as_raw(), big, o);
+  CHECK(first.z.data == again.z.data);
+}
+
 TEST_CASE("strict fitting refuses what a variant cannot do", "[capabilities]") {
   std::mt19937_64 rng(7);
   auto multi = test::random_problem(rng, 5, 4, 2, 2, true, false);

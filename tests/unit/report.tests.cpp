@@ -144,11 +144,12 @@ TEST_CASE("report: the table in the student view", "[report]") {
   CHECK(has_line(t, "  ERROR    crash          0/1     plugin faulted"));
   CHECK(has_line(t, "             signal 11 in awb_forward"));
   CHECK(has_line(t, "  TIMEOUT  slow           0/1     timed out after 2 s"));
-  CHECK(has_line(t, "  NOT-RUN  causal-mask    -       cannot run: the variant has no causal mask"));
+  CHECK(has_line(t, "  NOT-RUN  causal-mask    -       "
+                    "cannot run: the variant has no causal mask"));
   CHECK(has_line(t, "  2 hidden check(s) not shown"));
   CHECK(has_line(t, "  Score: 2.5/5"));
-  CHECK(has_line(
-      t, "broken (Broken plugin): not gradable: the plugin did not load: missing symbol awb_entry"));
+  CHECK(has_line(t, "broken (Broken plugin): not gradable: "
+                    "the plugin did not load: missing symbol awb_entry"));
   CHECK(has_line(t, "Total: 2.5/5 over 2 exercise(s), 1 not gradable"));
   // Nothing of the hidden checks leaks: not their ids, summaries or points.
   CHECK(t.find("secret") == std::string::npos);
