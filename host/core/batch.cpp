@@ -192,13 +192,8 @@ void grade_submission(Shared& s, const fs::path& folder) {
       JournalRecord record;
       record.key = key;
       record.plugin_file = subj.plugin_file;
-      if (instance) {
-        record.report = grade_exercise(*ex, *instance, s.options.grading);
-      } else {
-        record.report.exercise_id = ex->id;
-        record.report.title = ex->title;
-        record.report.not_gradable = subj.not_gradable;
-      }
+      record.report = instance ? grade_exercise(*ex, *instance, s.options.grading)
+                               : not_gradable_report(*ex, subj.not_gradable);
       record.report.provenance = {AWB_VERSION, ex->sha256, subj.plugin_sha, "in-process"};
       record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       record.finished_at = utc_now();
@@ -299,7 +294,12 @@ BatchSummary run_batch(const BatchOptions& options,
   std::error_code ec;
   fs::create_directories(options.results, ec);
   if (ec) throw Error("io.write", options.results.string(), ec.message());
-  const auto submissions = list_submissions(options.submissions);
+  auto submissions = list_submissions(options.submissions);
+  // A results folder inside the submissions folder is not a submission.
+  std::erase_if(submissions, [&](const fs::path& p) {
+    std::error_code eq;
+    return fs::equivalent(p, options.results, eq);
+  });
 
   const fs::path journal_path = options.results / kJournalName;
   JournalContents contents;
@@ -318,8 +318,8 @@ BatchSummary run_batch(const BatchOptions& options,
       progress(q);
     };
 
-  Shared shared{options, journal, done, report_progress, Clock::now(), options_text(options.grading),
-                {}, {}, {}, 0, nullptr, {}};
+  Shared shared{options, journal, done, report_progress, Clock::now(),
+                options_text(options.grading), {}, {}, {}, 0, nullptr, {}};
   shared.summary.journal_warnings = contents.warnings;
 
   std::atomic<size_t> next{0};

@@ -264,7 +264,8 @@ JournalContents read_journal(const fs::path& file) {
     }
     out.good_bytes = pos;
     if (!seen.insert(record->key).second) {
-      out.warnings.push_back("line " + std::to_string(line_no) + ": repeats an earlier key; ignored");
+      out.warnings.push_back("line " + std::to_string(line_no) +
+                             ": repeats an earlier key; ignored");
       continue;
     }
     out.records.push_back(std::move(*record));

@@ -32,29 +32,37 @@ std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const
   std::vector<std::string> keys = {"seed", "distribution", "mean", "std", "low", "high"};
   keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
   if (!rd.check_keys(n, path, keys)) return std::nullopt;
+  // Every key is read even after a bad one, so one run reports all of the mapping's problems.
   SeededSpec s;
-  const auto seed = rd.require(n, path, "seed");
-  if (!seed) return std::nullopt;
-  const auto sv = rd.integer(*seed, path + ".seed", 0, int64_t(1) << 53);
-  if (!sv) return std::nullopt;
-  s.seed = static_cast<uint64_t>(*sv);
+  bool ok = true;
+  if (const auto seed = rd.require(n, path, "seed")) {
+    const auto sv = rd.integer(*seed, path + ".seed", 0, int64_t(1) << 53);
+    ok = ok && sv.has_value();
+    if (sv) s.seed = static_cast<uint64_t>(*sv);
+  } else {
+    ok = false;
+  }
   if (n["distribution"]) {
     const auto d = rd.word(n["distribution"], path + ".distribution", {"normal", "uniform"});
-    if (!d) return std::nullopt;
-    s.distribution = *d == "normal" ? Distribution::kNormal : Distribution::kUniform;
+    ok = ok && d.has_value();
+    if (d) s.distribution = *d == "normal" ? Distribution::kNormal : Distribution::kUniform;
   }
   for (auto [key, field] : {std::pair{"mean", &s.mean}, {"std", &s.std}, {"low", &s.low},
                             {"high", &s.high}}) {
     if (!n[key]) continue;
     const auto v = rd.number(n[key], path + "." + key);
-    if (!v) return std::nullopt;
-    *field = *v;
+    ok = ok && v.has_value();
+    if (v) *field = *v;
   }
-  if (s.std < 0 || s.low > s.high) {
-    rd.error(n, path, rd.id("value"), "needs std >= 0 and low <= high");
-    return std::nullopt;
+  if (n["std"] && s.std < 0) {
+    rd.error(n["std"], path + ".std", rd.id("value"), "must be >= 0");
+    ok = false;
   }
-  return s;
+  if (s.low > s.high) {
+    rd.error(n["low"] ? n["low"] : n, path + ".low", rd.id("value"), "must be <= high");
+    ok = false;
+  }
+  return ok ? std::optional(s) : std::nullopt;
 }
 
 // An inline matrix, or a seeded one {seed, rows, cols, ...}.
@@ -68,8 +76,8 @@ std::optional<Matrix> weight(YamlReader& rd, const YAML::Node& n, const std::str
   const auto rows = rd.require(n, path, "rows");
   const auto cols = rd.require(n, path, "cols");
   if (!spec || !rows || !cols) return std::nullopt;
-  const auto r = rd.integer(*rows, path + ".rows", 1, kMaxWidth);
-  const auto c = rd.integer(*cols, path + ".cols", 1, kMaxWidth);
+  const auto r = rd.integer(*rows, path + ".rows", 1, kMaxWidth, "limit");
+  const auto c = rd.integer(*cols, path + ".cols", 1, kMaxWidth, "limit");
   if (!r || !c || !rd.spend(n, path, *r * *c)) return std::nullopt;
   return seeded_matrix(*spec, *r, *c);
 }
@@ -97,7 +105,10 @@ struct Embeddings {
   std::string path;
 };
 
-std::optional<Matrix> embed(YamlReader& rd, const Embeddings& e,
+// Vocabulary rows already read, by vocabulary path then word (empty: the row was invalid).
+using VocabularyCache = std::map<std::string, std::map<std::string, std::optional<std::vector<double>>>>;
+
+std::optional<Matrix> embed(YamlReader& rd, VocabularyCache& vocabularies, const Embeddings& e,
                             const std::vector<std::string>& tokens, const YAML::Node& tokens_node,
                             const std::string& tokens_path) {
   const YAML::Node& n = e.node;
@@ -119,6 +130,9 @@ std::optional<Matrix> embed(YamlReader& rd, const Embeddings& e,
   if (const auto v = n["vocabulary"]) {
     const std::string vpath = e.path + ".vocabulary";
     if (!rd.check_free_keys(v, vpath)) return std::nullopt;
+    // Each word's row is read once per vocabulary, however often (and in however many cases)
+    // it is used; the case pays for its T × d numbers up front.
+    auto& rows = vocabularies[vpath];
     Matrix m;
     for (int64_t t = 0; t < T; ++t) {
       const auto& word = tokens[size_t(t)];
@@ -128,8 +142,13 @@ std::optional<Matrix> embed(YamlReader& rd, const Embeddings& e,
                  "'" + word + "' has no vector in " + vpath);
         return std::nullopt;
       }
-      const auto row = rd.vector(v[word], vpath + "." + word, kMaxWidth);
+      auto it = rows.find(word);
+      if (it == rows.end())
+        it = rows.emplace(word, rd.vector(v[word], vpath + "." + word, kMaxWidth)).first;
+      const auto& row = it->second;
       if (!row) return std::nullopt;
+      if (t == 0 && !rd.spend(tokens_node, tokens_path, T * static_cast<int64_t>(row->size())))
+        return std::nullopt;
       if (t == 0) m.cols = static_cast<int64_t>(row->size());
       if (static_cast<int64_t>(row->size()) != m.cols) {
         rd.error(v[word], vpath + "." + word, rd.id("shape"),
@@ -147,7 +166,7 @@ std::optional<Matrix> embed(YamlReader& rd, const Embeddings& e,
     const auto spec = seeded_spec(rd, g, gpath, {"d_model"});
     const auto d = rd.require(g, gpath, "d_model");
     if (!spec || !d) return std::nullopt;
-    const auto dm = rd.integer(*d, gpath + ".d_model", 1, kMaxWidth);
+    const auto dm = rd.integer(*d, gpath + ".d_model", 1, kMaxWidth, "limit");
     if (!dm || !rd.spend(g, gpath, T * *dm)) return std::nullopt;
     return seeded_matrix(*spec, T, *dm);
   }
@@ -185,37 +204,45 @@ bool add_positions(YamlReader& rd, const YAML::Node& n, const std::string& path,
 
 std::string dims(const Matrix& m) { return std::to_string(m.rows) + " x " + std::to_string(m.cols); }
 
-// Shape rules of a layer stack for inputs d_model wide; errors point at the weights node.
-void check_layer_shapes(YamlReader& rd, const YAML::Node& at, const std::string& path,
+// Where each layer's weights were written, so a shape error points at the matrix at fault.
+struct WeightsSource {
+  YAML::Node node;   // the layer's `weights:` mapping
+  std::string path;  // "weights" or "layers[1].weights"
+};
+
+// Shape rules of a layer stack for inputs d_model wide.
+void check_layer_shapes(YamlReader& rd, const std::vector<WeightsSource>& sources,
                         const std::vector<LayerWeights>& layers, int64_t d_model, int heads) {
   int64_t width = d_model;
-  for (size_t l = 0; l < layers.size(); ++l) {
+  for (size_t l = 0; l < layers.size() && l < sources.size(); ++l) {
     const auto& w = layers[l];
-    const std::string lp = layers.size() > 1 ? path + "[" + std::to_string(l) + "].weights" : path;
+    const std::string& lp = sources[l].path;
+    const YAML::Node& wn = sources[l].node;
+    auto at = [&](const char* name) { return wn[name] ? wn[name] : wn; };
     if (!w.w_q) continue;
     for (auto [name, m] : {std::pair{"w_q", &*w.w_q}, {"w_k", &*w.w_k}, {"w_v", &*w.w_v}}) {
       if (m->rows != width)
-        rd.error(at, lp + "." + name, rd.id("shape"),
+        rd.error(at(name), lp + "." + name, rd.id("shape"),
                  "is " + dims(*m) + " but the layer's input is " + std::to_string(width) +
                      " wide (d_model rows needed)");
       if (m->cols % heads != 0)
-        rd.error(at, lp + "." + name, rd.id("shape"),
+        rd.error(at(name), lp + "." + name, rd.id("shape"),
                  std::to_string(m->cols) + " columns cannot be split into " +
                      std::to_string(heads) + " heads");
     }
     if (w.w_q->cols != w.w_k->cols)
-      rd.error(at, lp, rd.id("shape"), "w_q is " + dims(*w.w_q) + " and w_k is " + dims(*w.w_k) +
+      rd.error(at("w_k"), lp + ".w_k", rd.id("shape"), "w_q is " + dims(*w.w_q) + " and w_k is " + dims(*w.w_k) +
                                            ": queries and keys need the same width");
     int64_t out = w.w_v->cols;
     if (w.w_o) {
       if (w.w_o->rows != w.w_v->cols)
-        rd.error(at, lp + ".w_o", rd.id("shape"),
+        rd.error(at("w_o"), lp + ".w_o", rd.id("shape"),
                  "is " + dims(*w.w_o) + " but needs heads*d_v = " + std::to_string(w.w_v->cols) +
                      " rows");
       out = w.w_o->cols;
     }
     if (l + 1 < layers.size() && w.residual && out != width)
-      rd.error(at, lp, rd.id("shape"),
+      rd.error(at(w.w_o ? "w_o" : "w_v"), lp, rd.id("shape"),
                "a residual layer must return d_model = " + std::to_string(width) +
                    " columns; this one returns " + std::to_string(out));
     if (!w.residual) width = out;
@@ -224,14 +251,17 @@ void check_layer_shapes(YamlReader& rd, const YAML::Node& at, const std::string&
 
 void read_limits(YamlReader& rd, const YAML::Node& n, Limits& limits) {
   if (!rd.check_keys(n, "limits", {"cpu_seconds", "wall_seconds", "memory_mb"})) return;
-  if (n["cpu_seconds"])
-    if (auto v = rd.number(n["cpu_seconds"], "limits.cpu_seconds")) limits.cpu_seconds = *v;
-  if (n["wall_seconds"])
-    if (auto v = rd.number(n["wall_seconds"], "limits.wall_seconds")) limits.wall_seconds = *v;
+  for (auto [key, field] : {std::pair{"cpu_seconds", &limits.cpu_seconds},
+                            {"wall_seconds", &limits.wall_seconds}}) {
+    if (!n[key]) continue;
+    const std::string path = std::string("limits.") + key;
+    if (auto v = rd.number(n[key], path)) {
+      if (*v > 0) *field = *v;
+      else rd.error(n[key], path, rd.id("value"), "must be > 0 seconds");
+    }
+  }
   if (n["memory_mb"])
     if (auto v = rd.integer(n["memory_mb"], "limits.memory_mb", 16, 1 << 20)) limits.memory_mb = *v;
-  if (limits.cpu_seconds <= 0 || limits.wall_seconds <= 0)
-    rd.error(n, "limits", rd.id("value"), "time limits must be positive");
 }
 
 }  // namespace
@@ -248,7 +278,7 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
     }
   }
   if (n["heads"])
-    if (auto v = rd.integer(n["heads"], path + ".heads", 1, kMaxHeads)) o.heads = int(*v);
+    if (auto v = rd.integer(n["heads"], path + ".heads", 1, kMaxHeads, "limit")) o.heads = int(*v);
   if (n["causal"])
     if (auto v = rd.boolean(n["causal"], path + ".causal")) o.causal = *v;
   if (n["scale"]) {
@@ -300,9 +330,9 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
   Exercise ex;
   ex.sha256 = sha256_hex(text);
   if (auto v = rd.require(root, "", "awb-exercise")) {
-    if (auto n = rd.integer(*v, "awb-exercise", 0, 1 << 20); n && *n != 1)
+    if (auto n = rd.number(*v, "awb-exercise"); n && *n != 1)
       rd.error(*v, "awb-exercise", rd.id("version"),
-               "this awb reads format version 1, the file says " + std::to_string(*n));
+               "this awb reads format version 1, the file says " + v->Scalar());
   }
   if (auto v = rd.require(root, "", "id")) {
     if (auto s = rd.string(*v, "id")) {
@@ -342,7 +372,9 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
   // weights / layers
   if (root["weights"] && root["layers"])
     rd.error(root["layers"], "layers", rd.id("value"), "give either weights or layers, not both");
+  std::vector<WeightsSource> sources;
   if (root["weights"]) {
+    sources.push_back({root["weights"], "weights"});
     if (auto w = weights(rd, root["weights"], "weights")) ex.layers.push_back(*w);
   } else if (const auto ls = root["layers"]) {
     if (!ls.IsSequence() || ls.size() == 0) {
@@ -354,6 +386,7 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
         const std::string lp = "layers[" + std::to_string(i) + "]";
         if (!rd.check_keys(ls[i], lp, {"weights", "residual"})) continue;
         LayerWeights w;
+        sources.push_back({ls[i]["weights"], lp + ".weights"});
         if (auto wn = rd.require(ls[i], lp, "weights"))
           if (auto parsed = weights(rd, *wn, lp + ".weights")) w = *parsed;
         if (ls[i]["residual"])
@@ -392,6 +425,7 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
     case_nodes.push_back(root);
   }
   std::set<std::string> case_ids;
+  VocabularyCache vocabularies;
   for (size_t i = 0; i < case_nodes.size(); ++i) {
     const YAML::Node& cn = case_nodes[i];
     const bool top = !root["cases"];
@@ -422,7 +456,7 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
       rd.error(cn, key("embeddings"), rd.id("missing_key"), "is required");
       continue;
     }
-    const auto x = embed(rd, {emb_node, cn["embeddings"] ? key("embeddings") : "embeddings"},
+    const auto x = embed(rd, vocabularies, {emb_node, cn["embeddings"] ? key("embeddings") : "embeddings"},
                          c.tokens, tok_node, tok_path);
     if (!x) continue;
     c.x = *x;
@@ -441,9 +475,7 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
 
   // shapes, per case (cases may differ in d_model only if the weights allow it)
   for (const auto& c : ex.cases)
-    check_layer_shapes(rd, root["layers"] ? root["layers"] : root["weights"],
-                       root["layers"] ? "layers" : "weights", ex.layers, c.x.cols,
-                       ex.parameters.heads);
+    check_layer_shapes(rd, sources, ex.layers, c.x.cols, ex.parameters.heads);
 
   // capabilities
   uint64_t caps = AWB_CAP_F64;
@@ -459,7 +491,7 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
       (parameter_free ? 0 : AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ);
 
   // checks
-  if (auto cn = rd.require(root, "", "checks"); cn && !ex.cases.empty()) parse::checks(rd, *cn, ex);
+  if (auto cn = rd.require(root, "", "checks")) parse::checks(rd, *cn, ex);
   return finish(std::move(ex));
 }
 

@@ -46,6 +46,15 @@ grade::ExerciseReport grade_exercise(const Exercise& exercise, Subject& subject,
   return out;
 }
 
+grade::ExerciseReport not_gradable_report(const Exercise& exercise, const std::string& reason) {
+  grade::ExerciseReport r;
+  r.exercise_id = exercise.id;
+  r.title = exercise.title;
+  r.not_gradable = reason;
+  r.max_score = exercise.max_points();
+  return r;
+}
+
 grade::GradeReport grade_variant(const VariantRef& variant,
                                  const std::vector<const Exercise*>& exercises,
                                  const GradeOptions& options) {
@@ -63,14 +72,8 @@ grade::GradeReport grade_variant(const VariantRef& variant,
     failure = e.what();
   }
   for (const Exercise* ex : exercises) {
-    grade::ExerciseReport r;
-    if (subject) {
-      r = grade_exercise(*ex, *subject, options);
-    } else {
-      r.exercise_id = ex->id;
-      r.title = ex->title;
-      r.not_gradable = failure;
-    }
+    grade::ExerciseReport r =
+        subject ? grade_exercise(*ex, *subject, options) : not_gradable_report(*ex, failure);
     r.provenance = {AWB_VERSION, ex->sha256, plugin_sha, "in-process"};
     report.exercises.push_back(std::move(r));
   }

@@ -24,6 +24,10 @@ struct GradeOptions {
 grade::ExerciseReport grade_exercise(const Exercise& exercise, Subject& subject,
                                      const GradeOptions& options = {});
 
+// The report of an exercise no check could run on (the plugin did not load, ...): it scores 0
+// of the exercise's points, with the reason.
+grade::ExerciseReport not_gradable_report(const Exercise& exercise, const std::string& reason);
+
 // Grades a loaded variant (in-process) on each exercise; the report carries the provenance
 // (awb version, exercise and plugin hashes, "in-process"). A variant that cannot be
 // instantiated gets every exercise marked not gradable with the reason.

@@ -129,11 +129,8 @@ void YamlReader::add(Error e) {
 void YamlReader::error(const YAML::Node& node, const std::string& path, const std::string& id,
                        const std::string& message) {
   const YAML::Mark m = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
-  if (m.line < 0) {
-    add(Error(id, file_, path.empty() ? message : path + ": " + message));
-    return;
-  }
-  error_at(m.line + 1, m.column + 1, path, id, message);
+  // A node without a position (an empty document) is reported at the start of the file.
+  error_at(m.line < 0 ? 1 : m.line + 1, m.line < 0 ? 1 : m.column + 1, path, id, message);
 }
 
 std::optional<YAML::Node> YamlReader::parse(const std::string& text) {
@@ -168,8 +165,9 @@ bool YamlReader::spend(const YAML::Node& n, const std::string& path, int64_t val
   values_read_ += values;
   if (values_read_ <= caps_.max_values) return true;
   if (!budget_reported_)
-    error(n, path, id("limit"), "the file holds more than " + std::to_string(caps_.max_values) +
-                                    " values (aliases count each time they are used)");
+    error(n, path, id("limit"),
+          "the file makes more than " + std::to_string(caps_.max_values) +
+              " values (generated numbers count, and an alias counts each time it is used)");
   budget_reported_ = true;
   return false;
 }
@@ -212,7 +210,15 @@ bool YamlReader::check_mapping(const YAML::Node& node, const std::string& path,
 
 std::optional<YAML::Node> YamlReader::require(const YAML::Node& map, const std::string& path,
                                               const std::string& key) {
-  if (map.IsMap() && map[key]) return map[key];
+  if (map.IsMap() && map[key]) {
+    if (!map[key].IsNull()) return map[key];
+    // `key:` with nothing after it: yaml-cpp places the null at the next token, so point at
+    // the key itself.
+    for (const auto& kv : map)
+      if (kv.first.IsScalar() && kv.first.Scalar() == key)
+        error(kv.first, path.empty() ? key : path + "." + key, id("type"), "is empty");
+    return std::nullopt;
+  }
   error(map, path.empty() ? key : path + "." + key, id("missing_key"), "is required");
   return std::nullopt;
 }
@@ -245,7 +251,7 @@ std::optional<double> YamlReader::number(const YAML::Node& n, const std::string&
 }
 
 std::optional<int64_t> YamlReader::integer(const YAML::Node& n, const std::string& path,
-                                           int64_t lo, int64_t hi) {
+                                           int64_t lo, int64_t hi, const char* over_id) {
   const auto v = number(n, path);
   if (!v) return std::nullopt;
   if (std::floor(*v) != *v) {
@@ -253,7 +259,7 @@ std::optional<int64_t> YamlReader::integer(const YAML::Node& n, const std::strin
     return std::nullopt;
   }
   if (*v < double(lo) || *v > double(hi)) {
-    error(n, path, id(*v > double(hi) && hi >= 16 ? "limit" : "value"),
+    error(n, path, id(*v > double(hi) ? over_id : "value"),
           "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
     return std::nullopt;
   }

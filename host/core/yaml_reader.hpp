@@ -52,8 +52,9 @@ class YamlReader {
 
   std::optional<std::string> string(const YAML::Node& n, const std::string& path);
   std::optional<double> number(const YAML::Node& n, const std::string& path);
+  // Out of [lo, hi]: "value" below, `over_id` above ("limit" where hi is a size cap).
   std::optional<int64_t> integer(const YAML::Node& n, const std::string& path, int64_t lo,
-                                 int64_t hi);
+                                 int64_t hi, const char* over_id = "value");
   std::optional<bool> boolean(const YAML::Node& n, const std::string& path);
   std::optional<std::string> word(const YAML::Node& n, const std::string& path,
                                   const std::vector<std::string>& allowed);

@@ -19,10 +19,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh folder per test case (ctest may run the cases at once).
+// A fresh folder per test case (ctest may run the cases at once), removed at exit.
+const fs::path& scratch_root() {
+  static const struct Root {
+    fs::path path =
+        fs::temp_directory_path() / ("awb-batch-tests-" + std::to_string(::getpid()));
+    ~Root() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } root;
+  return root.path;
+}
+
 fs::path scratch(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("awb-batch-tests-" + std::to_string(::getpid())) / name;
+  const fs::path dir = scratch_root() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
