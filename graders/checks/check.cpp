@@ -11,38 +11,52 @@ namespace awb::grade {
 
 const char* to_string(CheckKind k) {
   switch (k) {
-    case CheckKind::kReference: return "reference";
-    case CheckKind::kProperty: return "property";
-    case CheckKind::kExpect: return "expect";
+    case CheckKind::kReference:
+      return "reference";
+    case CheckKind::kProperty:
+      return "property";
+    case CheckKind::kExpect:
+      return "expect";
   }
   return "?";
 }
 
 const char* to_string(Visibility v) {
   switch (v) {
-    case Visibility::kVisible: return "visible";
-    case Visibility::kHidden: return "hidden";
-    case Visibility::kAfterDueDate: return "after_due_date";
+    case Visibility::kVisible:
+      return "visible";
+    case Visibility::kHidden:
+      return "hidden";
+    case Visibility::kAfterDueDate:
+      return "after_due_date";
   }
   return "?";
 }
 
 const char* to_string(Status s) {
   switch (s) {
-    case Status::kPassed: return "passed";
-    case Status::kFailed: return "failed";
-    case Status::kError: return "error";
-    case Status::kTimeout: return "timeout";
-    case Status::kNotRun: return "not-run";
+    case Status::kPassed:
+      return "passed";
+    case Status::kFailed:
+      return "failed";
+    case Status::kError:
+      return "error";
+    case Status::kTimeout:
+      return "timeout";
+    case Status::kNotRun:
+      return "not-run";
   }
   return "?";
 }
 
 const char* to_string(Output o) {
   switch (o) {
-    case Output::kWeights: return "weights";
-    case Output::kScores: return "scores";
-    case Output::kContext: return "context";
+    case Output::kWeights:
+      return "weights";
+    case Output::kScores:
+      return "scores";
+    case Output::kContext:
+      return "context";
   }
   return "?";
 }
@@ -61,7 +75,8 @@ const RunOutput& CheckContext::subject_run() {
 
 const RunOutput& CheckContext::reference_run(Scalar scalar) {
   auto it = reference_runs_.find(scalar);
-  if (it == reference_runs_.end()) it = reference_runs_.emplace(scalar, reference_.run(base_, scalar)).first;
+  if (it == reference_runs_.end())
+    it = reference_runs_.emplace(scalar, reference_.run(base_, scalar)).first;
   return it->second;
 }
 
@@ -92,8 +107,8 @@ std::vector<std::string> Registry::names(CheckKind kind) const {
 void Registry::add(CheckDef def) { defs_.push_back(std::move(def)); }
 
 const std::vector<std::string>& common_check_keys() {
-  static const std::vector<std::string> keys = {"id",         "kind",  "points", "hint",
-                                                "visibility", "case",  "layer",  "parameters"};
+  static const std::vector<std::string> keys = {"id",         "kind", "points", "hint",
+                                                "visibility", "case", "layer",  "parameters"};
   return keys;
 }
 

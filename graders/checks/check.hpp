@@ -99,7 +99,10 @@ struct CheckResult {
 class CheckContext {
  public:
   CheckContext(Subject& subject, Subject& reference, RunInput base, Scalar scalar, int strictness)
-      : subject_(subject), reference_(reference), base_(std::move(base)), scalar_(scalar),
+      : subject_(subject),
+        reference_(reference),
+        base_(std::move(base)),
+        scalar_(scalar),
         strictness_(strictness) {}
 
   const RunInput& base() const { return base_; }
@@ -108,7 +111,7 @@ class CheckContext {
   }
   Scalar scalar() const { return scalar_; }
   int strictness() const { return strictness_; }
-  const RunOutput& subject_run();                // memoised
+  const RunOutput& subject_run();                 // memoised
   const RunOutput& reference_run(Scalar scalar);  // memoised per scalar
   RunOutput run_subject(const RunInput& input) { return subject_.run(input, scalar_); }
   RunOutput run_reference(const RunInput& input) { return reference_.run(input, Scalar::kF64); }

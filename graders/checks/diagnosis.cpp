@@ -120,8 +120,7 @@ std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
   if (p.causal && rows_short && !future)
     return "Masked weights are zero but the rows sum to less than 1: the mask was applied after "
            "the softmax without renormalising. Mask the scores (to -inf) before the softmax.";
-  if (!rows_one)
-    return "The rows of A do not sum to 1, so they are not softmax distributions.";
+  if (!rows_one) return "The rows of A do not sum to 1, so they are not softmax distributions.";
   return "";
 }
 

@@ -28,8 +28,9 @@ Judgement argmax_is(const CheckSpec& s, CheckContext& ctx) {
   const int64_t best = row_argmax(v.a, s.query);
   return verdict(best == s.key, tok(ctx, s.query) + " attends most to " + tok(ctx, best) + " (" +
                                     format_value(v.a(s.query, best)) + ")" +
-                                    (best == s.key ? "" : "; expected " + tok(ctx, s.key) + " (" +
-                                                              format_value(v.a(s.query, s.key)) + ")"));
+                                    (best == s.key ? ""
+                                                   : "; expected " + tok(ctx, s.key) + " (" +
+                                                         format_value(v.a(s.query, s.key)) + ")"));
 }
 
 Judgement in_top_k(const CheckSpec& s, CheckContext& ctx) {
@@ -43,21 +44,24 @@ Judgement in_top_k(const CheckSpec& s, CheckContext& ctx) {
 
 Judgement weight_above(const CheckSpec& s, CheckContext& ctx) {
   const double w = view(s, ctx).a(s.query, s.key);
-  return verdict(w > s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + format_value(w) +
+  return verdict(w > s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) +
+                                  "] = " + format_value(w) +
                                   (w > s.value ? " > " : " is not above ") + format_value(s.value));
 }
 
 Judgement weight_below(const CheckSpec& s, CheckContext& ctx) {
   const double w = view(s, ctx).a(s.query, s.key);
-  return verdict(w < s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + format_value(w) +
+  return verdict(w < s.value, "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) +
+                                  "] = " + format_value(w) +
                                   (w < s.value ? " < " : " is not below ") + format_value(s.value));
 }
 
 Judgement weight_greater(const CheckSpec& s, CheckContext& ctx) {
   const View v = view(s, ctx);
   const double w = v.a(s.query, s.key), other = v.a(s.query, s.than);
-  return verdict(w > other, tok(ctx, s.query) + " gives " + tok(ctx, s.key) + " " + format_value(w) +
-                                " and " + tok(ctx, s.than) + " " + format_value(other));
+  return verdict(w > other, tok(ctx, s.query) + " gives " + tok(ctx, s.key) + " " +
+                                format_value(w) + " and " + tok(ctx, s.than) + " " +
+                                format_value(other));
 }
 
 Judgement entropy_bound(const CheckSpec& s, CheckContext& ctx, bool below) {
@@ -68,7 +72,8 @@ Judgement entropy_bound(const CheckSpec& s, CheckContext& ctx, bool below) {
     const bool ok = below ? h < s.value : h > s.value;
     if (!ok)
       return verdict(false, "entropy of the row of " + tok(ctx, t) + " is " + format_value(h) +
-                                " nats, expected " + (below ? "below " : "above ") + format_value(s.value));
+                                " nats, expected " + (below ? "below " : "above ") +
+                                format_value(s.value));
   }
   return verdict(true, std::string(s.all_rows ? "every row's" : "the row's") + " entropy is " +
                            (below ? "below " : "above ") + format_value(s.value) + " nats");
@@ -81,9 +86,9 @@ Judgement uniform_rows(const CheckSpec& s, CheckContext& ctx) {
     const int64_t visible = causal ? t + 1 : v.a.cols;
     for (int64_t c = 0; c < visible; ++c)
       if (!(std::fabs(v.a(t, c) - 1.0 / double(visible)) <= s.tol))
-        return verdict(false, "A[" + tok(ctx, t) + ", " + tok(ctx, c) + "] = " + format_value(v.a(t, c)) +
-                                  ", not within " + format_value(s.tol) + " of the uniform 1/" +
-                                  std::to_string(visible));
+        return verdict(false, "A[" + tok(ctx, t) + ", " + tok(ctx, c) + "] = " +
+                                  format_value(v.a(t, c)) + ", not within " + format_value(s.tol) +
+                                  " of the uniform 1/" + std::to_string(visible));
   }
   return verdict(true, "every row is uniform within " + format_value(s.tol));
 }
@@ -105,7 +110,8 @@ Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
   double worst = 0;
   std::string got;
   for (size_t i = 0; i < z.size(); ++i) {
-    worst = std::fmax(worst, i < s.vector_value.size() ? std::fabs(z[i] - s.vector_value[i]) : INFINITY);
+    worst = std::fmax(worst,
+                      i < s.vector_value.size() ? std::fabs(z[i] - s.vector_value[i]) : INFINITY);
     got += (i ? ", " : "") + format_value(z[i]);
   }
   if (z.size() != s.vector_value.size()) worst = INFINITY;
@@ -128,8 +134,8 @@ Judgement scores_asymmetric(const CheckSpec& s, CheckContext& ctx) {
   const Matrix& sc = scores_of(ctx.subject_run(), s.layer, s.head);
   const double fwd = sc(s.query, s.key), back = sc(s.key, s.query);
   return verdict(fwd - back > s.margin, "S[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) +
-                                            "] = " + format_value(fwd) + ", S[" + tok(ctx, s.key) + ", " +
-                                            tok(ctx, s.query) + "] = " + format_value(back) +
+                                            "] = " + format_value(fwd) + ", S[" + tok(ctx, s.key) +
+                                            ", " + tok(ctx, s.query) + "] = " + format_value(back) +
                                             " (margin wanted " + format_value(s.margin) + ")");
 }
 
@@ -138,9 +144,9 @@ Judgement scores_symmetric(const CheckSpec& s, CheckContext& ctx) {
   for (int64_t i = 0; i < sc.rows; ++i)
     for (int64_t j = i + 1; j < sc.cols; ++j)
       if (!(std::fabs(sc(i, j) - sc(j, i)) <= s.tol))
-        return verdict(false, "S[" + tok(ctx, i) + ", " + tok(ctx, j) + "] = " + format_value(sc(i, j)) +
-                                  " but S[" + tok(ctx, j) + ", " + tok(ctx, i) + "] = " +
-                                  format_value(sc(j, i)));
+        return verdict(false, "S[" + tok(ctx, i) + ", " + tok(ctx, j) +
+                                  "] = " + format_value(sc(i, j)) + " but S[" + tok(ctx, j) + ", " +
+                                  tok(ctx, i) + "] = " + format_value(sc(j, i)));
   return verdict(true, "S equals its transpose within " + format_value(s.tol));
 }
 
@@ -154,18 +160,23 @@ Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
     const Matrix& a = weights_of(run, s.layer, s.head);
     const int64_t q = s.measure.query;
     double m = 0;
-    if (s.measure.metric == "entropy") m = row_entropy(a, q);
-    else if (s.measure.metric == "max_weight") m = a(q, row_argmax(a, q));
-    else m = a(q, s.measure.key);
+    if (s.measure.metric == "entropy")
+      m = row_entropy(a, q);
+    else if (s.measure.metric == "max_weight")
+      m = a(q, row_argmax(a, q));
+    else
+      m = a(q, s.measure.key);
     readings.push_back(m);
-    trace += (trace.empty() ? "" : ", ") + s.sweep.parameter + " " + format_value(value) + " -> " + format_value(m);
+    trace += (trace.empty() ? "" : ", ") + s.sweep.parameter + " " + format_value(value) + " -> " +
+             format_value(m);
   }
   const bool up = s.direction == Direction::kIncreasing;
   for (size_t i = 1; i < readings.size(); ++i)
     if (!(up ? readings[i] > readings[i - 1] : readings[i] < readings[i - 1]))
-      return verdict(false, s.measure.metric + " is not " + (up ? "increasing" : "decreasing") +
-                                ": " + trace);
-  return verdict(true, s.measure.metric + " is " + (up ? "increasing" : "decreasing") + ": " + trace);
+      return verdict(
+          false, s.measure.metric + " is not " + (up ? "increasing" : "decreasing") + ": " + trace);
+  return verdict(true,
+                 s.measure.metric + " is " + (up ? "increasing" : "decreasing") + ": " + trace);
 }
 
 }  // namespace
@@ -173,7 +184,8 @@ Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
 void register_expect_checks(Registry& r) {
   const std::vector<std::string> head_layer = {"head"};
   auto add = [&](std::string name, std::string what, std::vector<std::string> req,
-                 std::vector<std::string> opt, std::function<Judgement(const CheckSpec&, CheckContext&)> fn) {
+                 std::vector<std::string> opt,
+                 std::function<Judgement(const CheckSpec&, CheckContext&)> fn) {
     opt.push_back("head");
     r.add({CheckKind::kExpect, std::move(name), std::move(what), std::move(req), std::move(opt), 1,
            std::move(fn)});
@@ -193,10 +205,10 @@ void register_expect_checks(Registry& r) {
   add("one_hot_rows", "every row's top weight > 1 - tolerance", {"tolerance"}, {}, one_hot_rows);
   add("context_close", "Z[query] within tolerance of value", {"query", "value", "tolerance"}, {},
       context_close);
-  add("cosine_closer_to", "cos(Z[query], x[to]) > cos(Z[query], x[than])",
-      {"query", "to", "than"}, {}, cosine_closer_to);
-  add("scores_asymmetric", "S[query, key] - S[key, query] > margin", {"query", "key", "margin"},
-      {}, scores_asymmetric);
+  add("cosine_closer_to", "cos(Z[query], x[to]) > cos(Z[query], x[than])", {"query", "to", "than"},
+      {}, cosine_closer_to);
+  add("scores_asymmetric", "S[query, key] - S[key, query] > margin", {"query", "key", "margin"}, {},
+      scores_asymmetric);
   add("scores_symmetric", "S equals S transposed within tolerance", {"tolerance"}, {},
       scores_symmetric);
   add("monotone", "a measure moves one way over a sweep", {"sweep", "measure", "direction"}, {},

@@ -18,7 +18,8 @@ Judgement with_diagnosis(Judgement j, const CheckSpec& spec, CheckContext& ctx,
                          const RunOutput& got) {
   if (!j.passed) {
     const size_t l = layer_index(got, spec.layer);
-    j.diagnosis = diagnose(got.layers[l], nullptr, ctx.base().layer_problem(l, got.layers[l].input));
+    j.diagnosis =
+        diagnose(got.layers[l], nullptr, ctx.base().layer_problem(l, got.layers[l].input));
   }
   return j;
 }
@@ -39,8 +40,9 @@ Judgement rows_sum_to_one(const CheckSpec& spec, CheckContext& ctx) {
       if (!(std::fabs(sum - 1) <= tol) || low < 0) {
         j.passed = false;
         j.summary = "row " + token_name(ctx.base(), t) + " of A" +
-                    (weights.size() > 1 ? " (head " + std::to_string(h) + ")" : "") +
-                    " sums to " + format_value(sum) + (low < 0 ? " and has a negative weight " + format_value(low) : "");
+                    (weights.size() > 1 ? " (head " + std::to_string(h) + ")" : "") + " sums to " +
+                    format_value(sum) +
+                    (low < 0 ? " and has a negative weight " + format_value(low) : "");
         return with_diagnosis(j, spec, ctx, got);
       }
     }
@@ -87,9 +89,9 @@ Judgement masked_zero(const CheckSpec& spec, CheckContext& ctx) {
         if (a(t, c) != 0.0)
           return with_diagnosis(
               Judgement{false, 0,
-                        "query " + token_name(ctx.base(), t) + " gives weight " + format_value(a(t, c)) +
-                            " to the later token " + token_name(ctx.base(), c) +
-                            "; masked weights must be exactly 0",
+                        "query " + token_name(ctx.base(), t) + " gives weight " +
+                            format_value(a(t, c)) + " to the later token " +
+                            token_name(ctx.base(), c) + "; masked weights must be exactly 0",
                         "", ""},
               spec, ctx, got);
   }
@@ -112,11 +114,12 @@ Judgement deterministic(const CheckSpec&, CheckContext& ctx) {
     for (size_t h = 0; same && h < a.weights.size(); ++h)
       same = bitwise_equal(a.weights[h], b.weights.at(h));
     if (!same)
-      return {false, 0,
-              "a second run on the same input gave different outputs (layer " +
-                  std::to_string(l) + ")",
-              "", "The plugin is not deterministic: look for uninitialised memory, state kept "
-                  "between calls, or threads racing on a shared accumulator."};
+      return {
+          false, 0,
+          "a second run on the same input gave different outputs (layer " + std::to_string(l) + ")",
+          "",
+          "The plugin is not deterministic: look for uninitialised memory, state kept "
+          "between calls, or threads racing on a shared accumulator."};
   }
   return {true, 0, "a second run gave bit-identical outputs", "", ""};
 }
@@ -142,8 +145,8 @@ Judgement causal_no_leak(const CheckSpec& spec, CheckContext& ctx) {
             Judgement{false, 0,
                       "changing tokens after " + token_name(in, cut) + " changed the output of " +
                           token_name(in, t) + " (Z[" + std::to_string(t) + "][" +
-                          std::to_string(c) + "]: " + format_value(z0(t, c)) + " -> " + format_value(z1(t, c)) +
-                          "): information leaks from the future",
+                          std::to_string(c) + "]: " + format_value(z0(t, c)) + " -> " +
+                          format_value(z1(t, c)) + "): information leaks from the future",
                       "", ""},
             spec, ctx, base);
   return {true, 0,
@@ -176,8 +179,9 @@ Judgement permutation_equivariant(const CheckSpec& spec, CheckContext& ctx) {
                 "permuting the tokens did not just permute the outputs: " +
                     token_name(in, perm[size_t(i)]) + " moved and its context vector changed (" +
                     format_value(want) + " -> " + format_value(z1(i, c)) + ")",
-                "", "The output of a token depends on where it sits although there are no "
-                    "positions: look for an index used in place of a token's own values."};
+                "",
+                "The output of a token depends on where it sits although there are no "
+                "positions: look for an index used in place of a token's own values."};
     }
   return {true, 0, "permuting the tokens permuted the context vectors the same way", "", ""};
 }
@@ -185,18 +189,43 @@ Judgement permutation_equivariant(const CheckSpec& spec, CheckContext& ctx) {
 }  // namespace
 
 void register_property_checks(Registry& r) {
-  r.add({CheckKind::kProperty, "rows_sum_to_one", "every row of A is >= 0 and sums to 1", {}, {},
-         1, rows_sum_to_one});
+  r.add({CheckKind::kProperty,
+         "rows_sum_to_one",
+         "every row of A is >= 0 and sums to 1",
+         {},
+         {},
+         1,
+         rows_sum_to_one});
   r.add({CheckKind::kProperty, "finite", "no NaN or Inf in A, S or Z", {}, {}, 1, finite});
   r.add({CheckKind::kProperty, "shape", "Z is T x d_out", {}, {}, 1, shape});
-  r.add({CheckKind::kProperty, "masked_zero", "masked weights are exactly 0", {}, {}, 1,
+  r.add({CheckKind::kProperty,
+         "masked_zero",
+         "masked weights are exactly 0",
+         {},
+         {},
+         1,
          masked_zero});
-  r.add({CheckKind::kProperty, "deterministic", "a rerun gives bit-identical outputs", {}, {}, 2,
+  r.add({CheckKind::kProperty,
+         "deterministic",
+         "a rerun gives bit-identical outputs",
+         {},
+         {},
+         2,
          deterministic});
-  r.add({CheckKind::kProperty, "causal_no_leak", "later tokens cannot change earlier outputs", {},
-         {}, 2, causal_no_leak});
-  r.add({CheckKind::kProperty, "permutation_equivariant",
-         "permuting tokens permutes outputs (no positions)", {}, {}, 2, permutation_equivariant});
+  r.add({CheckKind::kProperty,
+         "causal_no_leak",
+         "later tokens cannot change earlier outputs",
+         {},
+         {},
+         2,
+         causal_no_leak});
+  r.add({CheckKind::kProperty,
+         "permutation_equivariant",
+         "permuting tokens permutes outputs (no positions)",
+         {},
+         {},
+         2,
+         permutation_equivariant});
 }
 
 }  // namespace awb::grade

@@ -48,8 +48,8 @@ bool compare_matrix(const std::string& name, const Matrix& got, const Matrix& ex
       const double diff = std::isfinite(gv) ? std::fabs(gv - ev) : INFINITY;
       const double allowed = f32_reference ? bound32 : tol.atol + tol.rtol * std::fabs(ev);
       if (!(diff <= allowed)) {
-        local.push_back({name + "[" + std::to_string(r) + "][" + std::to_string(c) + "]", gv, ev,
-                         diff});
+        local.push_back(
+            {name + "[" + std::to_string(r) + "][" + std::to_string(c) + "]", gv, ev, diff});
         bad[static_cast<size_t>(r)][static_cast<size_t>(c)] = true;
       }
     }
@@ -69,15 +69,16 @@ bool compare_matrix(const std::string& name, const Matrix& got, const Matrix& ex
 Judgement judge_reference(const CheckSpec& spec, CheckContext& ctx) {
   const RunOutput& got = ctx.subject_run();
   const RunOutput& ref = ctx.reference_run(Scalar::kF64);
-  const RunOutput* ref32 = ctx.scalar() == Scalar::kF32 ? &ctx.reference_run(Scalar::kF32) : nullptr;
+  const RunOutput* ref32 =
+      ctx.scalar() == Scalar::kF32 ? &ctx.reference_run(Scalar::kF32) : nullptr;
   const LayerRun& g = layer_of(got, spec.layer);
   const LayerRun& e = layer_of(ref, spec.layer);
   const LayerRun* e32 = ref32 ? &layer_of(*ref32, spec.layer) : nullptr;
   const std::string layer_tag =
-      ctx.base().layers.size() > 1 ? "layer " + std::to_string(spec.layer < 0
-                                                                    ? int(got.layers.size()) - 1
-                                                                    : spec.layer) + " "
-                                   : "";
+      ctx.base().layers.size() > 1
+          ? "layer " + std::to_string(spec.layer < 0 ? int(got.layers.size()) - 1 : spec.layer) +
+                " "
+          : "";
   std::vector<Miss> misses;
   std::string map;
   int matched = 0, compared = 0;
@@ -111,23 +112,25 @@ Judgement judge_reference(const CheckSpec& spec, CheckContext& ctx) {
   j.summary = layer_tag + what + ": " + std::to_string(compared - matched) + " of " +
               std::to_string(compared) + " tensors differ from the reference (" +
               std::to_string(misses.size()) + " entries)";
-  std::sort(misses.begin(), misses.end(), [](const Miss& a, const Miss& b) { return a.diff > b.diff; });
+  std::sort(misses.begin(), misses.end(),
+            [](const Miss& a, const Miss& b) { return a.diff > b.diff; });
   std::ostringstream d;
   d << "  largest differences (entry: got vs expected):\n";
   for (size_t i = 0; i < misses.size() && i < 5; ++i)
     d << "    " << misses[i].where << ": " << format_value(misses[i].got) << " vs "
       << format_value(misses[i].expected) << " (|diff| " << format_value(misses[i].diff) << ")\n";
   j.details = d.str() + map;
-  j.diagnosis = diagnose(g, &e, ctx.base().layer_problem(
-                                    spec.layer < 0 ? got.layers.size() - 1 : size_t(spec.layer),
-                                    g.input));
+  j.diagnosis = diagnose(g, &e,
+                         ctx.base().layer_problem(
+                             spec.layer < 0 ? got.layers.size() - 1 : size_t(spec.layer), g.input));
   return j;
 }
 
 }  // namespace
 
 void register_reference_checks(Registry& r) {
-  r.add({CheckKind::kReference, "reference",
+  r.add({CheckKind::kReference,
+         "reference",
          "weights, scores and context vectors match the trusted reference kernels",
          {},
          {"outputs", "rows", "tolerance"},

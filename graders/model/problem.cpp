@@ -31,9 +31,12 @@ const char* to_string(Scalar s) { return s == Scalar::kF64 ? "f64" : "f32"; }
 
 const char* to_string(ScaleMode mode) {
   switch (mode) {
-    case ScaleMode::kAuto: return "auto";
-    case ScaleMode::kNone: return "none";
-    case ScaleMode::kInvSqrtDk: return "inv_sqrt_dk";
+    case ScaleMode::kAuto:
+      return "auto";
+    case ScaleMode::kNone:
+      return "none";
+    case ScaleMode::kInvSqrtDk:
+      return "inv_sqrt_dk";
   }
   return "?";
 }
@@ -46,9 +49,9 @@ int64_t ProblemSpec::d_out() const {
 
 void validate(const ProblemSpec& s) {
   require(s.x.rows >= 1 && s.x.cols >= 1, "x must have at least one row and one column");
-  require(s.tokens.empty() || static_cast<int64_t>(s.tokens.size()) == s.x.rows,
-          std::to_string(s.tokens.size()) + " tokens but x has " + std::to_string(s.x.rows) +
-              " rows");
+  require(
+      s.tokens.empty() || static_cast<int64_t>(s.tokens.size()) == s.x.rows,
+      std::to_string(s.tokens.size()) + " tokens but x has " + std::to_string(s.x.rows) + " rows");
   require(s.heads >= 1, "heads must be at least 1");
   require(std::isfinite(s.sharpness) && s.sharpness > 0, "sharpness must be a positive number");
   require_finite(s.x, "x");
@@ -62,12 +65,12 @@ void validate(const ProblemSpec& s) {
                                            " but needs d_model = " + std::to_string(s.x.cols) +
                                            " rows");
       require(ws[i]->cols >= 1 && ws[i]->cols % s.heads == 0,
-              std::string(names[i]) + " has " + std::to_string(ws[i]->cols) +
-                  " columns, which " + std::to_string(s.heads) + " heads do not divide");
+              std::string(names[i]) + " has " + std::to_string(ws[i]->cols) + " columns, which " +
+                  std::to_string(s.heads) + " heads do not divide");
       require_finite(*ws[i], names[i]);
     }
-    require(s.w_q->cols == s.w_k->cols, "w_q is " + dims(*s.w_q) + " and w_k is " +
-                                            dims(*s.w_k) + ": queries and keys need one width");
+    require(s.w_q->cols == s.w_k->cols, "w_q is " + dims(*s.w_q) + " and w_k is " + dims(*s.w_k) +
+                                            ": queries and keys need one width");
   } else {
     require(s.heads == 1, "more than one head needs w_q, w_k and w_v");
   }

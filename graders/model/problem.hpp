@@ -19,8 +19,8 @@ enum class ScaleMode { kAuto, kNone, kInvSqrtDk };
 const char* to_string(ScaleMode mode);
 
 struct ProblemSpec {
-  std::vector<std::string> tokens;  // T labels, one per row of x
-  Matrix x;                         // T × d_model
+  std::vector<std::string> tokens;      // T labels, one per row of x
+  Matrix x;                             // T × d_model
   std::optional<Matrix> w_q, w_k, w_v;  // d_model × h·d_k, d_model × h·d_k, d_model × h·d_v
   std::optional<Matrix> w_o;            // h·d_v × d_out
   int heads = 1;

@@ -40,10 +40,10 @@ RunOutput run_layers(const RunInput& input,
     if (l + 1 < input.layers.size()) {
       if (input.layers[l].residual) {
         if (r.z.cols != x.cols || r.z.rows != x.rows)
-          throw Error("run.residual_width", "layer " + std::to_string(l) + " returns Z of width " +
-                                                std::to_string(r.z.cols) +
-                                                "; a residual needs d_model = " +
-                                                std::to_string(x.cols));
+          throw Error("run.residual_width",
+                      "layer " + std::to_string(l) + " returns Z of width " +
+                          std::to_string(r.z.cols) +
+                          "; a residual needs d_model = " + std::to_string(x.cols));
         next = x;
         for (size_t i = 0; i < next.data.size(); ++i) next.data[i] += r.z.data[i];
       } else {

@@ -76,7 +76,7 @@ void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
   for (int h = 0; h < heads; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
     Mat<T> s = T(factor) * (kMistake == Mistake::kSwapQK ? Mat<T>(kh * qh.transpose())
-                                                          : Mat<T>(qh * kh.transpose()));
+                                                         : Mat<T>(qh * kh.transpose()));
     if (r.wants_scores()) r.scores(h) = s;
     Mat<T> a;
     softmax_rows(s, a, p.causal());

@@ -77,7 +77,8 @@ void forward(const awb_problem& p, awb_results& r, Kind kind) {
       // Pass 1: the softmax input, with scale and sharpness, before any mask.
       for (int64_t t2 = 0; t2 < T_; ++t2) {
         T dot = 0;
-        for (int64_t i = 0; i < DK; ++i) dot += q[t * H * DK + h * DK + i] * k[t2 * H * DK + h * DK + i];
+        for (int64_t i = 0; i < DK; ++i)
+          dot += q[t * H * DK + h * DK + i] * k[t2 * H * DK + h * DK + i];
         scores[t2] = dot * factor;
         if (r.s.data) at3<T>(r.s, h, t, t2) = scores[t2];
       }

@@ -1,4 +1,5 @@
-// reference_attention.hpp: the trusted reference forward pass, plain loops, same contract as a plugin.
+// reference_attention.hpp: the trusted reference forward pass, plain loops, same contract as a
+// plugin.
 #ifndef AWB_GRADERS_REFERENCE_REFERENCE_ATTENTION_HPP_
 #define AWB_GRADERS_REFERENCE_REFERENCE_ATTENTION_HPP_
 

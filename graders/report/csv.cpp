@@ -68,9 +68,8 @@ std::string write_csv(const std::vector<GradeReport>& reports) {
       const ExerciseReport* e = find_exercise(*r, id);
       if (e == nullptr) continue;  // not graded on this exercise: an empty cell
       // A reason is text in a column of numbers: always quoted, so no reader takes it for one.
-      out += e->not_gradable.empty()
-                 ? format_number(e->score)
-                 : quoted(clean_text("not gradable: " + e->not_gradable, true));
+      out += e->not_gradable.empty() ? format_number(e->score)
+                                     : quoted(clean_text("not gradable: " + e->not_gradable, true));
     }
     out += "," + format_number(r->score()) + "," + format_number(r->max_score());
     out += kEol;

@@ -16,9 +16,8 @@
 // Names and outputs are put in front of people, so they go through clean_text (control
 // characters dropped, invalid UTF-8 replaced); JSON escaping alone would keep the controls.
 #include <cmath>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "report/format.hpp"
 #include "report/report.hpp"
@@ -32,9 +31,12 @@ double finite(double v) { return std::isfinite(v) ? v : 0.0; }
 
 const char* gradescope_visibility(Visibility v) {
   switch (v) {
-    case Visibility::kVisible: return "visible";
-    case Visibility::kHidden: return "hidden";
-    case Visibility::kAfterDueDate: return "after_due_date";
+    case Visibility::kVisible:
+      return "visible";
+    case Visibility::kHidden:
+      return "hidden";
+    case Visibility::kAfterDueDate:
+      return "after_due_date";
   }
   return "hidden";  // unknown: err on the side of not showing
 }
@@ -45,10 +47,17 @@ std::string test_output(const CheckResult& c) {
   std::string out;
   switch (c.status) {
     case Status::kPassed:
-    case Status::kFailed: break;
-    case Status::kError: out = "Error: "; break;
-    case Status::kTimeout: out = "Timed out: "; break;
-    case Status::kNotRun: out = "Not run (does not count): "; break;
+    case Status::kFailed:
+      break;
+    case Status::kError:
+      out = "Error: ";
+      break;
+    case Status::kTimeout:
+      out = "Timed out: ";
+      break;
+    case Status::kNotRun:
+      out = "Not run (does not count): ";
+      break;
   }
   out += c.summary;
   if (c.status == Status::kPassed || c.status == Status::kNotRun) return out;
@@ -96,9 +105,8 @@ std::string summary_output(const GradeReport& r) {
   out += ".\n";
   for (const auto& e : r.exercises) {
     out += e.exercise_id + ": ";
-    out += e.not_gradable.empty()
-               ? format_points(e.score) + "/" + format_points(e.max_score)
-               : "not gradable: " + e.not_gradable;
+    out += e.not_gradable.empty() ? format_points(e.score) + "/" + format_points(e.max_score)
+                                  : "not gradable: " + e.not_gradable;
     out += "\n";
   }
   return out;

@@ -1,6 +1,5 @@
 // json.cpp: the machine-readable report: every field of a GradeReport, in a fixed key order.
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "report/format.hpp"

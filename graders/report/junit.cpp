@@ -43,9 +43,12 @@ Counts suite_counts(const ExerciseReport& e, const std::vector<const CheckResult
   }
   for (const auto* c : checks) {
     ++n.tests;
-    if (c->status == Status::kFailed) ++n.failures;
-    else if (c->status == Status::kError || c->status == Status::kTimeout) ++n.errors;
-    else if (c->status == Status::kNotRun) ++n.skipped;
+    if (c->status == Status::kFailed)
+      ++n.failures;
+    else if (c->status == Status::kError || c->status == Status::kTimeout)
+      ++n.errors;
+    else if (c->status == Status::kNotRun)
+      ++n.skipped;
   }
   return n;
 }
@@ -60,8 +63,8 @@ Counts put_suite(std::ostream& out, const GradeReport& r, const ExerciseReport& 
   const Counts n = suite_counts(e, checks);
   const ShownTotals t = shown_totals(e, view);
   const std::string classname = r.subject + "." + e.exercise_id;
-  out << "  <testsuite name=\"" << attr(r.subject + "/" + e.exercise_id) << "\""
-      << counts_attrs(n) << ">\n";
+  out << "  <testsuite name=\"" << attr(r.subject + "/" + e.exercise_id) << "\"" << counts_attrs(n)
+      << ">\n";
   out << "    <properties>\n";
   put_property(out, "title", e.title);
   put_property(out, "awb_version", e.provenance.awb_version);
@@ -118,8 +121,8 @@ std::string write_junit(const std::vector<GradeReport>& reports, const View& vie
   }
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuites name=\"awb\"" << counts_attrs(total) << " time=\""
-      << format_number(seconds) << "\">\n"
+      << "<testsuites name=\"awb\"" << counts_attrs(total) << " time=\"" << format_number(seconds)
+      << "\">\n"
       << suites.str() << "</testsuites>\n";
   return out.str();
 }

@@ -1,10 +1,11 @@
 // report.cpp: report totals and the helpers every writer shares (views, numbers, safe text).
+#include "report/report.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
 #include "report/format.hpp"
-#include "report/report.hpp"
 
 namespace awb::grade {
 namespace {
@@ -22,9 +23,12 @@ char32_t next_code_point(std::string_view s, size_t& i) {
   }
   int len = 0;
   char32_t cp = 0, min = 0;
-  if ((b0 & 0xE0) == 0xC0) len = 2, cp = b0 & 0x1F, min = 0x80;
-  else if ((b0 & 0xF0) == 0xE0) len = 3, cp = b0 & 0x0F, min = 0x800;
-  else if ((b0 & 0xF8) == 0xF0) len = 4, cp = b0 & 0x07, min = 0x10000;
+  if ((b0 & 0xE0) == 0xC0)
+    len = 2, cp = b0 & 0x1F, min = 0x80;
+  else if ((b0 & 0xF0) == 0xE0)
+    len = 3, cp = b0 & 0x0F, min = 0x800;
+  else if ((b0 & 0xF8) == 0xF0)
+    len = 4, cp = b0 & 0x07, min = 0x10000;
   if (len == 0 || i + len > s.size()) {
     ++i;
     return kReplacement;
@@ -146,9 +150,12 @@ std::string clean_text(std::string_view s, bool keep_newlines) {
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     const char32_t cp = next_code_point(s, i);
-    if (cp == '\n') out += keep_newlines ? '\n' : ' ';
-    else if (cp == '\t') out += ' ';
-    else if (!is_control(cp)) append_utf8(out, cp);
+    if (cp == '\n')
+      out += keep_newlines ? '\n' : ' ';
+    else if (cp == '\t')
+      out += ' ';
+    else if (!is_control(cp))
+      append_utf8(out, cp);
   }
   return out;
 }
@@ -160,16 +167,33 @@ std::string xml_escape(std::string_view s, bool attribute) {
     const char32_t cp = next_code_point(s, i);
     if (!xml_allowed(cp)) continue;
     switch (cp) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       // A parser normalises a literal CR (and, in attributes, tab and LF) away.
-      case '\r': out += "&#13;"; break;
-      case '\n': out += attribute ? "&#10;" : "\n"; break;
-      case '\t': out += attribute ? "&#9;" : "\t"; break;
-      default: append_utf8(out, cp);
+      case '\r':
+        out += "&#13;";
+        break;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        break;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        break;
+      default:
+        append_utf8(out, cp);
     }
   }
   return out;

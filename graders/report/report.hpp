@@ -24,7 +24,7 @@ struct ExerciseReport {
   Provenance provenance;
   std::vector<CheckResult> checks;
   double score = 0;
-  double max_score = 0;   // points of the checks that ran (not-run ones do not count)
+  double max_score = 0;      // points of the checks that ran (not-run ones do not count)
   std::string not_gradable;  // when set, no check ran: the reason (the plugin did not load, ...)
 };
 

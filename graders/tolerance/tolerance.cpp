@@ -42,8 +42,8 @@ bool within_f64(std::span<const double> got, std::span<const double> expected,
 double f32_bound(std::span<const double> f32_reference, std::span<const double> f64_reference) {
   double largest = 0;
   for (double v : f64_reference) largest = std::fmax(largest, std::fabs(v));
-  const double ulp = std::nextafter(static_cast<float>(largest), INFINITY) -
-                     static_cast<float>(largest);
+  const double ulp =
+      std::nextafter(static_cast<float>(largest), INFINITY) - static_cast<float>(largest);
   return 2.0 * max_difference(f32_reference, f64_reference).max_abs + 4.0 * ulp;
 }
 

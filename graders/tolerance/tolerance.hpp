@@ -16,8 +16,8 @@ struct F64Tolerance {
 
 // The largest difference between two tensors of equal size, and where it is.
 struct Difference {
-  double max_abs = 0;       // max |got − expected|; +inf if any value is NaN/Inf in one only
-  std::size_t index = 0;    // flat index of that element
+  double max_abs = 0;     // max |got − expected|; +inf if any value is NaN/Inf in one only
+  std::size_t index = 0;  // flat index of that element
   bool shapes_match = true;
 };
 Difference max_difference(std::span<const double> got, std::span<const double> expected);

@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "core/exercise.hpp"
-#include "core/grading.hpp"
 #include "core/atomic_file.hpp"
+#include "core/exercise.hpp"
 #include "core/exercise_export.hpp"
+#include "core/grading.hpp"
 #include "core/lint.hpp"
 
 namespace awb::cli {
@@ -84,8 +84,7 @@ struct LintOptions {
 // Prints which exercises catch each mutant; returns nothing: escapes are warnings, since one
 // file alone need not catch every mistake.
 void print_discrimination(const std::vector<core::Exercise>& exercises) {
-  const core::Discrimination d =
-      core::discrimination_check(exercises, core::bundled_mutant_dir());
+  const core::Discrimination d = core::discrimination_check(exercises, core::bundled_mutant_dir());
   std::printf("\nMutants (each carries one classic mistake; an exercise set should catch all):\n");
   for (const auto& m : d.mutants) {
     if (!m.load_error.empty()) {
@@ -132,9 +131,10 @@ int run_lint(const LintOptions& o) {
     broken += !full;
   }
   if (o.mutants && !set.exercises.empty()) print_discrimination(set.exercises);
-  std::printf("\n%d file(s), %zu exercise(s) loaded, %zu problem(s), %d exercise(s) the reference "
-              "cannot pass\n",
-              set.files, set.exercises.size(), set.errors.size(), broken);
+  std::printf(
+      "\n%d file(s), %zu exercise(s) loaded, %zu problem(s), %d exercise(s) the reference "
+      "cannot pass\n",
+      set.files, set.exercises.size(), set.errors.size(), broken);
   if (!set.errors.empty()) return kExitBadInput;
   return broken ? kExitFailed : kExitOk;
 }
@@ -143,17 +143,19 @@ int run_lint(const LintOptions& o) {
 
 void add_exercises_command(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<ListOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "exercises", "List exercises: id, variant kind, number of checks, points, title.\n"
-                   "With no DIR, lists the bundled exercises. Exits 3 if a file is invalid.");
+  CLI::App* cmd =
+      app.add_subcommand("exercises",
+                         "List exercises: id, variant kind, number of checks, points, title.\n"
+                         "With no DIR, lists the bundled exercises. Exits 3 if a file is invalid.");
   cmd->add_option("locations", opts->locations, "Exercise folders or files");
   cmd->add_option("--format", opts->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   auto eopts = std::make_shared<ExportOptions>();
   CLI::App* ex = cmd->add_subcommand(
-      "export", "Write the copies students receive: hidden checks (and after_due_date ones,\n"
-                "unless --after-due) left out; every copy is still a valid exercise.");
+      "export",
+      "Write the copies students receive: hidden checks (and after_due_date ones,\n"
+      "unless --after-due) left out; every copy is still a valid exercise.");
   ex->add_option("locations", eopts->locations, "Exercise folders or files (default: bundled)");
   ex->add_option("--student", eopts->student_dir, "Folder to write the student copies into")
       ->required();

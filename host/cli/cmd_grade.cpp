@@ -44,8 +44,9 @@ std::vector<core::VariantRef> pick_variants(const core::Catalog& cat, const std:
     if (out.empty()) {
       for (const auto& f : cat.failures)
         if (std::filesystem::weakly_canonical(f.path, ec) == target)
-          throw Error("plugin.load_failed", f.path.string(),
-                      std::string(core::to_string(f.stage)) + ": " + f.message + " " + f.system_error);
+          throw Error(
+              "plugin.load_failed", f.path.string(),
+              std::string(core::to_string(f.stage)) + ": " + f.message + " " + f.system_error);
       throw Error("plugin.variant_not_found", spec, "no plugin loaded from here");
     }
     return out;
@@ -85,8 +86,7 @@ class BatchProgressPrinter {
     std::string line = "\r[" + std::string(filled, '#') + std::string(kWidth - filled, '.') + "] " +
                        std::to_string(p.done) + "/" + std::to_string(p.total) + " submissions, " +
                        std::to_string(p.not_gradable) + " not gradable";
-    if (p.eta_seconds >= 0)
-      line += ", eta " + std::to_string(std::lround(p.eta_seconds)) + "s";
+    if (p.eta_seconds >= 0) line += ", eta " + std::to_string(std::lround(p.eta_seconds)) + "s";
     line += "\x1b[K";  // clear what a longer earlier line left
     std::cerr << line << std::flush;
     drawn_ = true;
@@ -135,8 +135,10 @@ int run_grade(const GradeOptions& o) {
   std::vector<std::string> ids;
   for (const auto& e : o.exercises) {
     std::error_code ec;
-    if (std::filesystem::exists(e, ec)) dirs.emplace_back(e);
-    else ids.push_back(e);
+    if (std::filesystem::exists(e, ec))
+      dirs.emplace_back(e);
+    else
+      ids.push_back(e);
   }
   if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
   const core::ExerciseSet set = core::load_exercises(dirs);
@@ -190,11 +192,14 @@ int run_grade(const GradeOptions& o) {
       text += (i ? ",\n" : "") + grade::write_json(reports[i], view);
     text += "]\n";
   } else {
-    throw Error("grade.usage", "a Gradescope results.json holds one submission: grade one "
-                               "variant, or use --batch for one file per submission");
+    throw Error("grade.usage",
+                "a Gradescope results.json holds one submission: grade one "
+                "variant, or use --batch for one file per submission");
   }
-  if (o.out.empty()) std::cout << text;
-  else core::write_file_atomic(o.out, text);
+  if (o.out.empty())
+    std::cout << text;
+  else
+    core::write_file_atomic(o.out, text);
   return all_passed ? kExitOk : kExitFailed;
 }
 

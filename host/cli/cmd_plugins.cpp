@@ -22,9 +22,12 @@ int run_plugins(const PluginsOptions& o) {
     nlohmann::json j;
     j["plugins"] = nlohmann::json::array();
     for (const auto& p : cat.plugins) {
-      nlohmann::json jp{{"id", p.id},           {"name", p.name},
-                        {"version", p.version}, {"author", p.author},
-                        {"path", p.path.string()}, {"bundled", p.bundled},
+      nlohmann::json jp{{"id", p.id},
+                        {"name", p.name},
+                        {"version", p.version},
+                        {"author", p.author},
+                        {"path", p.path.string()},
+                        {"bundled", p.bundled},
                         {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)}};
       for (const auto& v : p.variants)
         jp["variants"].push_back({{"id", v.id},
@@ -42,8 +45,8 @@ int run_plugins(const PluginsOptions& o) {
     std::cout << j.dump(2) << '\n';
   } else {
     for (const auto& p : cat.plugins) {
-      std::cout << p.id << "  " << p.name << "  " << p.version
-                << (p.bundled ? "  [bundled]" : "") << "\n  file: " << p.path.string() << '\n';
+      std::cout << p.id << "  " << p.name << "  " << p.version << (p.bundled ? "  [bundled]" : "")
+                << "\n  file: " << p.path.string() << '\n';
       for (const auto& v : p.variants)
         std::cout << "  variant " << v.id << ": " << v.name
                   << "\n    capabilities: " << core::describe_capabilities(v.capabilities) << '\n';
@@ -54,8 +57,8 @@ int run_plugins(const PluginsOptions& o) {
                 << "\n    reason: " << f.message << '\n';
       if (!f.system_error.empty()) std::cout << "    system: " << f.system_error << '\n';
     }
-    std::cout << '\n' << cat.plugins.size() << " plugin(s) loaded, " << cat.failures.size()
-              << " failed\n";
+    std::cout << '\n'
+              << cat.plugins.size() << " plugin(s) loaded, " << cat.failures.size() << " failed\n";
   }
   return cat.failures.empty() ? kExitOk : kExitPluginError;
 }

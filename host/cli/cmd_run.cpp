@@ -80,8 +80,8 @@ int run_run(const RunOptions& o) {
                       {"scalar", to_string(scalar)},
                       {"layers", nlohmann::json::array()}};
     if (text)
-      std::cout << "== " << ref.variant->id << " (" << ref.plugin->id << " "
-                << ref.plugin->version << ") on " << source << ", " << to_string(scalar) << '\n';
+      std::cout << "== " << ref.variant->id << " (" << ref.plugin->id << " " << ref.plugin->version
+                << ") on " << source << ", " << to_string(scalar) << '\n';
     try {
       core::VariantInstance inst(ref.plugin->library, *ref.variant);
       core::ForwardOptions fo;
@@ -100,8 +100,8 @@ int run_run(const RunOptions& o) {
         const ForwardResult r = core::run_forward(inst.as_raw(), p, fo);
         if (text) {
           if (input.layers.size() > 1) std::cout << "-- layer " << layer << '\n';
-          std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model()
-                    << ", heads " << p.heads << ", sharpness " << p.sharpness << ", scale "
+          std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model() << ", heads "
+                    << p.heads << ", sharpness " << p.sharpness << ", scale "
                     << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
           print_result_text(std::cout, p, r);
         } else {

@@ -4,14 +4,15 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "model/error.hpp"
 #include "core/version.hpp"
+#include "model/error.hpp"
 
 int main(int argc, char** argv) {
   using namespace awb::cli;
-  CLI::App app{"awb: Attention Workbench, headless.\n"
-               "Loads attention-variant plugins and runs them on problems and exercises.",
-               "awb"};
+  CLI::App app{
+      "awb: Attention Workbench, headless.\n"
+      "Loads attention-variant plugins and runs them on problems and exercises.",
+      "awb"};
   app.set_version_flag("--version", std::string("awb ") + AWB_VERSION + " (plugin ABI " +
                                         std::to_string(AWB_ABI_MAJOR) + "." +
                                         std::to_string(AWB_ABI_MINOR) + ")");

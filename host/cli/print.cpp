@@ -37,8 +37,7 @@ void print_matrix(std::ostream& out, const Matrix& m, const std::vector<std::str
   }
 }
 
-void print_result_text(std::ostream& out, const ProblemSpec& problem,
-                       const ForwardResult& result) {
+void print_result_text(std::ostream& out, const ProblemSpec& problem, const ForwardResult& result) {
   const auto toks = token_labels(problem);
   const int heads = static_cast<int>(std::max(result.weights.size(), result.scores.size()));
   for (int h = 0; h < heads; ++h) {

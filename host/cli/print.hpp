@@ -15,8 +15,7 @@ namespace awb::cli {
 void print_matrix(std::ostream& out, const Matrix& m, const std::vector<std::string>& rows,
                   const std::vector<std::string>& cols);
 
-void print_result_text(std::ostream& out, const ProblemSpec& problem,
-                       const ForwardResult& result);
+void print_result_text(std::ostream& out, const ProblemSpec& problem, const ForwardResult& result);
 
 nlohmann::json matrix_json(const Matrix& m);
 nlohmann::json result_json(const ProblemSpec& problem, const ForwardResult& result);

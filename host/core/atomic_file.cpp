@@ -23,7 +23,8 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
     ::unlink(tmpl.c_str());
     throw Error("io.write", path.string(), std::string(step) + ": " + why);
   };
-  if (fd < 0) throw Error("io.write", path.string(), std::string("mkstemp: ") + std::strerror(errno));
+  if (fd < 0)
+    throw Error("io.write", path.string(), std::string("mkstemp: ") + std::strerror(errno));
   size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);

@@ -122,8 +122,8 @@ void grade_submission(Shared& s, const fs::path& folder) {
   std::vector<Target> subjects;
   for (const auto& p : catalog.plugins)
     for (const auto& v : p.variants)
-      subjects.push_back({name + "/" + p.id + ":" + v.id, p.path.filename().string(),
-                          {&p, &v}, {}, {}});
+      subjects.push_back(
+          {name + "/" + p.id + ":" + v.id, p.path.filename().string(), {&p, &v}, {}, {}});
   std::string note;
   bool not_gradable = false;
   if (subjects.empty()) {
@@ -147,8 +147,8 @@ void grade_submission(Shared& s, const fs::path& folder) {
       } catch (const Error&) {
         sha = sha256_hex("unreadable");
       }
-      subjects.push_back({name + "/" + f.path.filename().string(),
-                          f.path.filename().string(), {}, text, sha});
+      subjects.push_back(
+          {name + "/" + f.path.filename().string(), f.path.filename().string(), {}, text, sha});
       note += (note.empty() ? "did not load: " : "; ") + text;
     }
     if (subjects.size() == 1) subjects.front().name = name;
@@ -168,8 +168,8 @@ void grade_submission(Shared& s, const fs::path& folder) {
     }
     for (const Exercise* ex : s.options.exercises) {
       if (s.cancelled()) return;
-      JournalKey key{name, subj.name, ex->id, ex->sha256, subj.plugin_sha, AWB_VERSION,
-                     s.options_text};
+      JournalKey key{name,        subj.name,     ex->id, ex->sha256, subj.plugin_sha,
+                     AWB_VERSION, s.options_text};
       {
         std::lock_guard lock(s.mutex);
         s.expected.insert(key);
@@ -303,8 +303,8 @@ BatchSummary run_batch(const BatchOptions& options,
 
   const fs::path journal_path = options.results / kJournalName;
   JournalContents contents;
-  Journal journal = options.resume ? Journal::resume(journal_path, contents)
-                                   : Journal::create(journal_path);
+  Journal journal =
+      options.resume ? Journal::resume(journal_path, contents) : Journal::create(journal_path);
   std::map<JournalKey, const JournalRecord*> done;
   for (const auto& r : contents.records) done.emplace(r.key, &r);
 
@@ -318,8 +318,12 @@ BatchSummary run_batch(const BatchOptions& options,
       progress(q);
     };
 
-  Shared shared{options, journal, done, report_progress, Clock::now(),
-                options_text(options.grading), {}, {}, {}, 0, nullptr, {}};
+  Shared shared{options,      journal,
+                done,         report_progress,
+                Clock::now(), options_text(options.grading),
+                {},           {},
+                {},           0,
+                nullptr,      {}};
   shared.summary.journal_warnings = contents.warnings;
 
   std::atomic<size_t> next{0};

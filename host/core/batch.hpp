@@ -45,18 +45,18 @@ struct BatchProgress {
   std::string submission;    // the one just finished
   int exercises_passed = 0;  // of that submission, over all its subjects
   int exercises_total = 0;
-  std::string note;          // "not gradable: <reason>", plugins that failed to load, ...
-  int reused = 0;            // results of that submission taken from the journal
+  std::string note;  // "not gradable: <reason>", plugins that failed to load, ...
+  int reused = 0;    // results of that submission taken from the journal
   double elapsed_seconds = 0;
-  double eta_seconds = -1;   // -1: unknown yet
+  double eta_seconds = -1;  // -1: unknown yet
 };
 
 struct BatchSummary {
   int submissions = 0;
   int not_gradable = 0;
   int subjects = 0;
-  int graded = 0;       // results graded in this run
-  int reused = 0;       // results taken from the journal
+  int graded = 0;  // results graded in this run
+  int reused = 0;  // results taken from the journal
   bool cancelled = false;
   std::vector<std::string> journal_warnings;  // lines of an existing journal that were dropped
 };

@@ -28,9 +28,7 @@ namespace fs = std::filesystem;
 // Text from a plugin may not be valid UTF-8: it is replaced, never a reason to throw.
 std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
-[[noreturn]] void bad_record(const std::string& what) {
-  throw Error("batch.journal_record", what);
-}
+[[noreturn]] void bad_record(const std::string& what) { throw Error("batch.journal_record", what); }
 
 const Json& field(const Json& j, const char* name) {
   if (!j.is_object()) bad_record(std::string("expected an object holding '") + name + "'");

@@ -9,9 +9,12 @@ struct CapName {
   const char* name;
 };
 constexpr CapName kCapNames[] = {
-    {AWB_CAP_F64, "f64"},         {AWB_CAP_F32, "f32"},
-    {AWB_CAP_QKV, "qkv"},         {AWB_CAP_MULTI_HEAD, "multi-head"},
-    {AWB_CAP_OUTPUT_PROJ, "w_o"}, {AWB_CAP_CAUSAL, "causal"},
+    {AWB_CAP_F64, "f64"},
+    {AWB_CAP_F32, "f32"},
+    {AWB_CAP_QKV, "qkv"},
+    {AWB_CAP_MULTI_HEAD, "multi-head"},
+    {AWB_CAP_OUTPUT_PROJ, "w_o"},
+    {AWB_CAP_CAUSAL, "causal"},
     {AWB_CAP_CAUSAL_ONLY, "causal-only"},
 };
 
@@ -40,8 +43,7 @@ std::optional<std::string> inconsistent_capabilities(uint64_t caps, uint32_t plu
   if (!(caps & (AWB_CAP_F64 | AWB_CAP_F32))) return "declares neither f64 nor f32";
   if ((caps & AWB_CAP_MULTI_HEAD) && !(caps & AWB_CAP_QKV))
     return "declares multi-head without qkv (heads are column blocks of W_q, W_k, W_v)";
-  if ((caps & AWB_CAP_OUTPUT_PROJ) && !(caps & AWB_CAP_QKV))
-    return "declares w_o without qkv";
+  if ((caps & AWB_CAP_OUTPUT_PROJ) && !(caps & AWB_CAP_QKV)) return "declares w_o without qkv";
   if ((caps & AWB_CAP_CAUSAL_ONLY) && !(caps & AWB_CAP_CAUSAL))
     return "declares causal-only without causal";
   // Bits from a newer minor are tolerated; unknown bits from this minor or older are garbage.

@@ -13,7 +13,6 @@
 
 namespace awb::core {
 
-
 // Capability names as users read them: "f64 f32 qkv multi-head ...".
 std::vector<std::string> capability_names(uint64_t caps);
 std::string describe_capabilities(uint64_t caps);

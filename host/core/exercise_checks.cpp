@@ -59,8 +59,8 @@ void read_fields(YamlReader& rd, const YAML::Node& n, const std::string& cp, Che
     if (auto v = rd.boolean(n["all_rows"], at("all_rows"))) spec.all_rows = *v;
   if (n["direction"])
     if (auto v = rd.word(n["direction"], at("direction"), {"increasing", "decreasing"}))
-      spec.direction = *v == "increasing" ? grade::Direction::kIncreasing
-                                          : grade::Direction::kDecreasing;
+      spec.direction =
+          *v == "increasing" ? grade::Direction::kIncreasing : grade::Direction::kDecreasing;
   if (n["value"]) {
     if (spec.name == "context_close") {
       if (auto v = rd.vector(n["value"], at("value"), kMaxWidth)) spec.vector_value = *v;
@@ -109,11 +109,13 @@ void read_fields(YamlReader& rd, const YAML::Node& n, const std::string& cp, Che
     const YAML::Node s = n["sweep"];
     if (rd.check_keys(s, at("sweep"), {"parameter", "values"})) {
       if (auto p = rd.require(s, at("sweep"), "parameter"))
-        if (auto w = rd.word(*p, at("sweep") + ".parameter", {"sharpness"})) spec.sweep.parameter = *w;
+        if (auto w = rd.word(*p, at("sweep") + ".parameter", {"sharpness"}))
+          spec.sweep.parameter = *w;
       if (auto v = rd.require(s, at("sweep"), "values")) {
         if (auto vals = rd.vector(*v, at("sweep") + ".values", kMaxSweep)) {
           spec.sweep.values = *vals;
-          if (vals->size() < 2 || std::any_of(vals->begin(), vals->end(), [](double x) { return x <= 0; }))
+          if (vals->size() < 2 ||
+              std::any_of(vals->begin(), vals->end(), [](double x) { return x <= 0; }))
             rd.error(*v, at("sweep") + ".values", rd.id("value"),
                      "needs at least two sharpness values, each > 0");
         }
@@ -183,10 +185,11 @@ void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
       }
     }
     const auto kind_node = rd.require(cn, cp, "kind");
-    const auto kind = kind_node ? rd.word(*kind_node, cp + ".kind", {"reference", "property", "expect"})
-                                : std::nullopt;
+    const auto kind = kind_node
+                          ? rd.word(*kind_node, cp + ".kind", {"reference", "property", "expect"})
+                          : std::nullopt;
     if (!kind) continue;
-    spec.kind = *kind == "reference" ? CheckKind::kReference
+    spec.kind = *kind == "reference"  ? CheckKind::kReference
                 : *kind == "property" ? CheckKind::kProperty
                                       : CheckKind::kExpect;
     std::vector<std::string> keys = grade::common_check_keys();
@@ -209,8 +212,10 @@ void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
 
     if (cn["points"]) {
       if (auto v = rd.number(cn["points"], cp + ".points")) {
-        if (*v >= 0) spec.points = *v;
-        else rd.error(cn["points"], cp + ".points", rd.id("value"), "must be >= 0");
+        if (*v >= 0)
+          spec.points = *v;
+        else
+          rd.error(cn["points"], cp + ".points", rd.id("value"), "must be >= 0");
       }
     }
     if (cn["hint"])

@@ -68,8 +68,7 @@ std::string student_copy(const std::string& yaml_text, const std::string& file_l
     }
     copy["checks"] = checks;
   }
-  if (kept == 0)
-    throw Error("exercise.export", file_label, "no check is visible to students");
+  if (kept == 0) throw Error("exercise.export", file_label, "no check is visible to students");
   YAML::Emitter out;
   out.SetIndent(2);
   emit(out, copy);

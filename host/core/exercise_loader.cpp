@@ -17,9 +17,10 @@ namespace {
 
 using namespace parse;
 
-const std::vector<std::string> kTopKeys = {
-    "awb-exercise", "id",      "title",      "lesson", "variant", "tokens", "embeddings",
-    "positions",    "transforms", "weights", "layers", "parameters", "limits", "cases", "checks"};
+const std::vector<std::string> kTopKeys = {"awb-exercise", "id",      "title",      "lesson",
+                                           "variant",      "tokens",  "embeddings", "positions",
+                                           "transforms",   "weights", "layers",     "parameters",
+                                           "limits",       "cases",   "checks"};
 
 bool valid_id(const std::string& s) {
   return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -47,8 +48,8 @@ std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const
     ok = ok && d.has_value();
     if (d) s.distribution = *d == "normal" ? Distribution::kNormal : Distribution::kUniform;
   }
-  for (auto [key, field] : {std::pair{"mean", &s.mean}, {"std", &s.std}, {"low", &s.low},
-                            {"high", &s.high}}) {
+  for (auto [key, field] :
+       {std::pair{"mean", &s.mean}, {"std", &s.std}, {"low", &s.low}, {"high", &s.high}}) {
     if (!n[key]) continue;
     const auto v = rd.number(n[key], path + "." + key);
     ok = ok && v.has_value();
@@ -86,8 +87,8 @@ std::optional<LayerWeights> weights(YamlReader& rd, const YAML::Node& n, const s
   if (!rd.check_keys(n, path, {"w_q", "w_k", "w_v", "w_o"})) return std::nullopt;
   LayerWeights w;
   bool ok = true;
-  for (auto [key, field] : {std::pair{"w_q", &w.w_q}, {"w_k", &w.w_k}, {"w_v", &w.w_v},
-                            {"w_o", &w.w_o}}) {
+  for (auto [key, field] :
+       {std::pair{"w_q", &w.w_q}, {"w_k", &w.w_k}, {"w_v", &w.w_v}, {"w_o", &w.w_o}}) {
     if (!n[key]) continue;
     *field = weight(rd, n[key], path + "." + key);
     ok = ok && field->has_value();
@@ -106,7 +107,8 @@ struct Embeddings {
 };
 
 // Vocabulary rows already read, by vocabulary path then word (empty: the row was invalid).
-using VocabularyCache = std::map<std::string, std::map<std::string, std::optional<std::vector<double>>>>;
+using VocabularyCache =
+    std::map<std::string, std::map<std::string, std::optional<std::vector<double>>>>;
 
 std::optional<Matrix> embed(YamlReader& rd, VocabularyCache& vocabularies, const Embeddings& e,
                             const std::vector<std::string>& tokens, const YAML::Node& tokens_node,
@@ -116,8 +118,9 @@ std::optional<Matrix> embed(YamlReader& rd, VocabularyCache& vocabularies, const
   if (n.IsSequence()) {
     auto m = rd.matrix(n, e.path, kMaxTokens, kMaxWidth);
     if (m && m->rows != T) {
-      rd.error(n, e.path, rd.id("shape"), std::to_string(m->rows) + " embedding rows for " +
-                                              std::to_string(T) + " tokens (" + tokens_path + ")");
+      rd.error(n, e.path, rd.id("shape"),
+               std::to_string(m->rows) + " embedding rows for " + std::to_string(T) + " tokens (" +
+                   tokens_path + ")");
       return std::nullopt;
     }
     return m;
@@ -202,7 +205,9 @@ bool add_positions(YamlReader& rd, const YAML::Node& n, const std::string& path,
   return true;
 }
 
-std::string dims(const Matrix& m) { return std::to_string(m.rows) + " x " + std::to_string(m.cols); }
+std::string dims(const Matrix& m) {
+  return std::to_string(m.rows) + " x " + std::to_string(m.cols);
+}
 
 // Where each layer's weights were written, so a shape error points at the matrix at fault.
 struct WeightsSource {
@@ -231,8 +236,9 @@ void check_layer_shapes(YamlReader& rd, const std::vector<WeightsSource>& source
                      std::to_string(heads) + " heads");
     }
     if (w.w_q->cols != w.w_k->cols)
-      rd.error(at("w_k"), lp + ".w_k", rd.id("shape"), "w_q is " + dims(*w.w_q) + " and w_k is " + dims(*w.w_k) +
-                                           ": queries and keys need the same width");
+      rd.error(at("w_k"), lp + ".w_k", rd.id("shape"),
+               "w_q is " + dims(*w.w_q) + " and w_k is " + dims(*w.w_k) +
+                   ": queries and keys need the same width");
     int64_t out = w.w_v->cols;
     if (w.w_o) {
       if (w.w_o->rows != w.w_v->cols)
@@ -251,13 +257,15 @@ void check_layer_shapes(YamlReader& rd, const std::vector<WeightsSource>& source
 
 void read_limits(YamlReader& rd, const YAML::Node& n, Limits& limits) {
   if (!rd.check_keys(n, "limits", {"cpu_seconds", "wall_seconds", "memory_mb"})) return;
-  for (auto [key, field] : {std::pair{"cpu_seconds", &limits.cpu_seconds},
-                            {"wall_seconds", &limits.wall_seconds}}) {
+  for (auto [key, field] :
+       {std::pair{"cpu_seconds", &limits.cpu_seconds}, {"wall_seconds", &limits.wall_seconds}}) {
     if (!n[key]) continue;
     const std::string path = std::string("limits.") + key;
     if (auto v = rd.number(n[key], path)) {
-      if (*v > 0) *field = *v;
-      else rd.error(n[key], path, rd.id("value"), "must be > 0 seconds");
+      if (*v > 0)
+        *field = *v;
+      else
+        rd.error(n[key], path, rd.id("value"), "must be > 0 seconds");
     }
   }
   if (n["memory_mb"])
@@ -273,8 +281,10 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
   if (!rd.check_keys(n, path, {"sharpness", "heads", "causal", "scale"})) return o;
   if (n["sharpness"]) {
     if (auto v = rd.number(n["sharpness"], path + ".sharpness")) {
-      if (*v > 0) o.sharpness = *v;
-      else rd.error(n["sharpness"], path + ".sharpness", rd.id("value"), "must be > 0");
+      if (*v > 0)
+        o.sharpness = *v;
+      else
+        rd.error(n["sharpness"], path + ".sharpness", rd.id("value"), "must be > 0");
     }
   }
   if (n["heads"])
@@ -283,8 +293,9 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
     if (auto v = rd.boolean(n["causal"], path + ".causal")) o.causal = *v;
   if (n["scale"]) {
     if (auto w = rd.word(n["scale"], path + ".scale", {"auto", "none", "inv_sqrt_dk"}))
-      o.scale = *w == "auto" ? ScaleMode::kAuto
-                             : *w == "none" ? ScaleMode::kNone : ScaleMode::kInvSqrtDk;
+      o.scale = *w == "auto"   ? ScaleMode::kAuto
+                : *w == "none" ? ScaleMode::kNone
+                               : ScaleMode::kInvSqrtDk;
   }
   return o;
 }
@@ -293,10 +304,14 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
 
 const char* to_string(VariantKind k) {
   switch (k) {
-    case VariantKind::kParameterFree: return "parameter-free";
-    case VariantKind::kQkv: return "qkv";
-    case VariantKind::kMultiHead: return "multi-head";
-    case VariantKind::kCausal: return "causal";
+    case VariantKind::kParameterFree:
+      return "parameter-free";
+    case VariantKind::kQkv:
+      return "qkv";
+    case VariantKind::kMultiHead:
+      return "multi-head";
+    case VariantKind::kCausal:
+      return "causal";
   }
   return "?";
 }
@@ -336,8 +351,10 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
   }
   if (auto v = rd.require(root, "", "id")) {
     if (auto s = rd.string(*v, "id")) {
-      if (valid_id(*s)) ex.id = *s;
-      else rd.error(*v, "id", rd.id("value"), "'" + *s + "' must be 1-64 of [a-z0-9-]");
+      if (valid_id(*s))
+        ex.id = *s;
+      else
+        rd.error(*v, "id", rd.id("value"), "'" + *s + "' must be 1-64 of [a-z0-9-]");
     }
   }
   if (auto v = rd.require(root, "", "title"))
@@ -347,7 +364,8 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
 
   // variant
   std::vector<std::string> requires_caps;
-  if (auto v = rd.require(root, "", "variant"); v && rd.check_keys(*v, "variant", {"kind", "requires"})) {
+  if (auto v = rd.require(root, "", "variant");
+      v && rd.check_keys(*v, "variant", {"kind", "requires"})) {
     if (auto k = rd.require(*v, "variant", "kind")) {
       if (auto w = rd.word(*k, "variant.kind", {"parameter-free", "qkv", "multi-head", "causal"}))
         ex.kind = *w == "parameter-free" ? VariantKind::kParameterFree
@@ -366,7 +384,8 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
   }
 
   // parameters and limits
-  if (root["parameters"]) parse::parameters(rd, root["parameters"], "parameters").apply(ex.parameters);
+  if (root["parameters"])
+    parse::parameters(rd, root["parameters"], "parameters").apply(ex.parameters);
   if (root["limits"]) read_limits(rd, root["limits"], ex.limits);
 
   // weights / layers
@@ -456,8 +475,9 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
       rd.error(cn, key("embeddings"), rd.id("missing_key"), "is required");
       continue;
     }
-    const auto x = embed(rd, vocabularies, {emb_node, cn["embeddings"] ? key("embeddings") : "embeddings"},
-                         c.tokens, tok_node, tok_path);
+    const auto x =
+        embed(rd, vocabularies, {emb_node, cn["embeddings"] ? key("embeddings") : "embeddings"},
+              c.tokens, tok_node, tok_path);
     if (!x) continue;
     c.x = *x;
     const YAML::Node pos = cn["positions"] ? cn["positions"] : root["positions"];
@@ -466,7 +486,8 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
   }
 
   // transforms
-  if (const auto tr = root["transforms"]; tr && rd.check_keys(tr, "transforms", {"scale_embeddings"})) {
+  if (const auto tr = root["transforms"];
+      tr && rd.check_keys(tr, "transforms", {"scale_embeddings"})) {
     if (tr["scale_embeddings"])
       if (auto s = rd.number(tr["scale_embeddings"], "transforms.scale_embeddings"))
         for (auto& c : ex.cases)
@@ -532,8 +553,9 @@ ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations) 
       if (!l.exercise) continue;
       auto [it, fresh] = seen.emplace(l.exercise->id, f.string());
       if (!fresh) {
-        set.errors.emplace_back("exercise.duplicate_id", f.string(),
-                                "exercise id '" + l.exercise->id + "' is also used by " + it->second);
+        set.errors.emplace_back(
+            "exercise.duplicate_id", f.string(),
+            "exercise id '" + l.exercise->id + "' is also used by " + it->second);
         continue;
       }
       set.exercises.push_back(std::move(*l.exercise));

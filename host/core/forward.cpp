@@ -29,7 +29,9 @@ template <class T>
 struct Buffers {
   std::vector<T> x, wq, wk, wv, wo, z, a, s;
 
-  static std::vector<T> from(const Matrix& m) { return std::vector<T>(m.data.begin(), m.data.end()); }
+  static std::vector<T> from(const Matrix& m) {
+    return std::vector<T>(m.data.begin(), m.data.end());
+  }
 };
 
 template <class T>
@@ -92,11 +94,16 @@ ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const Forwar
 
 const char* to_string(awb_status status) {
   switch (status) {
-    case AWB_OK: return "ok";
-    case AWB_ERR_INVALID_ARGUMENT: return "invalid-argument";
-    case AWB_ERR_UNSUPPORTED: return "unsupported";
-    case AWB_ERR_OUT_OF_MEMORY: return "out-of-memory";
-    case AWB_ERR_INTERNAL: return "internal";
+    case AWB_OK:
+      return "ok";
+    case AWB_ERR_INVALID_ARGUMENT:
+      return "invalid-argument";
+    case AWB_ERR_UNSUPPORTED:
+      return "unsupported";
+    case AWB_ERR_OUT_OF_MEMORY:
+      return "out-of-memory";
+    case AWB_ERR_INTERNAL:
+      return "internal";
   }
   return "unknown-status";
 }
@@ -118,8 +125,7 @@ std::string message_from(const std::array<char, kErrorCapacity>& buf) {
 }
 }  // namespace
 
-VariantInstance::VariantInstance(std::shared_ptr<const Library> library,
-                                 const VariantDesc& variant)
+VariantInstance::VariantInstance(std::shared_ptr<const Library> library, const VariantDesc& variant)
     : library_(std::move(library)), variant_(variant) {
   std::array<char, kErrorCapacity> err{};
   const awb_status st = variant_.raw->create(variant_.raw, &instance_, err.data(), err.size());
@@ -132,7 +138,8 @@ VariantInstance::~VariantInstance() { variant_.raw->destroy(instance_); }
 
 void VariantInstance::forward(const awb_problem& problem, awb_results& results) {
   std::array<char, kErrorCapacity> err{};
-  const awb_status st = variant_.raw->forward(instance_, &problem, &results, err.data(), err.size());
+  const awb_status st =
+      variant_.raw->forward(instance_, &problem, &results, err.data(), err.size());
   if (st != AWB_OK)
     throw Error("plugin.forward_failed", variant_.id,
                 std::string(to_string(st)) + ": " + message_from(err));

@@ -24,7 +24,6 @@ struct ForwardOptions {
   int threads = 0;           // 0: the plugin's choice
 };
 
-
 // The raw call: fills ABI results for an ABI problem; throws awb::Error on failure.
 using RawForward = std::function<void(const awb_problem&, awb_results&)>;
 

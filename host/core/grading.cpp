@@ -1,10 +1,9 @@
 // grading.cpp: groups checks by (case, parameters) so each group runs the subject once.
 #include "core/grading.hpp"
 
+#include <chrono>
 #include <map>
 #include <memory>
-
-#include <chrono>
 
 #include "core/sha256.hpp"
 #include "core/subjects.hpp"

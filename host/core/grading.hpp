@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "checks/check.hpp"
-#include "report/report.hpp"
 #include "core/exercise.hpp"
 #include "core/plugin_loader.hpp"
+#include "report/report.hpp"
 
 namespace awb::core {
 

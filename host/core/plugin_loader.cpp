@@ -57,17 +57,22 @@ S copy_declared(const S* raw) {
   return out;
 }
 
-
 }  // namespace
 
 const char* to_string(LoadStage stage) {
   switch (stage) {
-    case LoadStage::kDiscover: return "discover";
-    case LoadStage::kOpen: return "open";
-    case LoadStage::kEntrySymbol: return "entry-symbol";
-    case LoadStage::kAbi: return "abi";
-    case LoadStage::kDescriptor: return "descriptor";
-    case LoadStage::kDuplicate: return "duplicate";
+    case LoadStage::kDiscover:
+      return "discover";
+    case LoadStage::kOpen:
+      return "open";
+    case LoadStage::kEntrySymbol:
+      return "entry-symbol";
+    case LoadStage::kAbi:
+      return "abi";
+    case LoadStage::kDescriptor:
+      return "descriptor";
+    case LoadStage::kDuplicate:
+      return "duplicate";
   }
   return "unknown";
 }
@@ -91,8 +96,8 @@ std::vector<fs::path> plugin_search_path(const std::vector<fs::path>& extra) {
 LoadResult load_plugin(const fs::path& file) {
   LoadResult result;
   auto fail = [&](LoadStage stage, std::string message, std::string sys = {}) {
-    result.failure = std::make_unique<LoadFailure>(
-        LoadFailure{file, stage, std::move(message), std::move(sys)});
+    result.failure =
+        std::make_unique<LoadFailure>(LoadFailure{file, stage, std::move(message), std::move(sys)});
     return std::move(result);
   };
 
@@ -141,8 +146,8 @@ LoadResult load_plugin(const fs::path& file) {
   if (!d.name || !*d.name) return fail(LoadStage::kDescriptor, "plugin name is empty");
   if (!d.version || !*d.version) return fail(LoadStage::kDescriptor, "plugin version is empty");
   if (d.n_variants < 1 || d.n_variants > kMaxVariants || !d.variants)
-    return fail(LoadStage::kDescriptor, "plugin lists " + std::to_string(d.n_variants) +
-                                            " variants (1 to 256 allowed)");
+    return fail(LoadStage::kDescriptor,
+                "plugin lists " + std::to_string(d.n_variants) + " variants (1 to 256 allowed)");
 
   auto plugin = std::make_unique<PluginDesc>();
   plugin->path = abs;
@@ -160,8 +165,8 @@ LoadResult load_plugin(const fs::path& file) {
     if (!rv) return fail(LoadStage::kDescriptor, where + " is NULL");
     constexpr size_t kVarRequired = offsetof(awb_variant, forward) + sizeof(void*);
     if (rv->struct_size < kVarRequired)
-      return fail(LoadStage::kDescriptor, where + ": struct_size " +
-                                              std::to_string(rv->struct_size) + " is too small");
+      return fail(LoadStage::kDescriptor,
+                  where + ": struct_size " + std::to_string(rv->struct_size) + " is too small");
     const awb_variant v = copy_declared(rv);
     if (!valid_variant_id(v.id))
       return fail(LoadStage::kDescriptor,
@@ -175,8 +180,7 @@ LoadResult load_plugin(const fs::path& file) {
     if (!v.forward) return fail(LoadStage::kDescriptor, vname + ": forward() is missing");
     if (auto why = inconsistent_capabilities(v.capabilities, d.abi_minor))
       return fail(LoadStage::kDescriptor, vname + ": inconsistent capabilities: " + *why);
-    plugin->variants.push_back(
-        VariantDesc{v.id, v.name, str(v.description), v.capabilities, rv});
+    plugin->variants.push_back(VariantDesc{v.id, v.name, str(v.description), v.capabilities, rv});
   }
   plugin->library = std::move(library);
   result.plugin = std::move(plugin);
@@ -211,10 +215,11 @@ Catalog load_catalog(const std::vector<fs::path>& locations) {
       }
       auto [it, fresh] = seen_ids.emplace(r.plugin->id, f);
       if (!fresh) {
-        catalog.failures.push_back({f, LoadStage::kDuplicate,
-                                    "plugin id '" + r.plugin->id + "' is already provided by " +
-                                        it->second.string(),
-                                    {}});
+        catalog.failures.push_back(
+            {f,
+             LoadStage::kDuplicate,
+             "plugin id '" + r.plugin->id + "' is already provided by " + it->second.string(),
+             {}});
         continue;
       }
       r.plugin->bundled = canon.parent_path() == bundled;
@@ -238,8 +243,8 @@ VariantRef find_variant(const Catalog& catalog, const std::string& spec) {
   }
   if (hits.empty())
     throw Error("plugin.variant_not_found",
-                "no loaded plugin provides '" + spec + "' (loaded: " +
-                    (known.empty() ? std::string("none") : known) + ")");
+                "no loaded plugin provides '" + spec +
+                    "' (loaded: " + (known.empty() ? std::string("none") : known) + ")");
   if (hits.size() > 1) {
     std::string which;
     for (const auto& h : hits) which += (which.empty() ? "" : ", ") + h.plugin->id + ":" + spec;

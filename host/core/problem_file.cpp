@@ -44,8 +44,9 @@ struct Reader {
         fail(row, "problem.type", "'" + rkey + "' must be a non-empty list of numbers");
       if (r == 0) m.cols = static_cast<int64_t>(row.size());
       if (static_cast<int64_t>(row.size()) != m.cols)
-        fail(row, "problem.shape", "'" + rkey + "' has " + std::to_string(row.size()) +
-                                       " values, row 0 has " + std::to_string(m.cols));
+        fail(row, "problem.shape",
+             "'" + rkey + "' has " + std::to_string(row.size()) + " values, row 0 has " +
+                 std::to_string(m.cols));
       for (size_t c = 0; c < row.size(); ++c)
         m.data.push_back(number(row[c], rkey + "[" + std::to_string(c) + "]"));
     }
@@ -67,9 +68,8 @@ ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_
                 e.msg);
   }
   if (!root.IsMap()) throw Error("problem.type", file_label, "the file must be a mapping");
-  static const std::set<std::string> kKeys = {"tokens", "x",      "w_q",       "w_k",   "w_v",
-                                              "w_o",    "heads",  "causal",    "sharpness",
-                                              "scale"};
+  static const std::set<std::string> kKeys = {"tokens", "x",     "w_q",    "w_k",       "w_v",
+                                              "w_o",    "heads", "causal", "sharpness", "scale"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     if (!kKeys.count(key)) rd.fail(kv.first, "problem.unknown_key", "unknown key '" + key + "'");
@@ -96,10 +96,14 @@ ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_
   }
   if (const auto n = root["scale"]) {
     const std::string s = n.IsScalar() ? n.Scalar() : "";
-    if (s == "auto") p.scale = ScaleMode::kAuto;
-    else if (s == "none") p.scale = ScaleMode::kNone;
-    else if (s == "inv_sqrt_dk") p.scale = ScaleMode::kInvSqrtDk;
-    else rd.fail(n, "problem.type", "'scale' must be auto, none or inv_sqrt_dk");
+    if (s == "auto")
+      p.scale = ScaleMode::kAuto;
+    else if (s == "none")
+      p.scale = ScaleMode::kNone;
+    else if (s == "inv_sqrt_dk")
+      p.scale = ScaleMode::kInvSqrtDk;
+    else
+      rd.fail(n, "problem.type", "'scale' must be auto, none or inv_sqrt_dk");
   }
   try {
     validate(p);

@@ -9,8 +9,8 @@
 namespace awb::core {
 
 RawForward reference_forward(uint64_t capabilities) {
-  const auto kind = (capabilities & AWB_CAP_QKV) ? reference::Kind::kProjected
-                                                 : reference::Kind::kParameterFree;
+  const auto kind =
+      (capabilities & AWB_CAP_QKV) ? reference::Kind::kProjected : reference::Kind::kParameterFree;
   return [kind](const awb_problem& p, awb_results& r) {
     try {
       reference::attention_forward(p, r, kind);

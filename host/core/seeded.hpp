@@ -29,8 +29,8 @@ enum class Distribution { kNormal, kUniform };
 struct SeededSpec {
   uint64_t seed = 0;
   Distribution distribution = Distribution::kNormal;
-  double mean = 0, std = 1;    // normal
-  double low = -1, high = 1;   // uniform
+  double mean = 0, std = 1;   // normal
+  double low = -1, high = 1;  // uniform
 };
 
 // rows × cols, filled row by row.

@@ -6,8 +6,7 @@
 
 namespace awb::core {
 
-std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabilities,
-                                      Scalar scalar) {
+std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabilities, Scalar scalar) {
   for (size_t l = 0; l < input.layers.size(); ++l) {
     const auto fitted = adapt(input.layer_problem(l, input.x), capabilities, scalar, Fit::kStrict);
     if (!fitted.problem) return fitted.reason;

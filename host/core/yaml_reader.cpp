@@ -57,8 +57,10 @@ Scan prescan(const std::string& text, const YamlCaps& caps) {
       }
     }
     if (in_double) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_double = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_double = false;
       continue;
     }
     if (in_single) {
@@ -68,11 +70,16 @@ Scan prescan(const std::string& text, const YamlCaps& caps) {
     const char prev = i > 0 ? text[i - 1] : ' ';
     const bool token_start = prev == ' ' || prev == '\t' || prev == '[' || prev == '{' ||
                              prev == ',' || prev == ':' || prev == '\n';
-    if (c == '#' && (prev == ' ' || prev == '\t' || i == 0)) in_comment = true;
-    else if (c == '"' && token_start) in_double = true;
-    else if (c == '\'' && token_start) in_single = true;
-    else if (c == '[' || c == '{') note_depth(int(indents.size()) + ++flow);
-    else if ((c == ']' || c == '}') && flow > 0) --flow;
+    if (c == '#' && (prev == ' ' || prev == '\t' || i == 0))
+      in_comment = true;
+    else if (c == '"' && token_start)
+      in_double = true;
+    else if (c == '\'' && token_start)
+      in_single = true;
+    else if (c == '[' || c == '{')
+      note_depth(int(indents.size()) + ++flow);
+    else if ((c == ']' || c == '}') && flow > 0)
+      --flow;
     else if (c == '*' && token_start && i + 1 < text.size() && text[i + 1] != ' ') {
       if (++s.aliases == caps.max_aliases + 1 && s.depth <= caps.max_depth) {
         s.line = line;
@@ -250,8 +257,8 @@ std::optional<double> YamlReader::number(const YAML::Node& n, const std::string&
   return v;
 }
 
-std::optional<int64_t> YamlReader::integer(const YAML::Node& n, const std::string& path,
-                                           int64_t lo, int64_t hi, const char* over_id) {
+std::optional<int64_t> YamlReader::integer(const YAML::Node& n, const std::string& path, int64_t lo,
+                                           int64_t hi, const char* over_id) {
   const auto v = number(n, path);
   if (!v) return std::nullopt;
   if (std::floor(*v) != *v) {
@@ -296,8 +303,8 @@ std::optional<std::vector<double>> YamlReader::vector(const YAML::Node& n, const
     return std::nullopt;
   }
   if (static_cast<int64_t>(n.size()) > max_len) {
-    error(n, path, id("limit"), "has " + std::to_string(n.size()) + " entries; the cap is " +
-                                    std::to_string(max_len));
+    error(n, path, id("limit"),
+          "has " + std::to_string(n.size()) + " entries; the cap is " + std::to_string(max_len));
     return std::nullopt;
   }
   std::vector<double> out;
@@ -321,8 +328,8 @@ std::optional<Matrix> YamlReader::matrix(const YAML::Node& n, const std::string&
     return std::nullopt;
   }
   if (static_cast<int64_t>(n.size()) > max_rows) {
-    error(n, path, id("limit"), "has " + std::to_string(n.size()) + " rows; the cap is " +
-                                    std::to_string(max_rows));
+    error(n, path, id("limit"),
+          "has " + std::to_string(n.size()) + " rows; the cap is " + std::to_string(max_rows));
     return std::nullopt;
   }
   Matrix m;
@@ -337,8 +344,9 @@ std::optional<Matrix> YamlReader::matrix(const YAML::Node& n, const std::string&
     }
     if (m.cols == 0) m.cols = static_cast<int64_t>(row->size());
     if (static_cast<int64_t>(row->size()) != m.cols) {
-      error(n[r], rpath, id("shape"), "has " + std::to_string(row->size()) +
-                                          " values; the first row has " + std::to_string(m.cols));
+      error(n[r], rpath, id("shape"),
+            "has " + std::to_string(row->size()) + " values; the first row has " +
+                std::to_string(m.cols));
       ok = false;
       continue;
     }
@@ -356,8 +364,8 @@ std::optional<std::vector<std::string>> YamlReader::strings(const YAML::Node& n,
     return std::nullopt;
   }
   if (static_cast<int64_t>(n.size()) > max_len) {
-    error(n, path, id("limit"), "has " + std::to_string(n.size()) + " entries; the cap is " +
-                                    std::to_string(max_len));
+    error(n, path, id("limit"),
+          "has " + std::to_string(n.size()) + " entries; the cap is " + std::to_string(max_len));
     return std::nullopt;
   }
   std::vector<std::string> out;

@@ -10,7 +10,6 @@ using namespace awb;
 
 namespace {
 
-
 core::PluginDesc load(const char* path) {
   auto r = core::load_plugin(path);
   if (r.failure) FAIL(r.failure->message << " " << r.failure->system_error);

@@ -2,8 +2,8 @@
 #include "support/test_support.hpp"
 
 #include "core/capabilities.hpp"
-#include "model/error.hpp"
 #include "core/reference_forward.hpp"
+#include "model/error.hpp"
 #include "tolerance/tolerance.hpp"
 
 namespace awb::test {
@@ -41,7 +41,7 @@ bool same_layout(const ForwardResult& a, const ForwardResult& b) {
 }  // namespace
 
 ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model, int heads,
-                                 int64_t d_k, bool projected, bool causal) {
+                           int64_t d_k, bool projected, bool causal) {
   ProblemSpec p;
   p.x = random_matrix(rng, tokens, d_model);
   if (projected) {
@@ -63,8 +63,7 @@ const core::Catalog& bundled_catalog() {
   return catalog;
 }
 
-ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
-                          Scalar scalar) {
+ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem, Scalar scalar) {
   core::ForwardOptions o;
   o.scalar = scalar;
   return run_variant(ref, problem, o);
@@ -87,8 +86,7 @@ ForwardResult run_forward_reference(uint64_t capabilities, const ProblemSpec& pr
   return core::run_forward(core::reference_forward(capabilities), *fitted.problem, options);
 }
 
-ForwardResult run_reference(uint64_t capabilities, const ProblemSpec& problem,
-                                  Scalar scalar) {
+ForwardResult run_reference(uint64_t capabilities, const ProblemSpec& problem, Scalar scalar) {
   const auto fitted = core::adapt(problem, capabilities, scalar, core::Fit::kStrict);
   if (!fitted.problem) throw Error("test.cannot_run", fitted.reason);
   core::ForwardOptions o;

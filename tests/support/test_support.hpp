@@ -13,15 +13,14 @@
 namespace awb::test {
 
 // A problem with entries uniform in [-1, 1]; projections (and W_o) when `projected`.
-ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model,
-                                 int heads, int64_t d_k, bool projected, bool causal);
+ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model, int heads,
+                           int64_t d_k, bool projected, bool causal);
 
 // The bundled plugins of this build, loaded once per test binary.
 const core::Catalog& bundled_catalog();
 
 // Runs a variant (from any catalog) or the matching reference on a problem, strict fit.
-ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
-                          Scalar scalar);
+ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem, Scalar scalar);
 // The same with explicit options (A and S wanted or not, threads).
 ForwardResult run_variant(const core::VariantRef& ref, const ProblemSpec& problem,
                           const core::ForwardOptions& options);

@@ -1,5 +1,7 @@
 // batch.tests.cpp: the batch journal (round trip, torn and corrupt lines, checksums) and
 // run_batch's resume: a result is graded again exactly when its key changes.
+#include "core/batch.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <map>
 #include <sstream>
 
-#include "core/batch.hpp"
 #include "core/batch_journal.hpp"
 #include "core/exercise.hpp"
 #include "model/error.hpp"
@@ -22,8 +23,7 @@ namespace {
 // A fresh folder per test case (ctest may run the cases at once), removed at exit.
 const fs::path& scratch_root() {
   static const struct Root {
-    fs::path path =
-        fs::temp_directory_path() / ("awb-batch-tests-" + std::to_string(::getpid()));
+    fs::path path = fs::temp_directory_path() / ("awb-batch-tests-" + std::to_string(::getpid()));
     ~Root() {
       std::error_code ec;
       fs::remove_all(path, ec);
@@ -53,7 +53,12 @@ void spit(const fs::path& file, const std::string& text) {
 
 core::JournalRecord sample_record(const std::string& subject, const std::string& exercise) {
   core::JournalRecord r;
-  r.key = {"alice", subject, exercise, std::string(64, 'e'), std::string(64, 'p'), "0.1.0",
+  r.key = {"alice",
+           subject,
+           exercise,
+           std::string(64, 'e'),
+           std::string(64, 'p'),
+           "0.1.0",
            "scalar=f64;strictness=2"};
   r.plugin_file = "plugin.so";
   r.report.exercise_id = exercise;
@@ -130,8 +135,8 @@ TEST_CASE("batch: a journal line reads back field for field", "[batch]") {
   REQUIRE(line.back() == '\n');
   CHECK(std::count(line.begin(), line.end(), '\n') == 1);  // one line, whatever the text holds
   std::string why;
-  const auto back = core::parse_journal_line(std::string_view(line).substr(0, line.size() - 1),
-                                             &why);
+  const auto back =
+      core::parse_journal_line(std::string_view(line).substr(0, line.size() - 1), &why);
   INFO(why);
   REQUIRE(back);
   check_same(record, *back);

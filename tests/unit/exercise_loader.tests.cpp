@@ -2,9 +2,8 @@
 // the right place (the corpus in fixtures/exercises/malformed documents itself with
 // "# expect: <id> <line>:<col>" lines), loads the bundled exercises cleanly, and the seeded
 // generator gives the same numbers everywhere.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -46,7 +45,8 @@ std::string line_col(const std::string& location) {
   const std::string line = location.substr(c1 + 1, c2 - c1 - 1);
   const std::string col = location.substr(c2 + 1);
   auto digits = [](const std::string& s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
   };
   return digits(line) && digits(col) ? line + ":" + col : "?";
 }
@@ -98,11 +98,11 @@ TEST_CASE("exercise: malformed corpus matches its expect lines", "[exercise][loa
     for (const auto& e : load.errors) ids_seen.insert(e.id());
   }
   // Every id of FORMAT.md's table that a file can provoke (too_large is tested in memory).
-  for (const char* id : {"exercise.yaml", "exercise.too_deep", "exercise.too_many_aliases",
-                         "exercise.duplicate_key", "exercise.unknown_key", "exercise.missing_key",
-                         "exercise.type", "exercise.value", "exercise.not_finite", "exercise.shape",
-                         "exercise.limit", "exercise.unknown_token", "exercise.unknown_case",
-                         "exercise.duplicate_id", "exercise.version"}) {
+  for (const char* id :
+       {"exercise.yaml", "exercise.too_deep", "exercise.too_many_aliases", "exercise.duplicate_key",
+        "exercise.unknown_key", "exercise.missing_key", "exercise.type", "exercise.value",
+        "exercise.not_finite", "exercise.shape", "exercise.limit", "exercise.unknown_token",
+        "exercise.unknown_case", "exercise.duplicate_id", "exercise.version"}) {
     INFO("error id " << id);
     CHECK(ids_seen.count(id) == 1);
   }
@@ -152,8 +152,7 @@ TEST_CASE("exercise: hostile sizes are refused quickly", "[.][hostile][exercise]
                       [](const Error& e) { return e.id() == "exercise.limit"; }));
     CHECK(took.count() < 1.0);
   };
-  const std::string head =
-      "awb-exercise: 1\nid: tiny\ntitle: \"A tiny exercise\"\n";
+  const std::string head = "awb-exercise: 1\nid: tiny\ntitle: \"A tiny exercise\"\n";
   const std::string check =
       "checks:\n  - id: rows-sum-to-one\n    kind: property\n    property: rows_sum_to_one\n";
   std::string a_tokens = "[a";

@@ -1,10 +1,11 @@
 // grading.tests.cpp: every bundled plugin against every bundled exercise, and every mutant
 // (under a neutral name) caught with a diagnosis that names its mistake.
+#include "core/grading.hpp"
+
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "core/exercise.hpp"
-#include "core/grading.hpp"
 #include "core/lint.hpp"
 #include "support/test_support.hpp"
 
@@ -72,11 +73,17 @@ TEST_CASE("the reference aces every bundled exercise", "[grader][lint]") {
 TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[grader][mutant]") {
   // In the order of the mutant builds (graders/mutants/CMakeLists.txt): words the diagnosis of
   // that mistake must contain.
-  const std::vector<std::string> expected = {
-      "divided by their row sum", "maximum score",      "sqrt(d_k)",
-      "wrong axis",               "mask is missing",    "after the softmax",
-      "diagonal",                 "swapped",            "wrong order",
-      "W_o was never applied",    "normalised weights"};
+  const std::vector<std::string> expected = {"divided by their row sum",
+                                             "maximum score",
+                                             "sqrt(d_k)",
+                                             "wrong axis",
+                                             "mask is missing",
+                                             "after the softmax",
+                                             "diagonal",
+                                             "swapped",
+                                             "wrong order",
+                                             "W_o was never applied",
+                                             "normalised weights"};
   const core::Catalog cat = core::load_catalog({AWB_TEST_NEUTRAL_DIR});
   REQUIRE(cat.failures.empty());
   REQUIRE(cat.plugins.size() == expected.size());

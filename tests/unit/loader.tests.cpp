@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "model/error.hpp"
 #include "core/plugin_loader.hpp"
+#include "model/error.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;
@@ -68,8 +68,8 @@ TEST_CASE("a duplicate plugin id keeps the first and reports the second", "[load
   const auto* f = failure_for(broken_catalog(), "duplicate_id_b.so");
   REQUIRE(f);
   CHECK(f->stage == core::LoadStage::kDuplicate);
-  CHECK_THAT(f->message, Catch::Contains("org.awb.fixture.duplicate") &&
-                             Catch::Contains("duplicate_id_a.so"));
+  CHECK_THAT(f->message,
+             Catch::Contains("org.awb.fixture.duplicate") && Catch::Contains("duplicate_id_a.so"));
 }
 
 TEST_CASE("inconsistent capabilities", "[loader]") {

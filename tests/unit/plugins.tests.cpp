@@ -36,8 +36,8 @@ TEST_CASE("bundled plugins agree with the reference kernels", "[plugin][referenc
           if (!causal && (caps & AWB_CAP_CAUSAL_ONLY)) continue;
           const bool projected = caps & AWB_CAP_QKV;
           const int heads = (caps & AWB_CAP_MULTI_HEAD) ? s.heads : 1;
-          auto problem = test::random_problem(rng, s.tokens, s.d_model, heads, s.d_k, projected,
-                                              causal);
+          auto problem =
+              test::random_problem(rng, s.tokens, s.d_model, heads, s.d_k, projected, causal);
           if (!(caps & AWB_CAP_OUTPUT_PROJ)) problem.w_o.reset();
           INFO(variant.id << " T=" << s.tokens << " d=" << s.d_model << " h=" << heads
                           << " causal=" << causal);
@@ -112,12 +112,12 @@ TEST_CASE("repeated calls on one instance give identical results", "[plugin][str
 TEST_CASE("strict fitting refuses what a variant cannot do", "[capabilities]") {
   std::mt19937_64 rng(7);
   auto multi = test::random_problem(rng, 5, 4, 2, 2, true, false);
-  const auto pf = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_CAUSAL, Scalar::kF64,
-                              core::Fit::kStrict);
+  const auto pf =
+      core::adapt(multi, AWB_CAP_F64 | AWB_CAP_CAUSAL, Scalar::kF64, core::Fit::kStrict);
   CHECK_FALSE(pf.problem);
   CHECK_THAT(pf.reason, Catch::Contains("parameter-free"));
-  const auto single = core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, Scalar::kF64,
-                                  core::Fit::kStrict);
+  const auto single =
+      core::adapt(multi, AWB_CAP_F64 | AWB_CAP_QKV, Scalar::kF64, core::Fit::kStrict);
   CHECK_THAT(single.reason, Catch::Contains("lacks the multi-head capability"));
   multi.causal = true;
   const auto nocausal =

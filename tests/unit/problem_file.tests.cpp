@@ -1,8 +1,9 @@
 // problem_file.tests.cpp: YAML problem files parse, and bad ones fail with id and position.
+#include "core/problem_file.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "model/error.hpp"
-#include "core/problem_file.hpp"
 
 using namespace awb;
 

@@ -1,16 +1,16 @@
 // report.tests.cpp: the five report writers on hand-built results, read back and checked.
+#include "report/report.hpp"
+
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
-
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
+#include <sstream>
 
 #include "report/format.hpp"
-#include "report/report.hpp"
 
 using namespace awb::grade;
 using Json = nlohmann::json;
@@ -41,10 +41,10 @@ GradeReport sample_report() {
   e.exercise_id = "softmax-basics";
   e.title = "Softmax <basics> & \"rows\"";
   e.provenance = {"0.1.0", std::string(64, 'a'), std::string(64, 'b'), "in-process"};
-  e.checks.push_back(check("weights-match", CheckKind::kReference, "reference", Status::kPassed,
-                           2, 2, "weights, scores and context within tolerance"));
-  CheckResult rows = check("rows-sum", CheckKind::kProperty, "rows_sum_to_one", Status::kFailed,
-                           0.5, 1, kTricky);
+  e.checks.push_back(check("weights-match", CheckKind::kReference, "reference", Status::kPassed, 2,
+                           2, "weights, scores and context within tolerance"));
+  CheckResult rows =
+      check("rows-sum", CheckKind::kProperty, "rows_sum_to_one", Status::kFailed, 0.5, 1, kTricky);
   rows.details = "row 2: sum 1.37\nrow 3: sum 0.91";
   rows.diagnosis = "looks like dividing by the row sum";
   rows.hint = "Exponentiate before you normalise: 'exp' & \"sum\"";
@@ -61,8 +61,8 @@ GradeReport sample_report() {
                            3, "hidden property holds", Visibility::kHidden));
   e.checks.push_back(check("late", CheckKind::kExpect, "peak", Status::kFailed, 0, 2,
                            "late check fails", Visibility::kAfterDueDate));
-  e.score = 5.5;      // 2 + 0.5 + 3
-  e.max_score = 10;   // every check but the not-run one
+  e.score = 5.5;     // 2 + 0.5 + 3
+  e.max_score = 10;  // every check but the not-run one
 
   ExerciseReport broken;
   broken.exercise_id = "broken";
@@ -133,8 +133,8 @@ TEST_CASE("report: the table in the student view", "[report]") {
   CHECK(has_line(t, "Subject: org.awb.qkv:qkv (plugins/libawb_qkv.so)"));
   CHECK(has_line(t, "softmax-basics (Softmax <basics> & \"rows\")"));
   CHECK(has_line(t, "  STATUS   CHECK          POINTS  SUMMARY"));
-  CHECK(has_line(
-      t, "  PASSED   weights-match  2/2     weights, scores and context within tolerance"));
+  CHECK(has_line(t,
+                 "  PASSED   weights-match  2/2     weights, scores and context within tolerance"));
   // The control character in the summary is dropped; the specials stay as they are.
   CHECK(has_line(t, "  FAILED   rows-sum       0.5/1   row 2 sums to 1.37 <&> \"x\" 'y'"));
   CHECK(has_line(t, "             row 2: sum 1.37"));
@@ -144,12 +144,14 @@ TEST_CASE("report: the table in the student view", "[report]") {
   CHECK(has_line(t, "  ERROR    crash          0/1     plugin faulted"));
   CHECK(has_line(t, "             signal 11 in awb_forward"));
   CHECK(has_line(t, "  TIMEOUT  slow           0/1     timed out after 2 s"));
-  CHECK(has_line(t, "  NOT-RUN  causal-mask    -       "
-                    "cannot run: the variant has no causal mask"));
+  CHECK(has_line(t,
+                 "  NOT-RUN  causal-mask    -       "
+                 "cannot run: the variant has no causal mask"));
   CHECK(has_line(t, "  2 hidden check(s) not shown"));
   CHECK(has_line(t, "  Score: 2.5/5"));
-  CHECK(has_line(t, "broken (Broken plugin): not gradable: "
-                    "the plugin did not load: missing symbol awb_entry"));
+  CHECK(has_line(t,
+                 "broken (Broken plugin): not gradable: "
+                 "the plugin did not load: missing symbol awb_entry"));
   CHECK(has_line(t, "Total: 2.5/5 over 2 exercise(s), 1 not gradable"));
   // Nothing of the hidden checks leaks: not their ids, summaries or points.
   CHECK(t.find("secret") == std::string::npos);
@@ -162,8 +164,9 @@ TEST_CASE("report: the table in the student view", "[report]") {
 TEST_CASE("report: the table in the instructor view", "[report]") {
   const std::string t = write_table(sample_report(), kInstructor);
   INFO(t);
-  CHECK(has_line(t, "  awb 0.1.0, exercise sha256 aaaaaaaaaaaa, plugin sha256 bbbbbbbbbbbb, "
-                    "lockdown in-process"));
+  CHECK(has_line(t,
+                 "  awb 0.1.0, exercise sha256 aaaaaaaaaaaa, plugin sha256 bbbbbbbbbbbb, "
+                 "lockdown in-process"));
   CHECK(has_line(t, "  PASSED   secret [hidden]        3/3     hidden property holds"));
   CHECK(has_line(t, "  FAILED   late [after_due_date]  0/2     late check fails"));
   CHECK(t.find("hidden check(s) not shown") == std::string::npos);
@@ -268,8 +271,7 @@ TEST_CASE("report: JUnit XML parses and counts like a CI server would", "[report
   const pugi::xml_node failure = rows.child("failure");
   REQUIRE(failure);
   // Round trip: every special comes back, the control character is gone.
-  CHECK(std::string(failure.attribute("message").value()) ==
-        "row 2 sums to 1.37 <&> \"x\" 'y'");
+  CHECK(std::string(failure.attribute("message").value()) == "row 2 sums to 1.37 <&> \"x\" 'y'");
   CHECK(std::string(failure.child_value()) ==
         "Points: 0.5/1\nrow 2: sum 1.37\nrow 3: sum 0.91\n"
         "Diagnosis: looks like dividing by the row sum\n"
@@ -277,10 +279,13 @@ TEST_CASE("report: JUnit XML parses and counts like a CI server would", "[report
   const pugi::xml_node crash = suite.find_child_by_attribute("testcase", "name", "crash");
   CHECK(std::string(crash.child("error").attribute("type").value()) == "error");
   CHECK(std::string(suite.find_child_by_attribute("testcase", "name", "slow")
-                        .child("error").attribute("type").value()) == "timeout");
+                        .child("error")
+                        .attribute("type")
+                        .value()) == "timeout");
   CHECK(std::string(suite.find_child_by_attribute("testcase", "name", "causal-mask")
-                        .child("skipped").attribute("message").value()) ==
-        "cannot run: the variant has no causal mask");
+                        .child("skipped")
+                        .attribute("message")
+                        .value()) == "cannot run: the variant has no causal mask");
   const pugi::xml_node passed = suite.find_child_by_attribute("testcase", "name", "weights-match");
   CHECK(!passed.first_child());
 

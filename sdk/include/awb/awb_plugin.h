@@ -61,18 +61,17 @@
  *       double mx = -INFINITY, sum = 0;
  *       for (int64_t t2 = 0; t2 < T; ++t2) {
  *         double s = 0;
- *         for (int64_t c = 0; c < d; ++c) s += x[t * p->x.stride[0] + c] * x[t2 * p->x.stride[0] + c];
- *         s *= p->sharpness;
- *         if (r->s.data) ((double*)r->s.data)[t * r->s.stride[1] + t2] = s;
- *         row[t2] = s;
- *         if (s > mx) mx = s;
+ *         for (int64_t c = 0; c < d; ++c) s += x[t * p->x.stride[0] + c] * x[t2 * p->x.stride[0] +
+ * c]; s *= p->sharpness; if (r->s.data) ((double*)r->s.data)[t * r->s.stride[1] + t2] = s; row[t2]
+ * = s; if (s > mx) mx = s;
  *       }
  *       for (int64_t t2 = 0; t2 < T; ++t2) { row[t2] = exp(row[t2] - mx); sum += row[t2]; }
  *       for (int64_t c = 0; c < d; ++c) z[t * r->z.stride[0] + c] = 0;
  *       for (int64_t t2 = 0; t2 < T; ++t2) {
  *         double a = row[t2] / sum;
  *         if (r->a.data) ((double*)r->a.data)[t * r->a.stride[1] + t2] = a;
- *         for (int64_t c = 0; c < d; ++c) z[t * r->z.stride[0] + c] += a * x[t2 * p->x.stride[0] + c];
+ *         for (int64_t c = 0; c < d; ++c) z[t * r->z.stride[0] + c] += a * x[t2 * p->x.stride[0] +
+ * c];
  *       }
  *     }
  *     free(row);
@@ -131,17 +130,17 @@ typedef enum awb_scalar {
 
 /* Scale applied to the raw scores Q·Kᵀ before sharpness and softmax. */
 typedef enum awb_scale_mode {
-  AWB_SCALE_NONE = 0,         /* scores = Q·Kᵀ */
-  AWB_SCALE_INV_SQRT_DK = 1   /* scores = Q·Kᵀ / sqrt(d_k); d_k = per-head key width */
+  AWB_SCALE_NONE = 0,       /* scores = Q·Kᵀ */
+  AWB_SCALE_INV_SQRT_DK = 1 /* scores = Q·Kᵀ / sqrt(d_k); d_k = per-head key width */
 } awb_scale_mode;
 
 /* Capability bits a variant declares; the host plans what it can run from them. */
-#define AWB_CAP_F64 (UINT64_C(1) << 0)        /* accepts AWB_SCALAR_F64 problems */
-#define AWB_CAP_F32 (UINT64_C(1) << 1)        /* accepts AWB_SCALAR_F32 problems */
-#define AWB_CAP_QKV (UINT64_C(1) << 2)        /* uses W_q, W_k, W_v (without it: Q = K = V = X) */
-#define AWB_CAP_MULTI_HEAD (UINT64_C(1) << 3) /* n_heads > 1; requires AWB_CAP_QKV */
+#define AWB_CAP_F64 (UINT64_C(1) << 0)         /* accepts AWB_SCALAR_F64 problems */
+#define AWB_CAP_F32 (UINT64_C(1) << 1)         /* accepts AWB_SCALAR_F32 problems */
+#define AWB_CAP_QKV (UINT64_C(1) << 2)         /* uses W_q, W_k, W_v (without it: Q = K = V = X) */
+#define AWB_CAP_MULTI_HEAD (UINT64_C(1) << 3)  /* n_heads > 1; requires AWB_CAP_QKV */
 #define AWB_CAP_OUTPUT_PROJ (UINT64_C(1) << 4) /* applies W_o after the heads; requires QKV */
-#define AWB_CAP_CAUSAL (UINT64_C(1) << 5)     /* honours problem.causal */
+#define AWB_CAP_CAUSAL (UINT64_C(1) << 5)      /* honours problem.causal */
 #define AWB_CAP_CAUSAL_ONLY (UINT64_C(1) << 6) /* always masks; requires AWB_CAP_CAUSAL */
 /* Every bit this header defines; bits outside it are an error for a plugin of this minor. */
 #define AWB_CAP_KNOWN_MASK ((UINT64_C(1) << 7) - 1)
@@ -156,8 +155,8 @@ typedef enum awb_scale_mode {
  */
 typedef struct awb_tensor {
   void* data;
-  int32_t rank;      /* 1, 2 or 3 */
-  int32_t reserved;  /* zero */
+  int32_t rank;     /* 1, 2 or 3 */
+  int32_t reserved; /* zero */
   int64_t shape[3];
   int64_t stride[3];
 } awb_tensor;
@@ -175,13 +174,13 @@ typedef struct awb_tensor {
  * outputs are concatenated in head order before w_o.
  */
 typedef struct awb_problem {
-  size_t struct_size;         /* sizeof(awb_problem) in the host's header */
-  awb_scalar scalar;          /* element type of every tensor in this problem and its results */
-  int32_t n_heads;            /* ≥ 1; 1 when the variant lacks AWB_CAP_MULTI_HEAD */
-  int32_t causal;             /* 1: query t may only see keys t2 ≤ t; 0: no mask */
-  awb_scale_mode scale_mode;  /* see awb_scale_mode */
-  int32_t n_threads;          /* threads the plugin may use; 0 = its own choice; 1 = no threads */
-  double sharpness;           /* scores are multiplied by it after scaling, before softmax; > 0 */
+  size_t struct_size;        /* sizeof(awb_problem) in the host's header */
+  awb_scalar scalar;         /* element type of every tensor in this problem and its results */
+  int32_t n_heads;           /* ≥ 1; 1 when the variant lacks AWB_CAP_MULTI_HEAD */
+  int32_t causal;            /* 1: query t may only see keys t2 ≤ t; 0: no mask */
+  awb_scale_mode scale_mode; /* see awb_scale_mode */
+  int32_t n_threads;         /* threads the plugin may use; 0 = its own choice; 1 = no threads */
+  double sharpness;          /* scores are multiplied by it after scaling, before softmax; > 0 */
   awb_tensor x;
   awb_tensor w_q;
   awb_tensor w_k;
@@ -213,11 +212,11 @@ typedef struct awb_variant awb_variant;
  * loaded; the host never writes to it.
  */
 struct awb_variant {
-  size_t struct_size;       /* sizeof(awb_variant) in the plugin's header */
-  const char* id;           /* short, unique within the plugin, [a-z0-9-]+, e.g. "multi-head" */
-  const char* name;         /* human-readable, UTF-8 */
-  const char* description;  /* one or two sentences, UTF-8; may be NULL */
-  uint64_t capabilities;    /* AWB_CAP_* bits */
+  size_t struct_size;      /* sizeof(awb_variant) in the plugin's header */
+  const char* id;          /* short, unique within the plugin, [a-z0-9-]+, e.g. "multi-head" */
+  const char* name;        /* human-readable, UTF-8 */
+  const char* description; /* one or two sentences, UTF-8; may be NULL */
+  uint64_t capabilities;   /* AWB_CAP_* bits */
 
   /* Makes an instance; on AWB_OK *instance holds the plugin's opaque state (NULL allowed). */
   awb_status (*create)(const awb_variant* variant, void** instance, char* error,
@@ -241,15 +240,15 @@ struct awb_variant {
 
 /* What awb_plugin_entry returns: static storage, valid while the library is loaded. */
 typedef struct awb_plugin_descriptor {
-  size_t struct_size;       /* sizeof(awb_plugin_descriptor) in the plugin's header */
-  uint32_t abi_major;       /* AWB_ABI_MAJOR the plugin was built against */
-  uint32_t abi_minor;       /* AWB_ABI_MINOR the plugin was built against */
-  const char* id;           /* reverse-DNS, unique among loaded plugins: "org.example.attn" */
-  const char* name;         /* human-readable, UTF-8 */
-  const char* version;      /* the plugin's own version, e.g. "1.2.0" */
-  const char* author;       /* may be NULL */
-  const char* description;  /* may be NULL */
-  size_t n_variants;        /* ≥ 1 */
+  size_t struct_size;      /* sizeof(awb_plugin_descriptor) in the plugin's header */
+  uint32_t abi_major;      /* AWB_ABI_MAJOR the plugin was built against */
+  uint32_t abi_minor;      /* AWB_ABI_MINOR the plugin was built against */
+  const char* id;          /* reverse-DNS, unique among loaded plugins: "org.example.attn" */
+  const char* name;        /* human-readable, UTF-8 */
+  const char* version;     /* the plugin's own version, e.g. "1.2.0" */
+  const char* author;      /* may be NULL */
+  const char* description; /* may be NULL */
+  size_t n_variants;       /* ≥ 1 */
   const awb_variant* const* variants; /* n_variants pointers, none NULL */
 } awb_plugin_descriptor;
 

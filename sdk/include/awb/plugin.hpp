@@ -223,19 +223,25 @@ struct VariantTable {
 
   static const void* get_extension(const awb_variant*, const char*) noexcept { return nullptr; }
 
-  static constexpr awb_variant kVariant{sizeof(awb_variant),    V::kInfo.id,
-                                        V::kInfo.name,          V::kInfo.description,
-                                        V::kInfo.capabilities,  &create,
-                                        &destroy,               &forward,
-                                        &get_extension};
+  static constexpr awb_variant kVariant{
+      sizeof(awb_variant),   V::kInfo.id, V::kInfo.name, V::kInfo.description,
+      V::kInfo.capabilities, &create,     &destroy,      &forward,
+      &get_extension};
 };
 
 template <class... Vs>
 const awb_plugin_descriptor* descriptor_for(const PluginInfo& info) noexcept {
   static const awb_variant* const variants[] = {&VariantTable<Vs>::kVariant...};
-  static const awb_plugin_descriptor descriptor{
-      sizeof(awb_plugin_descriptor), AWB_ABI_MAJOR, AWB_ABI_MINOR, info.id, info.name,
-      info.version, info.author, info.description, sizeof...(Vs), variants};
+  static const awb_plugin_descriptor descriptor{sizeof(awb_plugin_descriptor),
+                                                AWB_ABI_MAJOR,
+                                                AWB_ABI_MINOR,
+                                                info.id,
+                                                info.name,
+                                                info.version,
+                                                info.author,
+                                                info.description,
+                                                sizeof...(Vs),
+                                                variants};
   return &descriptor;
 }
 
@@ -244,9 +250,9 @@ const awb_plugin_descriptor* descriptor_for(const PluginInfo& info) noexcept {
 
 // Exports the entry symbol for a plugin made of the listed variant classes. `plugin_info` is a
 // parenthesised awb::PluginInfo{...} expression with static-storage strings.
-#define AWB_EXPORT_PLUGIN(plugin_info, ...)                                 \
+#define AWB_EXPORT_PLUGIN(plugin_info, ...)                                   \
   extern "C" AWB_EXPORT const awb_plugin_descriptor* awb_plugin_entry(void) { \
-    return ::awb::detail::descriptor_for<__VA_ARGS__>(plugin_info);        \
+    return ::awb::detail::descriptor_for<__VA_ARGS__>(plugin_info);           \
   }
 
 #endif  // AWB_PLUGIN_HPP_
