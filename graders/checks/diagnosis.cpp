@@ -1,6 +1,7 @@
 // diagnosis.cpp: each rule reads only outputs, so it works for any plugin, whatever its name.
 #include "checks/diagnosis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -128,17 +129,22 @@ std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
 
 std::string diagnose(const LayerRun& got, const LayerRun* expected, const ProblemSpec& problem) {
   const auto& r = got.result;
-  for (const Matrix* m : {&r.z})
-    if (!first_non_finite(*m).empty())
-      return "The context vectors contain " + first_non_finite(*m) +
-             ". If the scores are large, exp() overflowed: subtract each row's maximum score "
-             "before exponentiating (the softmax does not change). Otherwise an output entry was "
-             "never written.";
-  for (const Matrix& a : r.weights) {
+  // Causes before symptoms: negative weights explain the NaN or Inf they lead to (a row sum of
+  // zero), so they are looked for first.
+  for (const Matrix& a : r.weights)
+    if (std::any_of(a.data.begin(), a.data.end(), [](double v) { return v < 0; }))
+      return diagnose_weights(a, problem);
+  for (const Matrix& a : r.weights)
     if (!first_non_finite(a).empty())
       return "The weights contain " + first_non_finite(a) +
              ": exp() of a large score overflows. Subtract each row's maximum score before "
              "exponentiating; the softmax is unchanged by that shift.";
+  if (!first_non_finite(r.z).empty())
+    return "The context vectors contain " + first_non_finite(r.z) +
+           ". If the scores are large, exp() overflowed: subtract each row's maximum score "
+           "before exponentiating (the softmax does not change). Otherwise an output entry was "
+           "never written.";
+  for (const Matrix& a : r.weights) {
     std::string d = diagnose_weights(a, problem);
     if (!d.empty()) return d;
   }
