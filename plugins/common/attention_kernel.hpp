@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
 #include <awb/plugin.hpp>
 #include <limits>
 #include <thread>
@@ -21,10 +24,15 @@ enum class Inputs { kParameterFree, kProjected };
 // (64 KiB) stay in L2 while the tile's GEMMs run.
 inline constexpr Eigen::Index kRowBlock = 64;
 inline constexpr Eigen::Index kKeyTile = 256;
+// Tiles start at multiples of kKeyTile and blocks at multiples of kRowBlock, so the first key
+// tile of any causal row holds at least its own key: no row's first tile is fully masked.
+static_assert(kKeyTile % kRowBlock == 0);
 // Below this many multiply-adds a call runs on one thread: starting threads costs more.
 inline constexpr double kThreadingThreshold = 1 << 20;
 
-// Runs fn(task) for task in [0, tasks) on up to `threads` threads (the caller is one of them).
+// Runs fn(task, slot) for task in [0, tasks) on up to `threads` threads (the caller is one of
+// them). An exception in any task stops the hand-out of new tasks and is rethrown here after
+// every thread has joined, so it reaches the boundary's catch instead of std::terminate.
 template <class Fn>
 void parallel_for(Eigen::Index tasks, int threads, Fn&& fn) {
   const int n = static_cast<int>(std::min<Eigen::Index>(std::max(threads, 1), tasks));
@@ -33,13 +41,28 @@ void parallel_for(Eigen::Index tasks, int threads, Fn&& fn) {
     return;
   }
   std::atomic<Eigen::Index> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
   auto worker = [&](int slot) {
-    for (Eigen::Index i = next++; i < tasks; i = next++) fn(i, slot);
+    try {
+      for (Eigen::Index i = next++; i < tasks; i = next++) fn(i, slot);
+    } catch (...) {
+      next = tasks;
+      const std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
   };
-  std::vector<std::thread> pool;
-  for (int s = 1; s < n; ++s) pool.emplace_back(worker, s);
+  std::vector<std::jthread> pool;  // joins on every path out of this scope
+  try {
+    for (int s = 1; s < n; ++s) pool.emplace_back(worker, s);
+  } catch (...) {
+    next = tasks;  // could not start a thread: the ones running stop, then we report it
+    pool.clear();
+    throw;
+  }
   worker(0);
-  for (auto& t : pool) t.join();
+  pool.clear();
+  if (failure) std::rethrow_exception(failure);
 }
 
 // What one thread needs for one task, kept between calls so repeated calls touch no new pages.
@@ -137,7 +160,10 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
   const Eigen::Index T_ = p.tokens();
   const Eigen::Index dk = projected ? p.d_k() : p.d_model();
   const Eigen::Index dv = projected ? p.d_v() : p.d_model();
-  const T factor = p.score_factor();
+  // The kernel's own d_k: without projections it is d_model, whatever else the problem holds.
+  const T factor = static_cast<T>(
+      p.sharpness() /
+      (p.scale_mode() == ScaleMode::kInvSqrtDk ? std::sqrt(static_cast<double>(dk)) : 1.0));
   const bool materialise = r.wants_weights() || r.wants_scores();
   const double work = double(H) * double(T_) * double(T_) * double(dk + dv) +
                       double(T_) * double(p.d_model()) * double(H) * double(2 * dk + dv);

@@ -55,23 +55,33 @@
  *     const int64_t T = p->x.shape[0], d = p->x.shape[1];
  *     const double* x = (const double*)p->x.data;
  *     double* z = (double*)r->z.data;
+ *     const double factor = p->sharpness *
+ *         (p->scale_mode == AWB_SCALE_INV_SQRT_DK ? 1.0 / sqrt((double)d) : 1.0);
+ *     if (T == 0) return AWB_OK;
  *     double* row = malloc(sizeof(double) * (size_t)T);
  *     if (!row) return AWB_ERR_OUT_OF_MEMORY;
  *     for (int64_t t = 0; t < T; ++t) {
  *       double mx = -INFINITY, sum = 0;
  *       for (int64_t t2 = 0; t2 < T; ++t2) {
+ *         const double* xq = x + t * p->x.stride[0];
+ *         const double* xk = x + t2 * p->x.stride[0];
  *         double s = 0;
- *         for (int64_t c = 0; c < d; ++c) s += x[t * p->x.stride[0] + c] * x[t2 * p->x.stride[0] +
- * c]; s *= p->sharpness; if (r->s.data) ((double*)r->s.data)[t * r->s.stride[1] + t2] = s; row[t2]
- * = s; if (s > mx) mx = s;
+ *         for (int64_t c = 0; c < d; ++c) s += xq[c] * xk[c];
+ *         s *= factor;
+ *         if (r->s.data) ((double*)r->s.data)[t * r->s.stride[1] + t2] = s;
+ *         row[t2] = s;
+ *         if (s > mx) mx = s;
  *       }
- *       for (int64_t t2 = 0; t2 < T; ++t2) { row[t2] = exp(row[t2] - mx); sum += row[t2]; }
- *       for (int64_t c = 0; c < d; ++c) z[t * r->z.stride[0] + c] = 0;
  *       for (int64_t t2 = 0; t2 < T; ++t2) {
- *         double a = row[t2] / sum;
+ *         row[t2] = exp(row[t2] - mx);
+ *         sum += row[t2];
+ *       }
+ *       double* zt = z + t * r->z.stride[0];
+ *       for (int64_t c = 0; c < d; ++c) zt[c] = 0;
+ *       for (int64_t t2 = 0; t2 < T; ++t2) {
+ *         const double a = row[t2] / sum;
  *         if (r->a.data) ((double*)r->a.data)[t * r->a.stride[1] + t2] = a;
- *         for (int64_t c = 0; c < d; ++c) z[t * r->z.stride[0] + c] += a * x[t2 * p->x.stride[0] +
- * c];
+ *         for (int64_t c = 0; c < d; ++c) zt[c] += a * x[t2 * p->x.stride[0] + c];
  *       }
  *     }
  *     free(row);
