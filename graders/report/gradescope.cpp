@@ -29,17 +29,8 @@ using Json = nlohmann::ordered_json;
 
 double finite(double v) { return std::isfinite(v) ? v : 0.0; }
 
-const char* gradescope_visibility(Visibility v) {
-  switch (v) {
-    case Visibility::kVisible:
-      return "visible";
-    case Visibility::kHidden:
-      return "hidden";
-    case Visibility::kAfterDueDate:
-      return "after_due_date";
-  }
-  return "hidden";  // unknown: err on the side of not showing
-}
+// Our visibility names are Gradescope's by design ("visible", "hidden", "after_due_date").
+const char* gradescope_visibility(Visibility v) { return to_string(v); }
 
 // What the student reads under the test. Gradescope knows only passed and failed, so the
 // real status leads the text whenever it is something else.
