@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/isolation_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/batch.hpp"
 #include "core/exercise.hpp"
@@ -30,6 +31,7 @@ struct GradeOptions {
   std::string batch;  // a folder of submissions: batch mode, --out is then a folder
   int jobs = 1;
   bool resume = false;
+  IsolationFlags isolation;
 };
 
 // --plugin is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder.
@@ -108,6 +110,7 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   bo.exercises = exercises;
   bo.grading.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
   bo.grading.strictness = o.strictness;
+  o.isolation.apply(bo.grading);
   bo.view = grade::View{o.view == "instructor", o.after_due};
   bo.jobs = o.jobs;
   bo.resume = o.resume;
@@ -152,16 +155,19 @@ int run_grade(const GradeOptions& o) {
     std::error_code ec;
     if (std::filesystem::exists(p, ec)) pdirs.emplace_back(p);
   }
-  const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
+  core::GradeOptions go;
+  go.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
+  go.strictness = o.strictness;
+  o.isolation.apply(go);
+  core::LoadPolicy policy = o.isolation.load_policy();
+  policy.runner = core::session_options_for(exercises, go).runner;
+  const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs), policy);
   std::vector<core::VariantRef> variants;
   for (const auto& p : o.plugins) {
     const auto picked = pick_variants(cat, p);
     variants.insert(variants.end(), picked.begin(), picked.end());
   }
 
-  core::GradeOptions go;
-  go.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
-  go.strictness = o.strictness;
   std::vector<grade::GradeReport> reports;
   bool all_passed = true;
   for (const auto& v : variants) {
@@ -265,6 +271,7 @@ void add_grade_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();
+  add_isolation_options(cmd, opts->isolation);
   cmd->callback([opts, &exit_code, batch_opt, out_opt] {
     if (batch_opt->count() > 0 && out_opt->count() == 0)
       throw CLI::RequiredError("--out (the results folder) with --batch");

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/isolation_options.hpp"
 #include "core/capabilities.hpp"
 #include "core/plugin_loader.hpp"
 
@@ -12,12 +13,13 @@ namespace {
 struct PluginsOptions {
   std::vector<std::string> locations;
   std::string format = "text";
+  IsolationFlags isolation;
 };
 
 int run_plugins(const PluginsOptions& o) {
   std::vector<std::filesystem::path> locs(o.locations.begin(), o.locations.end());
   if (locs.empty()) locs = core::plugin_search_path({});
-  const core::Catalog cat = core::load_catalog(locs);
+  const core::Catalog cat = core::load_catalog(locs, o.isolation.load_policy());
   if (o.format == "json") {
     nlohmann::json j;
     j["plugins"] = nlohmann::json::array();
@@ -28,6 +30,7 @@ int run_plugins(const PluginsOptions& o) {
                         {"author", p.author},
                         {"path", p.path.string()},
                         {"bundled", p.bundled},
+                        {"isolation", runner::to_string(p.isolation)},
                         {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)}};
       for (const auto& v : p.variants)
         jp["variants"].push_back({{"id", v.id},
@@ -46,7 +49,11 @@ int run_plugins(const PluginsOptions& o) {
   } else {
     for (const auto& p : cat.plugins) {
       std::cout << p.id << "  " << p.name << "  " << p.version << (p.bundled ? "  [bundled]" : "")
-                << "\n  file: " << p.path.string() << '\n';
+                << "\n  file: " << p.path.string() << "\n  runs: "
+                << (p.library
+                        ? "in-process (trusted)"
+                        : std::string("in awb-runner, isolation ") + runner::to_string(p.isolation))
+                << '\n';
       for (const auto& v : p.variants)
         std::cout << "  variant " << v.id << ": " << v.name
                   << "\n    capabilities: " << core::describe_capabilities(v.capabilities) << '\n';
@@ -76,6 +83,7 @@ void add_plugins_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", opts->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  add_isolation_options(cmd, opts->isolation, false);
   cmd->callback([opts, &exit_code] { exit_code = run_plugins(*opts); });
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/isolation_options.hpp"
 #include "cli/print.hpp"
 #include "core/capabilities.hpp"
 #include "core/exercise.hpp"
@@ -27,6 +28,7 @@ struct RunOptions {
   std::string format = "text";
   double sharpness = 0;  // 0: keep the problem's
   bool causal = false;
+  IsolationFlags isolation;
 };
 
 // What to run, whatever the source: a problem file, an example, or an exercise case.
@@ -60,7 +62,8 @@ int run_run(const RunOptions& o) {
   if (o.causal) input.params.causal = true;
 
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
-  const core::Catalog cat = core::load_catalog(core::plugin_search_path(dirs));
+  const core::Catalog cat =
+      core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
   std::vector<core::VariantRef> chosen;
   if (o.all) {
     for (const auto& p : cat.plugins)
@@ -83,7 +86,7 @@ int run_run(const RunOptions& o) {
       std::cout << "== " << ref.variant->id << " (" << ref.plugin->id << " " << ref.plugin->version
                 << ") on " << source << ", " << to_string(scalar) << '\n';
     try {
-      core::VariantInstance inst(ref.plugin->library, *ref.variant);
+      const auto session = core::open_session(ref, o.isolation.session());
       core::ForwardOptions fo;
       fo.scalar = scalar;
       size_t layer = 0;
@@ -97,7 +100,7 @@ int run_run(const RunOptions& o) {
         }
         if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
         const auto& p = *fitted.problem;
-        const ForwardResult r = core::run_forward(inst.as_raw(), p, fo);
+        const ForwardResult r = core::run_forward(session->as_raw(), p, fo);
         if (text) {
           if (input.layers.size() > 1) std::cout << "-- layer " << layer << '\n';
           std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model() << ", heads "
@@ -155,6 +158,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", opts->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  add_isolation_options(cmd, opts->isolation);
   cmd->callback([opts, &exit_code] {
     if (opts->example.empty() && opts->problem_file.empty() && opts->exercise.empty())
       throw CLI::ValidationError("--example, --problem or --exercise", "one of them is required");

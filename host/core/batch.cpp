@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -117,7 +118,10 @@ struct Shared {
 
 void grade_submission(Shared& s, const fs::path& folder) {
   const std::string name = folder.filename().string();
-  const Catalog catalog = load_catalog({folder});
+  LoadPolicy policy;
+  policy.runner = session_options_for(s.options.exercises, s.options.grading).runner;
+  policy.trust_all = s.options.grading.trust_all;
+  const Catalog catalog = load_catalog({folder}, policy);
 
   std::vector<Target> subjects;
   for (const auto& p : catalog.plugins)
@@ -156,7 +160,8 @@ void grade_submission(Shared& s, const fs::path& folder) {
 
   int passed = 0, total = 0, reused = 0;
   for (auto& subj : subjects) {
-    std::unique_ptr<InProcessSubject> instance;  // set up only when something needs grading
+    // One session per subject for all its exercises: a fresh runner for each submission.
+    std::unique_ptr<PluginSubject> instance;  // set up only when something needs grading
     bool tried = false;
     if (subj.variant.plugin != nullptr) {
       try {
@@ -166,6 +171,12 @@ void grade_submission(Shared& s, const fs::path& folder) {
         subj.plugin_sha = sha256_hex("unreadable");
       }
     }
+    // The last record waits for the session's end, which may void it (a forged frame).
+    std::optional<JournalRecord> pending;
+    auto commit = [&](JournalRecord& record) {
+      s.journal.append(record);  // written and fsync'd before the next result starts
+      if (exercise_passed(record.report)) ++passed;
+    };
     for (const Exercise* ex : s.options.exercises) {
       if (s.cancelled()) return;
       JournalKey key{name,        subj.name,     ex->id, ex->sha256, subj.plugin_sha,
@@ -184,22 +195,33 @@ void grade_submission(Shared& s, const fs::path& folder) {
       if (!tried && subj.not_gradable.empty()) {
         tried = true;
         try {
-          instance = std::make_unique<InProcessSubject>(subj.variant);
+          instance = std::make_unique<PluginSubject>(
+              subj.variant, session_options_for(s.options.exercises, s.options.grading));
         } catch (const Error& e) {
           subj.not_gradable = relative_text(e.what(), folder, name);
         }
       }
-      JournalRecord record;
+      if (pending) commit(*pending);
+      JournalRecord& record = pending.emplace();
       record.key = key;
       record.plugin_file = subj.plugin_file;
+      if (instance) apply_exercise_limits(instance->session(), *ex, s.options.grading);
       record.report = instance ? grade_exercise(*ex, *instance, s.options.grading)
                                : not_gradable_report(*ex, subj.not_gradable);
-      record.report.provenance = {AWB_VERSION, ex->sha256, subj.plugin_sha, "in-process"};
+      record.report.provenance = {
+          AWB_VERSION, ex->sha256, subj.plugin_sha,
+          instance ? runner::to_string(instance->session().isolation()) : "not started"};
       record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       record.finished_at = utc_now();
-      s.journal.append(record);  // written and fsync'd before the next result starts
-      if (exercise_passed(record.report)) ++passed;
     }
+    if (instance) {
+      try {
+        instance->session().finish();
+      } catch (const Error& e) {
+        if (pending) void_report(pending->report, e.message());
+      }
+    }
+    if (pending) commit(*pending);
   }
 
   std::lock_guard lock(s.mutex);

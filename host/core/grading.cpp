@@ -1,6 +1,7 @@
 // grading.cpp: groups checks by (case, parameters) so each group runs the subject once.
 #include "core/grading.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -54,6 +55,40 @@ grade::ExerciseReport not_gradable_report(const Exercise& exercise, const std::s
   return r;
 }
 
+SessionOptions session_options_for(const std::vector<const Exercise*>& exercises,
+                                   const GradeOptions& options) {
+  SessionOptions so = options.session;
+  int64_t memory = 0;
+  for (const Exercise* ex : exercises) memory = std::max(memory, ex->limits.memory_mb);
+  if (memory > 0) so.runner.limits.memory_mb = memory;
+  if (options.limits.memory_mb) so.runner.limits.memory_mb = *options.limits.memory_mb;
+  if (!exercises.empty()) {
+    so.runner.limits.cpu_seconds =
+        options.limits.cpu_seconds.value_or(exercises[0]->limits.cpu_seconds);
+    so.runner.limits.wall_seconds =
+        options.limits.wall_seconds.value_or(exercises[0]->limits.wall_seconds);
+  }
+  return so;
+}
+
+void apply_exercise_limits(VariantSession& session, const Exercise& exercise,
+                           const GradeOptions& options) {
+  session.set_limits(options.limits.cpu_seconds.value_or(exercise.limits.cpu_seconds),
+                     options.limits.wall_seconds.value_or(exercise.limits.wall_seconds));
+}
+
+void void_report(grade::ExerciseReport& report, const std::string& reason) {
+  report.score = 0;
+  for (auto& c : report.checks) {
+    if (c.status == grade::Status::kNotRun) continue;
+    c.status = grade::Status::kError;
+    c.points = 0;
+    c.summary = reason;
+    c.details.clear();
+    c.diagnosis.clear();
+  }
+}
+
 grade::GradeReport grade_variant(const VariantRef& variant,
                                  const std::vector<const Exercise*>& exercises,
                                  const GradeOptions& options) {
@@ -62,19 +97,29 @@ grade::GradeReport grade_variant(const VariantRef& variant,
   report.subject = variant.plugin->id + ":" + variant.variant->id;
   report.plugin_path = variant.plugin->path.string();
   std::string plugin_sha;
-  std::unique_ptr<InProcessSubject> subject;
+  std::unique_ptr<PluginSubject> subject;
   std::string failure;
   try {
     plugin_sha = sha256_file(variant.plugin->path);
-    subject = std::make_unique<InProcessSubject>(variant);
+    subject = std::make_unique<PluginSubject>(variant, session_options_for(exercises, options));
   } catch (const Error& e) {
     failure = e.what();
   }
+  const std::string level =
+      subject ? runner::to_string(subject->session().isolation()) : "not started";
   for (const Exercise* ex : exercises) {
+    if (subject) apply_exercise_limits(subject->session(), *ex, options);
     grade::ExerciseReport r =
         subject ? grade_exercise(*ex, *subject, options) : not_gradable_report(*ex, failure);
-    r.provenance = {AWB_VERSION, ex->sha256, plugin_sha, "in-process"};
+    r.provenance = {AWB_VERSION, ex->sha256, plugin_sha, level};
     report.exercises.push_back(std::move(r));
+  }
+  if (subject) {
+    try {
+      subject->session().finish();
+    } catch (const Error& e) {
+      for (auto& r : report.exercises) void_report(r, e.message());
+    }
   }
   report.execution_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -15,9 +15,12 @@
 
 #include "core/capabilities.hpp"
 #include "core/install_paths.hpp"
+#include "core/runner_process.hpp"
 #include "model/error.hpp"
 
 namespace awb::core {
+
+using runner::kMaxVariants;
 
 class Library {
  public:
@@ -27,8 +30,6 @@ class Library {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr size_t kMaxVariants = 256;
 
 bool valid_variant_id(const char* s) {
   if (!s || !*s) return false;
@@ -47,15 +48,6 @@ bool valid_plugin_id(const char* s) {
 }
 
 std::string str(const char* s) { return s ? s : ""; }
-
-// The struct-size rule: copy what the plugin declares into a zeroed struct of our size.
-template <class S>
-S copy_declared(const S* raw) {
-  S out{};
-  const size_t n = std::min(raw->struct_size, sizeof(S));
-  std::memcpy(static_cast<void*>(&out), raw, n);
-  return out;
-}
 
 }  // namespace
 
@@ -93,6 +85,74 @@ std::vector<fs::path> plugin_search_path(const std::vector<fs::path>& extra) {
   return out;
 }
 
+LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& path) {
+  LoadResult result;
+  auto fail = [&](LoadStage stage, std::string message) {
+    result.failure =
+        std::make_unique<LoadFailure>(LoadFailure{path, stage, std::move(message), {}});
+    return std::move(result);
+  };
+  if (!d.present) return fail(LoadStage::kDescriptor, "awb_plugin_entry() returned NULL");
+  constexpr size_t kHeader = offsetof(awb_plugin_descriptor, abi_minor) + sizeof(uint32_t);
+  if (d.struct_size < kHeader)
+    return fail(LoadStage::kDescriptor,
+                "descriptor struct_size " + std::to_string(d.struct_size) + " is too small");
+  if (d.abi_major != AWB_ABI_MAJOR)
+    return fail(LoadStage::kAbi, "plugin built for ABI " + std::to_string(d.abi_major) + "." +
+                                     std::to_string(d.abi_minor) + ", this host speaks ABI " +
+                                     std::to_string(AWB_ABI_MAJOR) + "." +
+                                     std::to_string(AWB_ABI_MINOR) + " (majors must match)");
+  constexpr size_t kRequired = offsetof(awb_plugin_descriptor, variants) + sizeof(void*);
+  if (d.struct_size < kRequired)
+    return fail(LoadStage::kDescriptor, "descriptor struct_size " + std::to_string(d.struct_size) +
+                                            " does not cover the required fields");
+  if (!valid_plugin_id(d.id.c_str()))
+    return fail(LoadStage::kDescriptor,
+                "plugin id '" + d.id + "' is not reverse-DNS ([a-z0-9._-], with a dot)");
+  if (d.name.empty()) return fail(LoadStage::kDescriptor, "plugin name is empty");
+  if (d.version.empty()) return fail(LoadStage::kDescriptor, "plugin version is empty");
+  if (d.n_variants < 1 || d.n_variants > kMaxVariants || !d.has_variants)
+    return fail(LoadStage::kDescriptor,
+                "plugin lists " + std::to_string(d.n_variants) + " variants (1 to 256 allowed)");
+  if (d.variants.size() != d.n_variants)
+    return fail(LoadStage::kDescriptor, "the variant list does not match n_variants");
+
+  auto plugin = std::make_unique<PluginDesc>();
+  plugin->path = path;
+  plugin->id = d.id;
+  plugin->name = d.name;
+  plugin->version = d.version;
+  plugin->author = d.author;
+  plugin->description = d.description;
+  plugin->abi_major = d.abi_major;
+  plugin->abi_minor = d.abi_minor;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < d.variants.size(); ++i) {
+    const runner::RawVariant& v = d.variants[i];
+    const std::string where = "variant #" + std::to_string(i + 1);
+    if (!v.present) return fail(LoadStage::kDescriptor, where + " is NULL");
+    constexpr size_t kVarRequired = offsetof(awb_variant, forward) + sizeof(void*);
+    if (v.struct_size < kVarRequired)
+      return fail(LoadStage::kDescriptor,
+                  where + ": struct_size " + std::to_string(v.struct_size) + " is too small");
+    if (!valid_variant_id(v.id.c_str()))
+      return fail(LoadStage::kDescriptor, where + ": id '" + v.id + "' must be 1-64 of [a-z0-9-]");
+    const std::string vname = where + " '" + v.id + "'";
+    if (!seen.insert(v.id).second)
+      return fail(LoadStage::kDescriptor, vname + ": the id appears twice in this plugin");
+    if (v.name.empty()) return fail(LoadStage::kDescriptor, vname + ": name is empty");
+    if (!v.has_create) return fail(LoadStage::kDescriptor, vname + ": create() is missing");
+    if (!v.has_destroy) return fail(LoadStage::kDescriptor, vname + ": destroy() is missing");
+    if (!v.has_forward) return fail(LoadStage::kDescriptor, vname + ": forward() is missing");
+    if (auto why = inconsistent_capabilities(v.capabilities, d.abi_minor))
+      return fail(LoadStage::kDescriptor, vname + ": inconsistent capabilities: " + *why);
+    plugin->variants.push_back(VariantDesc{v.id, v.name, v.description, v.capabilities, nullptr,
+                                           static_cast<uint32_t>(i)});
+  }
+  result.plugin = std::move(plugin);
+  return result;
+}
+
 LoadResult load_plugin(const fs::path& file) {
   LoadResult result;
   auto fail = [&](LoadStage stage, std::string message, std::string sys = {}) {
@@ -122,74 +182,56 @@ LoadResult load_plugin(const fs::path& file) {
   }
   const auto entry = library->lib.get<const awb_plugin_descriptor*()>(AWB_ENTRY_SYMBOL);
   const awb_plugin_descriptor* raw = entry();
-  if (!raw) return fail(LoadStage::kDescriptor, "awb_plugin_entry() returned NULL");
-
-  constexpr size_t kHeader = offsetof(awb_plugin_descriptor, abi_minor) + sizeof(uint32_t);
-  if (raw->struct_size < kHeader)
-    return fail(LoadStage::kDescriptor,
-                "descriptor struct_size " + std::to_string(raw->struct_size) + " is too small");
-  if (raw->abi_major != AWB_ABI_MAJOR)
-    return fail(LoadStage::kAbi, "plugin built for ABI " + std::to_string(raw->abi_major) + "." +
-                                     std::to_string(raw->abi_minor) + ", this host speaks ABI " +
-                                     std::to_string(AWB_ABI_MAJOR) + "." +
-                                     std::to_string(AWB_ABI_MINOR) + " (majors must match)");
-  constexpr size_t kRequired = offsetof(awb_plugin_descriptor, variants) + sizeof(void*);
-  if (raw->struct_size < kRequired)
-    return fail(LoadStage::kDescriptor, "descriptor struct_size " +
-                                            std::to_string(raw->struct_size) +
-                                            " does not cover the required fields");
-  const awb_plugin_descriptor d = copy_declared(raw);
-
-  if (!valid_plugin_id(d.id))
-    return fail(LoadStage::kDescriptor,
-                "plugin id '" + str(d.id) + "' is not reverse-DNS ([a-z0-9._-], with a dot)");
-  if (!d.name || !*d.name) return fail(LoadStage::kDescriptor, "plugin name is empty");
-  if (!d.version || !*d.version) return fail(LoadStage::kDescriptor, "plugin version is empty");
-  if (d.n_variants < 1 || d.n_variants > kMaxVariants || !d.variants)
-    return fail(LoadStage::kDescriptor,
-                "plugin lists " + std::to_string(d.n_variants) + " variants (1 to 256 allowed)");
-
-  auto plugin = std::make_unique<PluginDesc>();
-  plugin->path = abs;
-  plugin->id = d.id;
-  plugin->name = d.name;
-  plugin->version = d.version;
-  plugin->author = str(d.author);
-  plugin->description = str(d.description);
-  plugin->abi_major = d.abi_major;
-  plugin->abi_minor = d.abi_minor;
-  std::set<std::string> seen;
-  for (size_t i = 0; i < d.n_variants; ++i) {
-    const awb_variant* rv = d.variants[i];
-    const std::string where = "variant #" + std::to_string(i + 1);
-    if (!rv) return fail(LoadStage::kDescriptor, where + " is NULL");
-    constexpr size_t kVarRequired = offsetof(awb_variant, forward) + sizeof(void*);
-    if (rv->struct_size < kVarRequired)
-      return fail(LoadStage::kDescriptor,
-                  where + ": struct_size " + std::to_string(rv->struct_size) + " is too small");
-    const awb_variant v = copy_declared(rv);
-    if (!valid_variant_id(v.id))
-      return fail(LoadStage::kDescriptor,
-                  where + ": id '" + str(v.id) + "' must be 1-64 of [a-z0-9-]");
-    const std::string vname = where + " '" + v.id + "'";
-    if (!seen.insert(v.id).second)
-      return fail(LoadStage::kDescriptor, vname + ": the id appears twice in this plugin");
-    if (!v.name || !*v.name) return fail(LoadStage::kDescriptor, vname + ": name is empty");
-    if (!v.create) return fail(LoadStage::kDescriptor, vname + ": create() is missing");
-    if (!v.destroy) return fail(LoadStage::kDescriptor, vname + ": destroy() is missing");
-    if (!v.forward) return fail(LoadStage::kDescriptor, vname + ": forward() is missing");
-    if (auto why = inconsistent_capabilities(v.capabilities, d.abi_minor))
-      return fail(LoadStage::kDescriptor, vname + ": inconsistent capabilities: " + *why);
-    plugin->variants.push_back(VariantDesc{v.id, v.name, str(v.description), v.capabilities, rv});
+  result = validate_descriptor(runner::read_descriptor(raw), abs);
+  if (result.failure) result.failure->path = file;
+  if (result.plugin) {
+    for (auto& v : result.plugin->variants) v.raw = raw->variants[v.index];
+    result.plugin->library = std::move(library);
+    result.plugin->isolation = runner::Isolation::kInProcess;
   }
-  plugin->library = std::move(library);
-  result.plugin = std::move(plugin);
   return result;
 }
 
-Catalog load_catalog(const std::vector<fs::path>& locations) {
+LoadResult describe_isolated(const fs::path& file, const RunnerOptions& options) {
+  LoadResult result;
+  std::error_code ec;
+  const fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  auto fail = [&](LoadStage stage, std::string message, std::string sys = {}) {
+    result.failure =
+        std::make_unique<LoadFailure>(LoadFailure{file, stage, std::move(message), std::move(sys)});
+    return std::move(result);
+  };
+  if (ec || !fs::is_regular_file(abs, ec)) return fail(LoadStage::kDiscover, "not a file");
+  try {
+    RunnerProcess runner(abs, options);
+    if (const auto& f = runner.load_failure()) {
+      const LoadStage stage = f->stage == "entry-symbol" ? LoadStage::kEntrySymbol
+                              : f->stage == "descriptor" ? LoadStage::kDescriptor
+                                                         : LoadStage::kOpen;
+      std::string sys = f->system_error;
+      // The runner loads through /proc/self/fd/N; say the file's own name instead.
+      for (auto at = sys.find("/proc/self/fd/"); at != std::string::npos;
+           at = sys.find("/proc/self/fd/")) {
+        auto end = sys.find_first_not_of("0123456789", at + 14);
+        sys.replace(at, (end == std::string::npos ? sys.size() : end) - at, abs.string());
+      }
+      return fail(stage, f->message, sys);
+    }
+    result = validate_descriptor(runner.hello()->descriptor, abs);
+    if (result.failure) result.failure->path = file;
+    if (result.plugin) result.plugin->isolation = runner.level();
+    runner.close();
+  } catch (const Error& e) {
+    return fail(LoadStage::kOpen, "the plugin's runner failed while loading it: " + e.message());
+  }
+  return result;
+}
+
+Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& policy) {
   Catalog catalog;
   const fs::path bundled = fs::weakly_canonical(bundled_plugin_dir());
+  std::set<fs::path> trusted{bundled};
+  for (const auto& d : policy.trusted_dirs) trusted.insert(fs::weakly_canonical(d));
   std::set<fs::path> seen_files;
   std::map<std::string, fs::path> seen_ids;
   for (const fs::path& loc : locations) {
@@ -208,7 +250,8 @@ Catalog load_catalog(const std::vector<fs::path>& locations) {
     for (const fs::path& f : files) {
       const fs::path canon = fs::weakly_canonical(f, ec);
       if (!seen_files.insert(canon).second) continue;
-      LoadResult r = load_plugin(f);
+      const bool in_process = policy.trust_all || trusted.count(canon.parent_path());
+      LoadResult r = in_process ? load_plugin(f) : describe_isolated(f, policy.runner);
       if (r.failure) {
         catalog.failures.push_back(std::move(*r.failure));
         continue;

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/runner_process.hpp"
+#include "runner/protocol.hpp"
+
 namespace awb::core {
 
 class Library;  // a loaded shared object; stays loaded while anything from it lives
@@ -29,7 +32,8 @@ struct VariantDesc {
   std::string name;
   std::string description;
   uint64_t capabilities = 0;
-  const awb_variant* raw = nullptr;  // valid while `library` is loaded
+  const awb_variant* raw = nullptr;  // in-process only; valid while `library` is loaded
+  uint32_t index = 0;                // position in the plugin's descriptor
 };
 
 struct PluginDesc {
@@ -37,8 +41,10 @@ struct PluginDesc {
   std::string id, name, version, author, description;
   uint32_t abi_major = 0, abi_minor = 0;
   bool bundled = false;  // shipped with awb, hence trusted
+  // kInProcess when loaded here (trusted); otherwise the level its describing runner reached.
+  runner::Isolation isolation = runner::Isolation::kInProcess;
   std::vector<VariantDesc> variants;
-  std::shared_ptr<const Library> library;
+  std::shared_ptr<const Library> library;  // null for a plugin that only runs in a runner
 };
 
 struct Catalog {
@@ -52,10 +58,19 @@ std::filesystem::path bundled_plugin_dir();
 std::vector<std::filesystem::path> plugin_search_path(
     const std::vector<std::filesystem::path>& extra);
 
+// Which plugins are loaded into this process. The bundled folder is always trusted; every other
+// plugin is described by (and later runs in) an awb-runner, unless `trust_all` (--trusted).
+struct LoadPolicy {
+  bool trust_all = false;
+  std::vector<std::filesystem::path> trusted_dirs;  // shipped code besides the bundled folder
+  RunnerOptions runner;
+};
+
 // Loads every *.so in the given folders (sorted by name) and every file given directly.
 // Files seen twice (same canonical path) are loaded once; a plugin id seen twice keeps the
 // first and reports the second as a kDuplicate failure. Never throws for a bad plugin.
-Catalog load_catalog(const std::vector<std::filesystem::path>& locations);
+Catalog load_catalog(const std::vector<std::filesystem::path>& locations,
+                     const LoadPolicy& policy = {});
 
 // A variant picked by "variant-id" or "plugin.id:variant-id".
 struct VariantRef {
@@ -72,6 +87,13 @@ struct LoadResult {
   std::unique_ptr<LoadFailure> failure;
 };
 LoadResult load_plugin(const std::filesystem::path& file);
+
+// Loads one file in an awb-runner and validates what it reports; a runner fault (a static
+// constructor that crashes, a load that hangs) becomes a kOpen failure naming the fault.
+LoadResult describe_isolated(const std::filesystem::path& file, const RunnerOptions& options);
+
+// The descriptor checks both loading paths share; `d` may come from untrusted code.
+LoadResult validate_descriptor(const runner::RawDescriptor& d, const std::filesystem::path& path);
 
 }  // namespace awb::core
 

@@ -26,17 +26,15 @@ RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar
   });
 }
 
-InProcessSubject::InProcessSubject(const VariantRef& ref)
-    : capabilities_(ref.variant->capabilities),
-      instance_(std::make_unique<VariantInstance>(ref.plugin->library, *ref.variant)) {}
+PluginSubject::PluginSubject(const VariantRef& ref, const SessionOptions& options)
+    : capabilities_(ref.variant->capabilities), session_(open_session(ref, options)) {}
 
-std::optional<std::string> InProcessSubject::cannot_run(const RunInput& input,
-                                                        Scalar scalar) const {
+std::optional<std::string> PluginSubject::cannot_run(const RunInput& input, Scalar scalar) const {
   return fit_reason(input, capabilities_, scalar);
 }
 
-RunOutput InProcessSubject::run(const RunInput& input, Scalar scalar) {
-  return run_fitted(input, capabilities_, scalar, instance_->as_raw());
+RunOutput PluginSubject::run(const RunInput& input, Scalar scalar) {
+  return run_fitted(input, capabilities_, scalar, session_->as_raw());
 }
 
 std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,

@@ -7,21 +7,24 @@
 #include "core/capabilities.hpp"
 #include "core/forward.hpp"
 #include "core/plugin_loader.hpp"
+#include "core/variant_session.hpp"
 #include "model/run.hpp"
 
 namespace awb::core {
 
-// Runs a loaded variant in-process (trusted plugins). Problems are fitted strictly: a variant
-// that cannot run a problem exactly as given is not run at all.
-class InProcessSubject : public Subject {
+// Runs a plugin variant through its session: in-process for trusted plugins, in an awb-runner
+// otherwise. Problems are fitted strictly: a variant that cannot run a problem exactly as given
+// is not run at all. Throws awb::Error from the constructor when the session cannot open.
+class PluginSubject : public Subject {
  public:
-  explicit InProcessSubject(const VariantRef& ref);
+  PluginSubject(const VariantRef& ref, const SessionOptions& options);
   std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
   RunOutput run(const RunInput& input, Scalar scalar) override;
+  VariantSession& session() { return *session_; }
 
  private:
   uint64_t capabilities_;
-  std::unique_ptr<VariantInstance> instance_;
+  std::unique_ptr<VariantSession> session_;
 };
 
 // The trusted reference kernels, able to run anything a variant with `capabilities` could.

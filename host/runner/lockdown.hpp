@@ -1,0 +1,56 @@
+// lockdown.hpp: the steps awb-runner takes, in order, before it loads the plugin.
+#ifndef AWB_RUNNER_LOCKDOWN_HPP_
+#define AWB_RUNNER_LOCKDOWN_HPP_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runner/protocol.hpp"
+
+namespace awb::runner {
+
+struct LockdownConfig {
+  Isolation target = Isolation::kConfined;  // stop after this level
+  pid_t parent = 0;                         // exit at once if the parent is not this process
+  double cpu_seconds = 10;                  // soft limit; the hard limit is one second above
+  int64_t memory_mb = 1024;                 // address space; 0 = no limit (sanitizer builds)
+  int64_t file_mb = 16;                     // largest file the plugin may write
+  int64_t open_files = 64;
+  uid_t uid = 0;            // when started as root: the uid to drop to
+  std::string plugin_dir;   // read-only under Landlock
+  std::string scratch_dir;  // read-write under Landlock, the working folder
+};
+
+struct LockdownReport {
+  Isolation reached = Isolation::kProcess;
+  std::vector<std::string> notes;  // what was skipped and why
+};
+
+// Applies rlimits → uid drop (as root) → parent-death signal + parent check → namespaces (best
+// effort) → no-new-privs → Landlock → seccomp, stopping at `config.target`. A step that fails
+// leaves the level at the one below it; later steps still run where they add protection.
+LockdownReport lock_down(const LockdownConfig& config);
+
+// One Landlock rule: a path opened (O_PATH) while the runner could still reach it.
+struct PathRule {
+  int fd = -1;
+  bool writable = false;
+  bool directory = true;
+};
+// Opens the rules: read-only system folders and `read_only`, read-write `read_write`. Paths
+// that do not exist are skipped.
+std::vector<PathRule> open_path_rules(const std::vector<std::string>& read_only,
+                                      const std::vector<std::string>& read_write);
+// The Landlock step. Returns the kernel's Landlock ABI used (0: not applied) and explains a
+// refusal in `why`.
+int apply_landlock(const std::vector<PathRule>& rules, std::string& why);
+
+// The seccomp step (allowlist). False with `why` when the filter could not be loaded.
+bool apply_seccomp(std::string& why);
+
+}  // namespace awb::runner
+
+#endif  // AWB_RUNNER_LOCKDOWN_HPP_

@@ -1,0 +1,103 @@
+// main.cpp: awb-runner, the process that hosts ONE untrusted plugin for the host. It opens the
+// plugin file, locks itself down, only then loads the plugin (static constructors run inside
+// dlopen), answers forward requests on fd 3 with exactly one result frame each on fd 4, and
+// exits. fd 0 is /dev/null; fds 1 and 2 are the host's capped output pipes.
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "runner/lockdown.hpp"
+#include "runner/protocol.hpp"
+#include "runner/serve.hpp"
+
+namespace {
+
+constexpr int kRequestFd = 3;
+constexpr int kResultFd = 4;
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "awb-runner: %s\n"
+               "usage: awb-runner --plugin FILE --scratch DIR [--level process|limited|confined]\n"
+               "                  [--parent PID] [--uid UID] [--cpu-seconds S] [--memory-mb N]\n"
+               "                  [--file-mb N] [--open-files N]\n"
+               "Started by awb with its request pipe on fd 3 and its result pipe on fd 4;\n"
+               "not meant to be run by hand.\n",
+               why);
+  std::_Exit(2);
+}
+
+template <class T>
+T number(std::string_view flag, const char* s) {
+  T v{};
+  const char* end = s + std::strlen(s);
+  if (std::from_chars(s, end, v).ptr != end) usage((std::string(flag) + " needs a number").c_str());
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Only the descriptors the protocol names survive, whatever the parent leaked.
+  ::close_range(kResultFd + 1, ~0U, 0);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  awb::runner::LockdownConfig config;
+  std::string plugin;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (i + 1 >= argc) usage(("missing value after " + std::string(flag)).c_str());
+    const char* value = argv[++i];
+    if (flag == "--plugin") {
+      plugin = value;
+    } else if (flag == "--scratch") {
+      config.scratch_dir = value;
+    } else if (flag == "--level") {
+      const auto level = awb::runner::parse_isolation(value);
+      if (!level || *level == awb::runner::Isolation::kInProcess) usage("unknown --level");
+      config.target = *level;
+    } else if (flag == "--parent") {
+      config.parent = number<pid_t>(flag, value);
+    } else if (flag == "--uid") {
+      config.uid = number<uid_t>(flag, value);
+    } else if (flag == "--cpu-seconds") {
+      config.cpu_seconds = number<double>(flag, value);
+    } else if (flag == "--memory-mb") {
+      config.memory_mb = number<int64_t>(flag, value);
+    } else if (flag == "--file-mb") {
+      config.file_mb = number<int64_t>(flag, value);
+    } else if (flag == "--open-files") {
+      config.open_files = number<int64_t>(flag, value);
+    } else {
+      usage(("unknown option " + std::string(flag)).c_str());
+    }
+  }
+  if (plugin.empty() || config.scratch_dir.empty()) usage("--plugin and --scratch are required");
+  if (::fcntl(kRequestFd, F_GETFD) < 0 || ::fcntl(kResultFd, F_GETFD) < 0)
+    usage("fds 3 and 4 must be the request and result pipes");
+
+  // Opened before privileges drop: the uid we become may not be able to reach the file.
+  const int plugin_fd = ::open(plugin.c_str(), O_RDONLY | O_CLOEXEC);
+  const int open_errno = errno;
+  config.plugin_dir = plugin.substr(0, plugin.find_last_of('/') + 1);
+  if (config.plugin_dir.empty()) config.plugin_dir = ".";
+  if (::chdir(config.scratch_dir.c_str()) != 0) usage("cannot enter the scratch folder");
+
+  const awb::runner::LockdownReport report = awb::runner::lock_down(config);
+  if (plugin_fd < 0) {
+    awb::runner::LoadFailed failure{"open", "cannot open the plugin file",
+                                    std::strerror(open_errno)};
+    awb::wire::send_frame(kResultFd, awb::wire::Type::kLoadFailed, 0, 0,
+                          awb::runner::encode(failure));
+    return 0;
+  }
+  return awb::runner::serve(plugin_fd, report, kRequestFd, kResultFd);
+}

@@ -1,0 +1,97 @@
+// protocol.hpp: the messages between the host and awb-runner, and the isolation levels.
+// Shared by both ends; depends on the SDK's C header only.
+#ifndef AWB_RUNNER_PROTOCOL_HPP_
+#define AWB_RUNNER_PROTOCOL_HPP_
+
+#include <awb/awb_plugin.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/wire.hpp"
+
+namespace awb::runner {
+
+// How far a plugin's process was locked down, in increasing order. Each level contains the one
+// before it.
+//   in-process  loaded into the host itself (bundled or --trusted plugins): no isolation
+//   process     own process and process group, fixed environment, rlimits (CPU, address space,
+//               file size, open files, no core), parent-death signal
+//   limited     + no-new-privs + seccomp allowlist: no fork/exec, sockets, ptrace, mount,
+//               keyctl, bpf, io_uring, signals to other processes
+//   confined    + an unprivileged uid when started as root + Landlock: the file system is
+//               read-only system libraries and the plugin's folder, read-write the scratch folder
+enum class Isolation : uint8_t { kInProcess = 0, kProcess = 1, kLimited = 2, kConfined = 3 };
+const char* to_string(Isolation level);
+std::optional<Isolation> parse_isolation(const std::string& name);
+
+// A plugin's descriptor as plain data, read defensively from the C structs (struct-size rule,
+// bounded strings). The host validates it: in the runner case it comes from untrusted code.
+struct RawVariant {
+  bool present = false;
+  uint64_t struct_size = 0;
+  std::string id, name, description;
+  uint64_t capabilities = 0;
+  bool has_create = false, has_destroy = false, has_forward = false;
+};
+struct RawDescriptor {
+  bool present = false;
+  uint64_t struct_size = 0;
+  uint32_t abi_major = 0, abi_minor = 0;
+  std::string id, name, version, author, description;
+  uint64_t n_variants = 0;
+  bool has_variants = false;
+  std::vector<RawVariant> variants;  // read only when the header checks allow it
+};
+inline constexpr size_t kMaxVariants = 256;
+RawDescriptor read_descriptor(const awb_plugin_descriptor* raw);
+
+struct Hello {
+  Isolation level = Isolation::kProcess;
+  std::string notes;  // what was skipped and why, e.g. "landlock: not supported by the kernel"
+  RawDescriptor descriptor;
+};
+std::vector<uint8_t> encode(const Hello& hello);
+std::optional<Hello> decode_hello(const std::vector<uint8_t>& payload);
+
+struct LoadFailed {
+  std::string stage;  // open | entry-symbol | descriptor
+  std::string message;
+  std::string system_error;
+};
+std::vector<uint8_t> encode(const LoadFailed& failure);
+std::optional<LoadFailed> decode_load_failed(const std::vector<uint8_t>& payload);
+
+size_t element_size(awb_scalar scalar);
+
+// Host side: the problem and the shapes of the wanted outputs (a, s may be absent).
+std::vector<uint8_t> encode_forward(uint32_t variant_index, const awb_problem& problem,
+                                    const awb_results& results);
+
+// Runner side: a request decoded into buffers it owns; outputs pre-filled with NaN.
+struct DecodedForward {
+  uint32_t variant_index = 0;
+  awb_problem problem{};
+  awb_results results{};
+  std::vector<std::vector<double>> storage;  // 8-byte aligned backing of every tensor
+};
+std::optional<DecodedForward> decode_forward(const std::vector<uint8_t>& payload);
+
+// Runner side: status, message and the wanted outputs' data.
+std::vector<uint8_t> encode_result(awb_status status, bool allocation_failed,
+                                   const std::string& message, const DecodedForward& request);
+
+// Host side: checks the payload has exactly the expected layout and copies the outputs into
+// `results` (whose shapes are the ones the host asked for). nullopt when malformed.
+struct ResultHead {
+  awb_status status = AWB_OK;
+  bool allocation_failed = false;
+  std::string message;
+};
+std::optional<ResultHead> decode_result(const std::vector<uint8_t>& payload, awb_scalar scalar,
+                                        awb_results& results);
+
+}  // namespace awb::runner
+
+#endif  // AWB_RUNNER_PROTOCOL_HPP_

@@ -1,0 +1,110 @@
+// serve.cpp: the runner's request loop. Every plugin call happens here, after lockdown.
+#include "runner/serve.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/dll/shared_library.hpp>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace awb::runner {
+namespace {
+
+std::atomic<bool> g_allocation_failed{false};
+
+// The plugin shares the C++ runtime with the runner, so this sees its failed `new`s too: a
+// request that ran out of address space is reported as a memory-limit fault, not a bug.
+void on_allocation_failure() {
+  g_allocation_failed = true;
+  std::set_new_handler(nullptr);
+  throw std::bad_alloc();
+}
+
+std::string join(const std::vector<std::string>& notes) {
+  std::string out;
+  for (const auto& n : notes) out += (out.empty() ? "" : "; ") + n;
+  return out;
+}
+
+bool send_failure(int fd, const char* stage, std::string message, const char* system) {
+  return wire::send_frame(fd, wire::Type::kLoadFailed, 0, 0,
+                          encode(LoadFailed{stage, std::move(message), system ? system : ""}));
+}
+
+}  // namespace
+
+int serve(int plugin_fd, const LockdownReport& report, int request_fd, int result_fd) {
+  const std::string path = "/proc/self/fd/" + std::to_string(plugin_fd);
+  boost::dll::shared_library library;
+  boost::dll::fs::error_code ec;
+  ::dlerror();
+  library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+  if (ec || !library.is_loaded()) {
+    send_failure(result_fd, "open", "cannot load the shared library", ::dlerror());
+    return 0;
+  }
+  if (!library.has(AWB_ENTRY_SYMBOL)) {
+    send_failure(result_fd, "entry-symbol",
+                 std::string("the library exports no '") + AWB_ENTRY_SYMBOL +
+                     "' (build it with awb_add_plugin() and AWB_EXPORT_PLUGIN)",
+                 ::dlerror());
+    return 0;
+  }
+  const auto* descriptor = library.get<const awb_plugin_descriptor*()>(AWB_ENTRY_SYMBOL)();
+  Hello hello{report.reached, join(report.notes), read_descriptor(descriptor)};
+  if (!wire::send_frame(result_fd, wire::Type::kHello, 0, 0, encode(hello))) return 0;
+  const size_t n_variants = hello.descriptor.variants.size();
+
+  std::vector<void*> instances(n_variants, nullptr);
+  std::vector<bool> created(n_variants, false);
+  auto destroy_all = [&] {
+    for (size_t i = 0; i < n_variants; ++i)
+      if (created[i]) descriptor->variants[i]->destroy(instances[i]);
+  };
+  char message[4096];
+  for (;;) {
+    wire::Header h;
+    if (!wire::read_all(request_fd, &h, sizeof h)) break;  // the host went away
+    if (h.magic != wire::kMagic || h.version != wire::kVersion) return 3;
+    if (h.type == static_cast<uint16_t>(wire::Type::kBye)) break;
+    if (h.type != static_cast<uint16_t>(wire::Type::kForward)) return 3;
+    std::vector<uint8_t> payload(h.payload_size);
+    if (!wire::read_all(request_fd, payload.data(), payload.size())) return 3;
+    auto request = decode_forward(payload);
+    payload = {};
+    if (!request) return 3;
+    message[0] = '\0';
+    awb_status status = AWB_ERR_INVALID_ARGUMENT;
+    const size_t v = request->variant_index;
+    g_allocation_failed = false;
+    std::set_new_handler(on_allocation_failure);
+    if (v >= n_variants || !hello.descriptor.variants[v].has_forward) {
+      std::snprintf(message, sizeof message, "no variant #%zu", v);
+    } else {
+      const awb_variant* variant = descriptor->variants[v];
+      status = AWB_OK;
+      if (!created[v]) {
+        status = variant->create(variant, &instances[v], message, sizeof message);
+        created[v] = status == AWB_OK;
+        if (status != AWB_OK) {
+          const std::string why = message;
+          std::snprintf(message, sizeof message, "create() failed: %s", why.c_str());
+        }
+      }
+      if (status == AWB_OK)
+        status = variant->forward(instances[v], &request->problem, &request->results, message,
+                                  sizeof message);
+    }
+    message[sizeof message - 1] = '\0';
+    if (!wire::send_frame(result_fd, wire::Type::kResult, h.request_id, h.nonce,
+                          encode_result(status, g_allocation_failed, message, *request)))
+      break;
+  }
+  destroy_all();
+  ::_exit(0);
+}
+
+}  // namespace awb::runner

@@ -1,0 +1,15 @@
+// serve.hpp: loads the plugin (after lockdown) and answers the host's requests.
+#ifndef AWB_RUNNER_SERVE_HPP_
+#define AWB_RUNNER_SERVE_HPP_
+
+#include "runner/lockdown.hpp"
+
+namespace awb::runner {
+
+// Loads the plugin open on `plugin_fd`, sends Hello (or LoadFailed), then serves forward
+// requests until kBye or the end of the request pipe. Returns the process exit status.
+int serve(int plugin_fd, const LockdownReport& report, int request_fd, int result_fd);
+
+}  // namespace awb::runner
+
+#endif  // AWB_RUNNER_SERVE_HPP_
