@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -453,11 +454,20 @@ void RunnerProcess::close() {
 }
 
 std::string RunnerProcess::output_excerpt() const {
-  const std::string& text = !err_.kept.empty() ? err_.kept : out_.kept;
+  // The last few lines of stderr (else stdout), without the runner's own verdict line.
+  std::string text = !err_.kept.empty() ? err_.kept : out_.kept;
+  if (const auto at = text.find("\nawb-runner: forbidden system call"); at != std::string::npos)
+    text.erase(at);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   if (text.empty()) return "";
-  std::string tail = text.size() > 600 ? "..." + text.substr(text.size() - 600) : text;
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
-  return "\n--- its output ---\n" + tail;
+  size_t start = text.size() > 240 ? text.size() - 240 : 0;
+  for (int lines = 0, i = static_cast<int>(text.size()) - 1; i >= static_cast<int>(start); --i)
+    if (text[static_cast<size_t>(i)] == '\n' && ++lines == 3) {
+      start = static_cast<size_t>(i) + 1;
+      break;
+    }
+  return "\n--- the end of its output ---\n" + std::string(start > 0 ? "..." : "") +
+         text.substr(start);
 }
 
 void RunnerProcess::fail(Fault fault, const std::string& reason) {

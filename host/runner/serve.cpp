@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <boost/dll/shared_library.hpp>
+#include <cstdio>
+#include <exception>
 #include <new>
 #include <string>
 #include <vector>
@@ -86,17 +88,26 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
     } else {
       const awb_variant* variant = descriptor->variants[v];
       status = AWB_OK;
-      if (!created[v]) {
-        status = variant->create(variant, &instances[v], message, sizeof message);
-        created[v] = status == AWB_OK;
-        if (status != AWB_OK) {
-          const std::string why = message;
-          std::snprintf(message, sizeof message, "create() failed: %s", why.c_str());
+      // A plugin written against the C header alone may let an exception out; it stops here.
+      try {
+        if (!created[v]) {
+          status = variant->create(variant, &instances[v], message, sizeof message);
+          created[v] = status == AWB_OK;
+          if (status != AWB_OK) {
+            const std::string why = message;
+            std::snprintf(message, sizeof message, "create() failed: %s", why.c_str());
+          }
         }
+        if (status == AWB_OK)
+          status = variant->forward(instances[v], &request->problem, &request->results, message,
+                                    sizeof message);
+      } catch (const std::exception& e) {
+        status = AWB_ERR_INTERNAL;
+        std::snprintf(message, sizeof message, "an exception escaped the plugin: %s", e.what());
+      } catch (...) {
+        status = AWB_ERR_INTERNAL;
+        std::snprintf(message, sizeof message, "an exception of unknown type escaped the plugin");
       }
-      if (status == AWB_OK)
-        status = variant->forward(instances[v], &request->problem, &request->results, message,
-                                  sizeof message);
     }
     message[sizeof message - 1] = '\0';
     if (!wire::send_frame(result_fd, wire::Type::kResult, h.request_id, h.nonce,

@@ -1,0 +1,221 @@
+// hostile.tests.cpp: the hostile corpus. Each plugin is graded on the journey exercise through
+// the runner; for each the test asserts that the host survives, the verdict names the cause,
+// the next submission still grades, no process is left behind, nothing outside the runner's
+// scratch folder changed, and the TCP listener saw no connection. It prints a summary table.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "core/exercise.hpp"
+#include "core/grading.hpp"
+#include "core/plugin_loader.hpp"
+
+using namespace awb;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Case {
+  std::string name;
+  std::string confined = {};  // what the verdict must contain at level `confined`
+  std::string limited = {};  // ... at `limited` (no Landlock); empty: same as confined
+  double cpu = 2, wall = 10;
+};
+
+// Only Landlock stops a world-readable file being read, and a folder the uid may write being
+// written, so those two expect less below `confined`.
+const std::vector<Case> kCases = {
+    {"good", "passed"},
+    {"null_deref", "crashed: SIGSEGV"},
+    {"stack_overflow", "crashed: SIGSEGV"},
+    {"static_ctor_crash",
+     "did not load: the plugin's runner failed while loading it: crashed: SIGSEGV"},
+    {"abort", "crashed: SIGABRT"},
+    {"terminate", "crashed: SIGABRT"},
+    {"throw_across", "an exception escaped the plugin: thrown across the C boundary"},
+    {"busy_loop", "CPU limit of 1 s exceeded", "", 1, 30},
+    {"sleep", "wall-clock limit of 1.5 s exceeded", "", 10, 1.5},
+    {"huge_allocation", "ran out of memory"},
+    {"fork_bomb", "forbidden system call: clone"},
+    {"setsid_double_fork", "forbidden system call: clone"},
+    {"read_passwd", "cannot read /etc/passwd: Permission denied", "ESCAPED: read /etc/passwd"},
+    {"write_results", "cannot write into the results folder: Permission denied", "results folder"},
+    {"big_file", "wrote a file larger than 16 MB"},
+    {"tcp_connect", "forbidden system call: socket"},
+    {"system_exec", "forbidden system call"},
+    {"stdout_flood", "printed more than 1024 KiB"},
+    {"exit_without_result", "exited with status 0 without sending a result"},
+    {"forged_frame", "forged frame"},
+    {"fd_exhaustion", "out of file descriptors"},
+    {"nan_output", "NaN vs"},
+    {"wrong_shape", "NaN vs"},
+    {"nondeterministic", "a second run on the same input gave different outputs"},
+};
+
+const core::Exercise& journey() {
+  static const core::ExerciseSet set = core::load_exercises({AWB_TEST_EXERCISE_DIR});
+  for (const auto& e : set.exercises)
+    if (e.id == "journey") return e;
+  throw std::runtime_error("no journey exercise");
+}
+
+fs::path plugin_file(const std::string& name) {
+  return fs::path(AWB_TEST_HOSTILE_DIR) / ("hostile_" + name + ".so");
+}
+
+struct Outcome {
+  std::string level = "-";
+  std::string verdict;  // one line for the table
+  std::string text;     // everything not passed, for matching
+  bool full_marks = false;
+};
+
+Outcome grade_case(const std::string& name, double cpu, double wall) {
+  Outcome out;
+  core::LoadPolicy policy;
+  policy.runner.limits.cpu_seconds = cpu;
+  policy.runner.limits.wall_seconds = wall;
+  const core::Catalog cat = core::load_catalog({plugin_file(name)}, policy);
+  if (!cat.failures.empty()) {
+    out.verdict = "did not load: " + cat.failures[0].message;
+    out.text = out.verdict;
+    return out;
+  }
+  core::GradeOptions go;
+  go.limits.cpu_seconds = cpu;
+  go.limits.wall_seconds = wall;
+  const auto& p = cat.plugins.at(0);
+  const grade::GradeReport r = core::grade_variant({&p, &p.variants.at(0)}, {&journey()}, go);
+  const auto& ex = r.exercises.at(0);
+  out.level = ex.provenance.lockdown;
+  out.full_marks = ex.not_gradable.empty() && ex.score == ex.max_score;
+  if (!ex.not_gradable.empty()) out.text = out.verdict = "not gradable: " + ex.not_gradable;
+  for (const auto& c : ex.checks) {
+    if (c.status == grade::Status::kPassed || c.status == grade::Status::kNotRun) continue;
+    const std::string line =
+        std::string(grade::to_string(c.status)) + " " + c.id + ": " + c.summary;
+    if (out.verdict.empty()) out.verdict = line;
+    out.text += line + "\n" + c.details + "\n";
+  }
+  if (out.verdict.empty()) out.verdict = out.text = "passed";
+  return out;
+}
+
+// Processes the corpus could have left: children of ours, or anything running as a sandbox uid.
+std::vector<std::string> leftovers() {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename();
+    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
+    std::ifstream status(entry.path() / "status");
+    std::string line, name;
+    long ppid = -1, uid = -1;
+    while (std::getline(status, line)) {
+      std::istringstream is(line);
+      std::string key;
+      is >> key;
+      if (key == "Name:") is >> name;
+      if (key == "PPid:") is >> ppid;
+      if (key == "Uid:") is >> uid;
+    }
+    if (ppid == ::getpid() || uid >= 1'500'000 || name == "awb-runner")
+      out.push_back(pid + " " + name);
+  }
+  return out;
+}
+
+std::vector<std::string> scratch_folders() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path()))
+    if (e.path().filename().string().starts_with("awb-runner-")) out.push_back(e.path());
+  return out;
+}
+
+// Every file in `dir` with its size and modification time, as lines (readable when they differ).
+std::string snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    const auto t = fs::last_write_time(e.path(), ec).time_since_epoch().count();
+    if (e.is_regular_file())
+      out[e.path().filename()] = std::to_string(e.file_size()) + " bytes @" + std::to_string(t);
+  }
+  std::string text;
+  for (const auto& [name, what] : out) text += name + " " + what + "\n";
+  return text;
+}
+
+struct Listener {
+  int fd = -1;
+  Listener() {
+    fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(AWB_TEST_HOSTILE_PORT);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 16) != 0)
+      throw std::runtime_error("cannot listen on 127.0.0.1:" +
+                               std::to_string(AWB_TEST_HOSTILE_PORT));
+  }
+  ~Listener() { ::close(fd); }
+  bool connected() const {
+    const int c = ::accept(fd, nullptr, nullptr);
+    if (c >= 0) ::close(c);
+    return c >= 0;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("hostile plugins are stopped, named, and leave nothing behind", "[isolation]") {
+  fs::create_directories(AWB_TEST_HOSTILE_WATCH);
+  const auto watched_before = snapshot(AWB_TEST_HOSTILE_WATCH);
+  const auto plugins_before = snapshot(AWB_TEST_HOSTILE_DIR);
+  const auto scratch_before = scratch_folders();
+  Listener listener;
+  static std::ostringstream table;  // one section per run of this test case: kept across runs
+  if (table.str().empty())
+    table << std::left << std::setw(22) << "case" << std::setw(10) << "level" << std::setw(8)
+        << "time"
+        << "verdict\n";
+  for (const Case& c : kCases) {
+    DYNAMIC_SECTION(c.name) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const Outcome o = grade_case(c.name, c.cpu, c.wall);
+      const double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::string shown = o.verdict.substr(0, o.verdict.find('\n'));
+      if (shown.size() > 110) shown = shown.substr(0, 107) + "...";
+      table << std::setw(22) << c.name << std::setw(10) << o.level << std::setw(8)
+            << (std::to_string(secs).substr(0, 4) + "s") << shown << '\n';
+      INFO("verdict: " << o.text);
+      const bool confined = o.level == "confined" || o.level == "-";
+      const std::string& expected = confined || c.limited.empty() ? c.confined : c.limited;
+      CHECK(o.text.find(expected) != std::string::npos);
+      CHECK((c.name == "good") == o.full_marks);
+      // The next submission still grades.
+      CHECK(grade_case("good", 10, 30).full_marks);
+      CHECK(leftovers().empty());
+      CHECK(scratch_folders() == scratch_before);
+      if (confined) CHECK(snapshot(AWB_TEST_HOSTILE_WATCH) == watched_before);
+      CHECK(snapshot(AWB_TEST_HOSTILE_DIR) == plugins_before);
+      CHECK_FALSE(listener.connected());
+      if (&c == &kCases.back())
+        std::cout << "\nHostile corpus (run as uid " << ::getuid() << "):\n"
+                  << table.str() << std::flush;
+    }
+  }
+}
