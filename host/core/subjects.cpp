@@ -26,6 +26,18 @@ RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar
   });
 }
 
+LayerGradients backward_fitted(const ProblemSpec& problem, const BackwardSeed& upstream,
+                               uint64_t capabilities, Scalar scalar, const RawForward& forward,
+                               const RawBackward& backward) {
+  validate(problem);
+  const auto fitted = adapt(problem, capabilities, scalar, Fit::kStrict);
+  if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
+  ForwardOptions options;
+  options.scalar = scalar;
+  const ForwardResult f = run_forward(forward, *fitted.problem, options);
+  return run_backward(backward, *fitted.problem, f, upstream, scalar);
+}
+
 InProcessSubject::InProcessSubject(const VariantRef& ref)
     : capabilities_(ref.variant->capabilities),
       instance_(std::make_unique<VariantInstance>(ref.plugin->library, *ref.variant)) {}
@@ -39,6 +51,17 @@ RunOutput InProcessSubject::run(const RunInput& input, Scalar scalar) {
   return run_fitted(input, capabilities_, scalar, instance_->as_raw());
 }
 
+std::optional<std::string> InProcessSubject::cannot_backward() const {
+  if (instance_->has_backward()) return std::nullopt;
+  return "the variant has no backward pass (extension " AWB_EXT_BACKWARD ")";
+}
+
+LayerGradients InProcessSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                          Scalar scalar) {
+  return backward_fitted(problem, upstream, capabilities_, scalar, instance_->as_raw(),
+                         instance_->backward_raw());
+}
+
 std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,
                                                         Scalar scalar) const {
   return fit_reason(input, capabilities_, scalar);
@@ -46,6 +69,12 @@ std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,
 
 RunOutput ReferenceSubject::run(const RunInput& input, Scalar scalar) {
   return run_fitted(input, capabilities_, scalar, reference_forward(capabilities_));
+}
+
+LayerGradients ReferenceSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                          Scalar scalar) {
+  return backward_fitted(problem, upstream, capabilities_, scalar, reference_forward(capabilities_),
+                         reference_backward(capabilities_));
 }
 
 }  // namespace awb::core

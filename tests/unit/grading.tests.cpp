@@ -83,7 +83,11 @@ TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[
                                              "swapped",
                                              "wrong order",
                                              "W_o was never applied",
-                                             "normalised weights"};
+                                             "normalised weights",
+                                             "missing its −a·(a·g) term",
+                                             "1/sqrt(d_k) was forgotten in the backward",
+                                             "transpose of the right gradient",
+                                             "recomputes the scores without the causal mask"};
   const core::Catalog cat = core::load_catalog({AWB_TEST_NEUTRAL_DIR});
   REQUIRE(cat.failures.empty());
   REQUIRE(cat.plugins.size() == expected.size());
