@@ -44,16 +44,17 @@ bool close_in_shape(const Matrix& got, const Matrix& hypothesis) {
 
 std::string diagnose_gradients(const ProblemSpec& problem, const BackwardSeed& upstream,
                                const LayerGradients& got, const LayerGradients& expected) {
-  std::string out;
+  std::string transposed;
   const auto g = gradient_tensors(got), e = gradient_tensors(expected);
   for (size_t i = 1; i < g.size() && i < e.size(); ++i) {  // the weights (dX is never transposed)
     const Matrix t = transposed_in_place(*e[i].second);
     if (!close_in_shape(*g[i].second, *e[i].second) && close_in_shape(*g[i].second, t))
-      out += (out.empty() ? "" : " ") + e[i].first +
-             " holds the transpose of the right gradient (dW = Xᵀ·dQ has W's shape, d_model "
-             "rows; dQᵀ·X is its transpose).";
+      transposed += (transposed.empty() ? "" : ", ") + e[i].first;
   }
-  if (!out.empty()) return out;
+  if (!transposed.empty())
+    return transposed +
+           ": each holds the transpose of the right gradient, poured into W's buffer (dW = Xᵀ·dY "
+           "has W's shape, d_model rows; dYᵀ·X is its transpose).";
   struct Hypothesis {
     BackwardVariation variation;
     bool applies;
@@ -65,8 +66,9 @@ std::string diagnose_gradients(const ProblemSpec& problem, const BackwardSeed& u
        "the softmax gradient is missing its −a·(a·g) term: dS = A ∘ dA instead of "
        "A ∘ (dA − (A·dA)), but every score of a row shares its softmax denominator."},
       {BackwardVariation::kNoScale, scaled,
-       "the 1/sqrt(d_k) was forgotten in the backward pass: dQ and dK are sqrt(d_k) times too "
-       "large (the forward's scale must be applied to dS too)."},
+       "the 1/sqrt(d_k) was forgotten in the backward pass: it recomputes the weights from "
+       "unscaled scores and leaves the scale out of dQ and dK (the backward must use the "
+       "forward's exact softmax input, and the chain rule carries the scale into dQ and dK)."},
       {BackwardVariation::kNoCausalMask, problem.causal,
        "the backward recomputes the scores without the causal mask: gradient flows to keys "
        "the forward never looked at (later tokens)."},

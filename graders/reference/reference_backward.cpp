@@ -28,9 +28,11 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
   require_shape(g.dw_v, sh.projected, C, H * DV, "dW_v has the wrong shape");
   require_shape(g.dw_o, sh.use_wo, H * DV, OUT, "dW_o has the wrong shape");
   const bool causal = p.causal && variation != BackwardVariation::kNoCausalMask;
-  // The factor the chain rule carries from S back to Q and K (the mistake drops the scale).
-  const T factor =
-      static_cast<T>(variation == BackwardVariation::kNoScale ? p.sharpness : sh.factor);
+  // The factor from Q·Kᵀ to S, used to recompute the weights and again by the chain rule from S
+  // back to Q and K (the mistake drops the scale from both, keeping the sharpness).
+  Shapes shb = sh;
+  if (variation == BackwardVariation::kNoScale) shb.factor = p.sharpness;
+  const T factor = static_cast<T>(shb.factor);
 
   // Pass 0: the forward activations the gradients need.
   const Projections<T> pr = project<T>(p, sh);
@@ -54,7 +56,7 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
   for (int64_t h = 0; h < H; ++h) {
     for (int64_t t = 0; t < T_; ++t) {
       const int64_t visible = causal ? t + 1 : T_;
-      score_row(pr, sh, h, t, scores);
+      score_row(pr, shb, h, t, scores);
       softmax_row(scores, visible, weights);
       const T* dho = &dheads[t * H * DV + h * DV];
       for (int64_t t2 = 0; t2 < visible; ++t2) {

@@ -15,7 +15,8 @@ namespace awb::reference {
 enum class BackwardVariation {
   kExact,
   kNoSoftmaxCorrection,  // dS = A ∘ dA, without the −A·(A·dA) term
-  kNoScale,              // the 1/sqrt(d_k) (and sharpness) left out of dQ and dK
+  kNoScale,              // the 1/sqrt(d_k) left out of the backward: weights recomputed from
+                         // unscaled scores, and no scale on dQ and dK
   kNoCausalMask,         // the weights recomputed without the causal mask
 };
 
