@@ -1,6 +1,6 @@
 // causal.cpp: the bundled GPT-style masked multi-head self-attention; the mask is always on.
 // SPDX-License-Identifier: MIT
-#include "common/attention_kernel.hpp"
+#include "common/attention_backward.hpp"
 
 namespace {
 
@@ -15,6 +15,11 @@ struct Causal {
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
     awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, true, workspaces_);
+  }
+
+  template <class T>
+  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+    awb::kernels::attention_backward(p, up, g, awb::kernels::Inputs::kProjected, true);
   }
 
   awb::kernels::Workspaces workspaces_;

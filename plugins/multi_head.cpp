@@ -1,6 +1,6 @@
 // multi_head.cpp: the bundled multi-head variant: h heads, concatenation, output projection W_o.
 // SPDX-License-Identifier: MIT
-#include "common/attention_kernel.hpp"
+#include "common/attention_backward.hpp"
 
 namespace {
 
@@ -15,6 +15,11 @@ struct MultiHead {
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
     awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false, workspaces_);
+  }
+
+  template <class T>
+  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+    awb::kernels::attention_backward(p, up, g, awb::kernels::Inputs::kProjected, false);
   }
 
   awb::kernels::Workspaces workspaces_;

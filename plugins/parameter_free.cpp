@@ -1,6 +1,6 @@
 // parameter_free.cpp: the bundled parameter-free variant: S = sharpness·X Xᵀ, A = softmax(S), Z = A
 // X. SPDX-License-Identifier: MIT
-#include "common/attention_kernel.hpp"
+#include "common/attention_backward.hpp"
 
 namespace {
 
@@ -14,6 +14,11 @@ struct ParameterFree {
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
     awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kParameterFree, false, workspaces_);
+  }
+
+  template <class T>
+  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+    awb::kernels::attention_backward(p, up, g, awb::kernels::Inputs::kParameterFree, false);
   }
 
   awb::kernels::Workspaces workspaces_;

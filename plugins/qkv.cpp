@@ -1,6 +1,6 @@
 // qkv.cpp: the bundled single-head variant with trainable Q/K/V projections and 1/sqrt(d_k).
 // SPDX-License-Identifier: MIT
-#include "common/attention_kernel.hpp"
+#include "common/attention_backward.hpp"
 
 namespace {
 
@@ -14,6 +14,11 @@ struct Qkv {
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
     awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false, workspaces_);
+  }
+
+  template <class T>
+  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+    awb::kernels::attention_backward(p, up, g, awb::kernels::Inputs::kProjected, false);
   }
 
   awb::kernels::Workspaces workspaces_;

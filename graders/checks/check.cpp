@@ -17,6 +17,8 @@ const char* to_string(CheckKind k) {
       return "property";
     case CheckKind::kExpect:
       return "expect";
+    case CheckKind::kGradient:
+      return "gradient";
   }
   return "?";
 }
@@ -86,6 +88,7 @@ const Registry& Registry::instance() {
     register_reference_checks(r);
     register_property_checks(r);
     register_expect_checks(r);
+    register_gradient_checks(r);
     return r;
   }();
   return registry;
@@ -154,6 +157,13 @@ CheckResult evaluate(const CheckSpec& spec, CheckContext& ctx) {
     r.status = Status::kNotRun;
     r.summary = "cannot run: " + *why;
     return r;
+  }
+  if (spec.kind == CheckKind::kGradient) {
+    if (auto why = ctx.subject_cannot_backward()) {
+      r.status = Status::kNotRun;
+      r.summary = "cannot run: " + *why;
+      return r;
+    }
   }
   try {
     const Judgement j = def->judge(spec, ctx);

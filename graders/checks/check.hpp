@@ -14,7 +14,7 @@
 
 namespace awb::grade {
 
-enum class CheckKind { kReference, kProperty, kExpect };
+enum class CheckKind { kReference, kProperty, kExpect, kGradient };
 enum class Visibility { kVisible, kHidden, kAfterDueDate };
 enum class Status { kPassed, kFailed, kError, kTimeout, kNotRun };
 enum class Output { kWeights, kScores, kContext };
@@ -60,7 +60,7 @@ struct CheckSpec {
   int layer = -1;  // -1: the last layer
   ParameterOverrides parameters;
 
-  // reference
+  // reference (outputs, rows, tolerance); gradient (tolerance)
   std::vector<Output> outputs{Output::kWeights, Output::kScores, Output::kContext};
   std::vector<int> rows;  // empty: all rows
   F64Tolerance tolerance;
@@ -115,6 +115,10 @@ class CheckContext {
   const RunOutput& reference_run(Scalar scalar);  // memoised per scalar
   RunOutput run_subject(const RunInput& input) { return subject_.run(input, scalar_); }
   RunOutput run_reference(const RunInput& input) { return reference_.run(input, Scalar::kF64); }
+  std::optional<std::string> subject_cannot_backward() const { return subject_.cannot_backward(); }
+  LayerGradients subject_backward(const ProblemSpec& problem, const BackwardSeed& upstream) {
+    return subject_.backward(problem, upstream, scalar_);
+  }
 
  private:
   Subject& subject_;
@@ -161,6 +165,7 @@ class Registry {
 void register_reference_checks(Registry& r);
 void register_property_checks(Registry& r);
 void register_expect_checks(Registry& r);
+void register_gradient_checks(Registry& r);
 
 // The keys every check may have, whatever its kind.
 const std::vector<std::string>& common_check_keys();

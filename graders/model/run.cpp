@@ -56,4 +56,8 @@ RunOutput run_layers(const RunInput& input,
   return out;
 }
 
+LayerGradients Subject::backward(const ProblemSpec&, const BackwardSeed&, Scalar) {
+  throw Error("run.no_backward", cannot_backward().value_or("no backward pass"));
+}
+
 }  // namespace awb

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/gradients.hpp"
 #include "model/problem.hpp"
 #include "model/result.hpp"
 
@@ -61,6 +62,14 @@ class Subject {
   virtual std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const = 0;
   // Runs all layers. Faults surface as awb::Error (ids "plugin.*", "run.*", "runner.*").
   virtual RunOutput run(const RunInput& input, Scalar scalar) = 0;
+  // Why this subject has no backward pass, or nothing when it has one.
+  virtual std::optional<std::string> cannot_backward() const {
+    return "this subject has no backward pass";
+  }
+  // The backward of ONE layer's problem (a layer stack's chain is the caller's). `problem` is
+  // run as given; faults surface as awb::Error like run()'s.
+  virtual LayerGradients backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                  Scalar scalar);
 };
 
 }  // namespace awb

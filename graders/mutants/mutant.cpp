@@ -1,5 +1,6 @@
-// mutant.cpp: one attention implementation with a switch per classic mistake. Built once per
-// mistake (AWB_MUTANT selects it) so `awb lint` can prove each exercise catches something.
+// mutant.cpp: one attention implementation (forward and backward) with a switch per classic
+// mistake. Built once per mistake (AWB_MUTANT selects it) so `awb lint` can prove each exercise
+// catches something.
 // SPDX-License-Identifier: MIT
 #include <awb/plugin.hpp>
 #include <cmath>
@@ -10,17 +11,22 @@ namespace {
 // The mistakes, one per build. kNone is the correct kernel the mistakes deviate from.
 enum class Mistake {
   kNone,
-  kDivideBySum,         // normalise scores by their row sum instead of a softmax
-  kNoMaxSubtraction,    // exp() of raw scores: overflows on large scores
-  kNoScale,             // forgets 1/sqrt(d_k)
-  kWrongAxis,           // softmax over columns instead of rows
-  kNoCausalMask,        // declares causal, never masks
-  kMaskAfterSoftmax,    // zeroes the future after the softmax, no renormalising
-  kMaskHidesDiagonal,   // masks t2 >= t instead of t2 > t
-  kSwapQK,              // S = K·Qᵀ
-  kHeadsReversed,       // concatenates heads in reverse order
-  kSkipOutputProj,      // ignores W_o
-  kUnnormalisedContext  // Z = S·V instead of A·V
+  kDivideBySum,          // normalise scores by their row sum instead of a softmax
+  kNoMaxSubtraction,     // exp() of raw scores: overflows on large scores
+  kNoScale,              // forgets 1/sqrt(d_k)
+  kWrongAxis,            // softmax over columns instead of rows
+  kNoCausalMask,         // declares causal, never masks
+  kMaskAfterSoftmax,     // zeroes the future after the softmax, no renormalising
+  kMaskHidesDiagonal,    // masks t2 >= t instead of t2 > t
+  kSwapQK,               // S = K·Qᵀ
+  kHeadsReversed,        // concatenates heads in reverse order
+  kSkipOutputProj,       // ignores W_o
+  kUnnormalisedContext,  // Z = S·V instead of A·V
+  // Backward-pass mistakes (the forward is right):
+  kBackwardNoSoftmaxTerm,   // dS = A ∘ dA, missing −A·(A·dA)
+  kBackwardNoScale,         // forgets 1/sqrt(d_k) in dQ and dK
+  kBackwardTransposedGrad,  // computes dQᵀ·X (the transpose) and copies it into dW's buffer
+  kBackwardNoCausalMask,    // recomputes the weights without the causal mask
 };
 
 #ifndef AWB_MUTANT
@@ -97,6 +103,63 @@ void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
   }
 }
 
+// The backward pass, right unless the mistake is one of the backward ones.
+template <class T>
+void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g,
+              bool projected) {
+  const auto x = p.x();
+  const int heads = projected ? p.heads() : 1;
+  const auto dk = projected ? p.d_k() : p.d_model();
+  const auto dv = projected ? p.d_v() : p.d_model();
+  const Mat<T> q = projected ? Mat<T>(x * p.w_q()) : Mat<T>(x);
+  const Mat<T> k = projected ? Mat<T>(x * p.w_k()) : Mat<T>(x);
+  const Mat<T> v = projected ? Mat<T>(x * p.w_v()) : Mat<T>(x);
+  double factor = p.sharpness();
+  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && kMistake != Mistake::kBackwardNoScale)
+    factor /= std::sqrt(double(dk));
+  const bool with_wo = projected && p.has_output_projection();
+  const Mat<T> dheads = with_wo ? Mat<T>(up.dz() * p.w_o().transpose()) : Mat<T>(up.dz());
+  Mat<T> concat(p.tokens(), heads * dv), dq(p.tokens(), heads * dk), dkey(p.tokens(), heads * dk),
+      dval(p.tokens(), heads * dv);
+  for (int h = 0; h < heads; ++h) {
+    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
+    const auto vh = v.middleCols(h * dv, dv);
+    const auto dho = dheads.middleCols(h * dv, dv);
+    const Mat<T> s = T(factor) * (qh * kh.transpose());
+    Mat<T> a;
+    softmax_rows(s, a, p.causal() && kMistake != Mistake::kBackwardNoCausalMask);
+    concat.middleCols(h * dv, dv) = a * vh;
+    Mat<T> da = dho * vh.transpose();
+    if (up.has_da()) da += up.da(h);
+    dval.middleCols(h * dv, dv) = a.transpose() * dho;
+    Mat<T> ds = (a.array() * da.array()).matrix();
+    if (kMistake != Mistake::kBackwardNoSoftmaxTerm)
+      ds -= (a.array().colwise() * (a.array() * da.array()).rowwise().sum()).matrix();
+    ds *= T(factor);
+    dq.middleCols(h * dk, dk) = ds * kh;
+    dkey.middleCols(h * dk, dk) = ds.transpose() * qh;
+  }
+  // dW = Xᵀ·dY has W's shape; the mistake computes dYᵀ·X and pours its numbers into dW's buffer.
+  auto weight_grad = [&](const Mat<T>& in, const Mat<T>& dy, awb::MatrixView<T> out) {
+    if (kMistake != Mistake::kBackwardTransposedGrad) {
+      out = in.transpose() * dy;
+      return;
+    }
+    const Mat<T> wrong = dy.transpose() * in;
+    out = Eigen::Map<const Mat<T>>(wrong.data(), out.rows(), out.cols());
+  };
+  if (with_wo) weight_grad(concat, Mat<T>(up.dz()), g.dw_o());
+  if (!projected) {
+    g.dx() = dq + dkey + dval;
+    return;
+  }
+  g.dx() = dq * p.w_q().transpose() + dkey * p.w_k().transpose() + dval * p.w_v().transpose();
+  const Mat<T> xm = x;
+  weight_grad(xm, dq, g.dw_q());
+  weight_grad(xm, dkey, g.dw_k());
+  weight_grad(xm, dval, g.dw_v());
+}
+
 constexpr uint64_t kCommon = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;
 
 struct ParameterFreeMutant {
@@ -107,6 +170,10 @@ struct ParameterFreeMutant {
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
     ::forward(p, r, false);
   }
+  template <class T>
+  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+    ::backward(p, up, g, false);
+  }
 };
 
 struct ProjectedMutant {
@@ -116,6 +183,10 @@ struct ProjectedMutant {
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
     ::forward(p, r, true);
+  }
+  template <class T>
+  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+    ::backward(p, up, g, true);
   }
 };
 

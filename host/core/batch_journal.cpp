@@ -60,7 +60,7 @@ E get_enum(const Json& j, const char* name, const std::array<E, N>& values) {
 }
 
 constexpr std::array kKinds{grade::CheckKind::kReference, grade::CheckKind::kProperty,
-                            grade::CheckKind::kExpect};
+                            grade::CheckKind::kExpect, grade::CheckKind::kGradient};
 constexpr std::array kStatuses{grade::Status::kPassed, grade::Status::kFailed,
                                grade::Status::kError, grade::Status::kTimeout,
                                grade::Status::kNotRun};

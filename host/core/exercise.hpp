@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checks/check.hpp"
+#include "core/seeded.hpp"
 #include "model/error.hpp"
 #include "model/run.hpp"
 
@@ -30,6 +31,37 @@ struct ExerciseCase {
   Matrix x;  // embeddings + positions, transformed: what layer 0 receives
 };
 
+// The `train:` section: what to learn, from where, with which optimiser, towards which goal.
+enum class Optimizer { kSgd, kAdam };
+const char* to_string(Optimizer o);
+
+// One row of the attention objective: in case `case_index`, layer `layer` (-1: last), head
+// `head`, query row `query` should put its weight on key `key`. The loss is the mean over the
+// targets of −log A[query, key] (cross-entropy against a one-hot target row).
+struct TrainTarget {
+  int case_index = 0;
+  int layer = -1;
+  int head = 0;
+  int query = 0;
+  int key = 0;
+};
+
+struct TrainSpec {
+  std::vector<std::string> learn;  // among w_q, w_k, w_v, w_o; every layer that has them
+  // Re-initialise the learned weights: layer l's j-th learned matrix (w_q, w_k, w_v, w_o order)
+  // is drawn with seed `init.seed + 4·l + j`. Absent: start from the exercise's own weights.
+  std::optional<SeededSpec> init;
+  Optimizer optimizer = Optimizer::kAdam;
+  double learning_rate = 0.01;
+  double momentum = 0;                                // SGD
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // Adam
+  int steps = 100;
+  int log_every = 10;
+  std::vector<TrainTarget> targets;
+  std::optional<double> loss_below;              // success: final loss under this
+  std::vector<grade::CheckSpec> success_checks;  // success: each passes with the learned weights
+};
+
 struct Exercise {
   std::filesystem::path file;
   std::string sha256;  // of the file's bytes
@@ -42,6 +74,7 @@ struct Exercise {
   Parameters parameters;
   Limits limits;
   std::vector<grade::CheckSpec> checks;
+  std::optional<TrainSpec> train;
 
   double max_points() const;
   // The input a check runs on: its case, with its parameter overrides applied.

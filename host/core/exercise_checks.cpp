@@ -6,12 +6,7 @@
 #include "core/exercise_parse.hpp"
 
 namespace awb::core::parse {
-namespace {
 
-using grade::CheckKind;
-using grade::CheckSpec;
-
-// A token named by its text (first occurrence) or by its index.
 std::optional<int> token_ref(YamlReader& rd, const YAML::Node& n, const std::string& path,
                              const ExerciseCase& c) {
   if (!n.IsScalar()) {
@@ -34,6 +29,11 @@ std::optional<int> token_ref(YamlReader& rd, const YAML::Node& n, const std::str
                (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
   return std::nullopt;
 }
+
+namespace {
+
+using grade::CheckKind;
+using grade::CheckSpec;
 
 // Reads the kind-specific keys of one check into `spec`.
 void read_fields(YamlReader& rd, const YAML::Node& n, const std::string& cp, CheckSpec& spec,
@@ -69,7 +69,7 @@ void read_fields(YamlReader& rd, const YAML::Node& n, const std::string& cp, Che
     }
   }
   if (n["tolerance"]) {
-    if (spec.kind == CheckKind::kReference) {
+    if (spec.kind == CheckKind::kReference || spec.kind == CheckKind::kGradient) {
       const YAML::Node t = n["tolerance"];
       if (rd.check_keys(t, at("tolerance"), {"atol", "rtol"})) {
         if (t["atol"])
@@ -158,19 +158,24 @@ void cross_check(YamlReader& rd, const YAML::Node& n, const std::string& cp, con
 }  // namespace
 
 void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
+  checks(rd, n, "checks", ex, ex.checks);
+}
+
+void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const Exercise& ex,
+            std::vector<grade::CheckSpec>& out) {
   if (!n.IsSequence() || n.size() == 0) {
-    rd.error(n, "checks", rd.id("type"), "must be a non-empty list of checks");
+    rd.error(n, path, rd.id("type"), "must be a non-empty list of checks");
     return;
   }
   if (static_cast<int64_t>(n.size()) > kMaxChecks) {
-    rd.error(n, "checks", rd.id("limit"), std::to_string(n.size()) + " checks; the cap is 256");
+    rd.error(n, path, rd.id("limit"), std::to_string(n.size()) + " checks; the cap is 256");
     return;
   }
   const auto& registry = grade::Registry::instance();
   std::set<std::string> ids;
   for (size_t i = 0; i < n.size(); ++i) {
     const YAML::Node cn = n[i];
-    const std::string cp = "checks[" + std::to_string(i) + "]";
+    const std::string cp = path + "[" + std::to_string(i) + "]";
     if (!cn.IsMap()) {
       rd.error(cn, cp, rd.id("type"), "must be a mapping");
       continue;
@@ -185,16 +190,17 @@ void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
       }
     }
     const auto kind_node = rd.require(cn, cp, "kind");
-    const auto kind = kind_node
-                          ? rd.word(*kind_node, cp + ".kind", {"reference", "property", "expect"})
-                          : std::nullopt;
+    const auto kind = kind_node ? rd.word(*kind_node, cp + ".kind",
+                                          {"reference", "property", "expect", "gradient"})
+                                : std::nullopt;
     if (!kind) continue;
     spec.kind = *kind == "reference"  ? CheckKind::kReference
                 : *kind == "property" ? CheckKind::kProperty
+                : *kind == "gradient" ? CheckKind::kGradient
                                       : CheckKind::kExpect;
     std::vector<std::string> keys = grade::common_check_keys();
-    if (spec.kind == CheckKind::kReference) {
-      spec.name = "reference";
+    if (spec.kind == CheckKind::kReference || spec.kind == CheckKind::kGradient) {
+      spec.name = *kind;
     } else {
       const char* selector = spec.kind == CheckKind::kProperty ? "property" : "predicate";
       keys.push_back(selector);
@@ -252,7 +258,7 @@ void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
     spec.parameters.apply(effective);
     read_fields(rd, cn, cp, spec, ex, effective);
     cross_check(rd, cn, cp, spec, ex, effective);
-    ex.checks.push_back(std::move(spec));
+    out.push_back(std::move(spec));
   }
 }
 

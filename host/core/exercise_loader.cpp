@@ -20,50 +20,12 @@ using namespace parse;
 const std::vector<std::string> kTopKeys = {"awb-exercise", "id",      "title",      "lesson",
                                            "variant",      "tokens",  "embeddings", "positions",
                                            "transforms",   "weights", "layers",     "parameters",
-                                           "limits",       "cases",   "checks"};
+                                           "limits",       "cases",   "checks",     "train"};
 
 bool valid_id(const std::string& s) {
   return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
   });
-}
-
-std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const std::string& path,
-                                      std::vector<std::string> extra_keys) {
-  std::vector<std::string> keys = {"seed", "distribution", "mean", "std", "low", "high"};
-  keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
-  if (!rd.check_keys(n, path, keys)) return std::nullopt;
-  // Every key is read even after a bad one, so one run reports all of the mapping's problems.
-  SeededSpec s;
-  bool ok = true;
-  if (const auto seed = rd.require(n, path, "seed")) {
-    const auto sv = rd.integer(*seed, path + ".seed", 0, int64_t(1) << 53);
-    ok = ok && sv.has_value();
-    if (sv) s.seed = static_cast<uint64_t>(*sv);
-  } else {
-    ok = false;
-  }
-  if (n["distribution"]) {
-    const auto d = rd.word(n["distribution"], path + ".distribution", {"normal", "uniform"});
-    ok = ok && d.has_value();
-    if (d) s.distribution = *d == "normal" ? Distribution::kNormal : Distribution::kUniform;
-  }
-  for (auto [key, field] :
-       {std::pair{"mean", &s.mean}, {"std", &s.std}, {"low", &s.low}, {"high", &s.high}}) {
-    if (!n[key]) continue;
-    const auto v = rd.number(n[key], path + "." + key);
-    ok = ok && v.has_value();
-    if (v) *field = *v;
-  }
-  if (n["std"] && s.std < 0) {
-    rd.error(n["std"], path + ".std", rd.id("value"), "must be >= 0");
-    ok = false;
-  }
-  if (s.low > s.high) {
-    rd.error(n["low"] ? n["low"] : n, path + ".low", rd.id("value"), "must be <= high");
-    ok = false;
-  }
-  return ok ? std::optional(s) : std::nullopt;
 }
 
 // An inline matrix, or a seeded one {seed, rows, cols, ...}.
@@ -275,6 +237,44 @@ void read_limits(YamlReader& rd, const YAML::Node& n, Limits& limits) {
 }  // namespace
 
 namespace parse {
+
+std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const std::string& path,
+                                      std::vector<std::string> extra_keys) {
+  std::vector<std::string> keys = {"seed", "distribution", "mean", "std", "low", "high"};
+  keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
+  if (!rd.check_keys(n, path, keys)) return std::nullopt;
+  // Every key is read even after a bad one, so one run reports all of the mapping's problems.
+  SeededSpec s;
+  bool ok = true;
+  if (const auto seed = rd.require(n, path, "seed")) {
+    const auto sv = rd.integer(*seed, path + ".seed", 0, int64_t(1) << 53);
+    ok = ok && sv.has_value();
+    if (sv) s.seed = static_cast<uint64_t>(*sv);
+  } else {
+    ok = false;
+  }
+  if (n["distribution"]) {
+    const auto d = rd.word(n["distribution"], path + ".distribution", {"normal", "uniform"});
+    ok = ok && d.has_value();
+    if (d) s.distribution = *d == "normal" ? Distribution::kNormal : Distribution::kUniform;
+  }
+  for (auto [key, field] :
+       {std::pair{"mean", &s.mean}, {"std", &s.std}, {"low", &s.low}, {"high", &s.high}}) {
+    if (!n[key]) continue;
+    const auto v = rd.number(n[key], path + "." + key);
+    ok = ok && v.has_value();
+    if (v) *field = *v;
+  }
+  if (n["std"] && s.std < 0) {
+    rd.error(n["std"], path + ".std", rd.id("value"), "must be >= 0");
+    ok = false;
+  }
+  if (s.low > s.high) {
+    rd.error(n["low"] ? n["low"] : n, path + ".low", rd.id("value"), "must be <= high");
+    ok = false;
+  }
+  return ok ? std::optional(s) : std::nullopt;
+}
 
 grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const std::string& path) {
   grade::ParameterOverrides o;
@@ -513,6 +513,7 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
 
   // checks
   if (auto cn = rd.require(root, "", "checks")) parse::checks(rd, *cn, ex);
+  if (root["train"]) parse::train(rd, root["train"], ex);
   return finish(std::move(ex));
 }
 

@@ -25,6 +25,20 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
 
 // Reads `checks:` into `ex.checks`, resolving token names against each check's case.
 void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex);
+// The same for a list of checks at `path` (e.g. "train.success.checks") into `out`.
+void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const Exercise& ex,
+            std::vector<grade::CheckSpec>& out);
+
+// A token of case `c` named by its text (first occurrence) or by its index.
+std::optional<int> token_ref(YamlReader& rd, const YAML::Node& n, const std::string& path,
+                             const ExerciseCase& c);
+
+// A seeded distribution {seed, distribution, mean, std, low, high} plus `extra_keys`.
+std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const std::string& path,
+                                      std::vector<std::string> extra_keys);
+
+// Reads `train:` into `ex.train` (after the cases, layers and checks are read).
+void train(YamlReader& rd, const YAML::Node& n, Exercise& ex);
 
 }  // namespace awb::core::parse
 

@@ -2,91 +2,37 @@
 #include "core/forward.hpp"
 
 #include <array>
+#include <cstddef>
 #include <limits>
 
+#include "model/abi_buffers.hpp"
 #include "model/error.hpp"
 
 namespace awb::core {
 namespace {
 
-awb_tensor make_tensor(void* data, int32_t rank, std::array<int64_t, 3> shape) {
-  awb_tensor t{};
-  t.data = data;
-  t.rank = rank;
-  for (int i = 0; i < 3; ++i) t.shape[i] = i < rank ? shape[i] : 1;
-  if (rank == 2) {
-    t.stride[0] = shape[1];
-    t.stride[1] = 1;
-  } else {
-    t.stride[0] = shape[1] * shape[2];
-    t.stride[1] = shape[2];
-    t.stride[2] = 1;
-  }
-  return t;
-}
-
-template <class T>
-struct Buffers {
-  std::vector<T> x, wq, wk, wv, wo, z, a, s;
-
-  static std::vector<T> from(const Matrix& m) {
-    return std::vector<T>(m.data.begin(), m.data.end());
-  }
-};
-
 template <class T>
 ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const ForwardOptions& o) {
   const int64_t T_ = p.tokens_count();
   const int64_t H = p.heads;
-  Buffers<T> b;
-  awb_problem prob{};
-  prob.struct_size = sizeof(awb_problem);
-  prob.scalar = std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
-  prob.n_heads = p.heads;
-  prob.causal = p.causal ? 1 : 0;
-  prob.scale_mode = p.resolved_scale() == ScaleMode::kNone ? AWB_SCALE_NONE : AWB_SCALE_INV_SQRT_DK;
-  prob.n_threads = o.threads;
-  prob.sharpness = p.sharpness;
-  b.x = Buffers<T>::from(p.x);
-  prob.x = make_tensor(b.x.data(), 2, {p.x.rows, p.x.cols, 1});
-  auto bind = [](const std::optional<Matrix>& m, std::vector<T>& buf) {
-    if (!m) return awb_tensor{};
-    buf = Buffers<T>::from(*m);
-    return make_tensor(buf.data(), 2, {m->rows, m->cols, 1});
-  };
-  prob.w_q = bind(p.w_q, b.wq);
-  prob.w_k = bind(p.w_k, b.wk);
-  prob.w_v = bind(p.w_v, b.wv);
-  prob.w_o = bind(p.w_o, b.wo);
+  AbiBuffers<T> b;
+  const awb_problem prob = b.problem(p, o.threads);
 
   const T nan = std::numeric_limits<T>::quiet_NaN();
   awb_results res{};
   res.struct_size = sizeof(awb_results);
-  b.z.assign(static_cast<size_t>(T_ * p.d_out()), nan);
-  res.z = make_tensor(b.z.data(), 2, {T_, p.d_out(), 1});
-  if (o.want_weights) {
-    b.a.assign(static_cast<size_t>(H * T_ * T_), nan);
-    res.a = make_tensor(b.a.data(), 3, {H, T_, T_});
-  }
-  if (o.want_scores) {
-    b.s.assign(static_cast<size_t>(H * T_ * T_), nan);
-    res.s = make_tensor(b.s.data(), 3, {H, T_, T_});
-  }
+  res.z = make_tensor(b.output(static_cast<size_t>(T_ * p.d_out()), nan), 2, {T_, p.d_out(), 1});
+  if (o.want_weights)
+    res.a = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+  if (o.want_scores)
+    res.s = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
 
   fn(prob, res);
 
   ForwardResult out;
-  out.z = Matrix(T_, p.d_out());
-  std::copy(b.z.begin(), b.z.end(), out.z.data.begin());
-  auto planes = [&](const std::vector<T>& buf, std::vector<Matrix>& dst) {
-    for (int64_t h = 0; h < H; ++h) {
-      Matrix m(T_, T_);
-      std::copy(buf.begin() + h * T_ * T_, buf.begin() + (h + 1) * T_ * T_, m.data.begin());
-      dst.push_back(std::move(m));
-    }
-  };
-  if (o.want_weights) planes(b.a, out.weights);
-  if (o.want_scores) planes(b.s, out.scores);
+  out.z = to_matrix<T>(res.z);
+  if (o.want_weights) out.weights = to_planes<T>(res.a);
+  if (o.want_scores) out.scores = to_planes<T>(res.s);
   return out;
 }
 
@@ -132,6 +78,14 @@ VariantInstance::VariantInstance(std::shared_ptr<const Library> library, const V
   if (st != AWB_OK)
     throw Error("plugin.create_failed", variant_.id,
                 std::string(to_string(st)) + ": " + message_from(err));
+  // The extension table is read only as far as its struct_size says it reaches.
+  if (variant_.raw->get_extension) {
+    const auto* ext = static_cast<const awb_backward_ext*>(
+        variant_.raw->get_extension(variant_.raw, AWB_EXT_BACKWARD));
+    if (ext && ext->struct_size >= offsetof(awb_backward_ext, backward) + sizeof(ext->backward) &&
+        ext->backward)
+      backward_ = ext;
+  }
 }
 
 VariantInstance::~VariantInstance() { variant_.raw->destroy(instance_); }
@@ -147,6 +101,23 @@ void VariantInstance::forward(const awb_problem& problem, awb_results& results) 
 
 RawForward VariantInstance::as_raw() {
   return [this](const awb_problem& p, awb_results& r) { forward(p, r); };
+}
+
+void VariantInstance::backward(const awb_problem& problem, const awb_results& forward,
+                               const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) {
+  if (!backward_)
+    throw Error("plugin.no_backward", variant_.id, "the variant has no backward pass");
+  std::array<char, kErrorCapacity> err{};
+  const awb_status st =
+      backward_->backward(instance_, &problem, &forward, &dz, da, &grads, err.data(), err.size());
+  if (st != AWB_OK)
+    throw Error("plugin.backward_failed", variant_.id,
+                std::string(to_string(st)) + ": " + message_from(err));
+}
+
+RawBackward VariantInstance::backward_raw() {
+  return [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };
 }
 
 }  // namespace awb::core

@@ -26,6 +26,10 @@ struct ForwardOptions {
 
 // The raw call: fills ABI results for an ABI problem; throws awb::Error on failure.
 using RawForward = std::function<void(const awb_problem&, awb_results&)>;
+// The raw backward call (awb_plugin.h, "org.awb.backward/1"): problem, its forward results, dZ,
+// dA (null when absent), gradients out; throws awb::Error on failure.
+using RawBackward = std::function<void(const awb_problem&, const awb_results&, const awb_tensor&,
+                                       const awb_tensor*, awb_gradients&)>;
 
 // Marshals `problem` into ABI buffers of the requested scalar type, calls `fn`, and converts the
 // outputs back. Output buffers are pre-filled with NaN so an unwritten entry cannot pass as a
@@ -45,12 +49,19 @@ class VariantInstance {
   // Throws awb::Error("plugin.forward_failed") with the status and the plugin's message.
   void forward(const awb_problem& problem, awb_results& results);
   RawForward as_raw();
+  // Whether the variant exports the backward extension.
+  bool has_backward() const { return backward_ != nullptr; }
+  // Throws awb::Error("plugin.no_backward" | "plugin.backward_failed").
+  void backward(const awb_problem& problem, const awb_results& forward, const awb_tensor& dz,
+                const awb_tensor* da, awb_gradients& grads);
+  RawBackward backward_raw();
   const VariantDesc& variant() const { return variant_; }
 
  private:
   std::shared_ptr<const Library> library_;
   VariantDesc variant_;
   void* instance_ = nullptr;
+  const awb_backward_ext* backward_ = nullptr;
 };
 
 const char* to_string(awb_status status);

@@ -26,6 +26,18 @@ RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar
   });
 }
 
+LayerGradients backward_fitted(const ProblemSpec& problem, const BackwardSeed& upstream,
+                               uint64_t capabilities, Scalar scalar, const RawForward& forward,
+                               const RawBackward& backward) {
+  validate(problem);
+  const auto fitted = adapt(problem, capabilities, scalar, Fit::kStrict);
+  if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
+  ForwardOptions options;
+  options.scalar = scalar;
+  const ForwardResult f = run_forward(forward, *fitted.problem, options);
+  return run_backward(backward, *fitted.problem, f, upstream, scalar);
+}
+
 PluginSubject::PluginSubject(const VariantRef& ref, const SessionOptions& options)
     : capabilities_(ref.variant->capabilities), session_(open_session(ref, options)) {}
 
@@ -37,6 +49,16 @@ RunOutput PluginSubject::run(const RunInput& input, Scalar scalar) {
   return run_fitted(input, capabilities_, scalar, session_->as_raw());
 }
 
+std::optional<std::string> PluginSubject::cannot_backward() const {
+  return session_->cannot_backward();
+}
+
+LayerGradients PluginSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                       Scalar scalar) {
+  return backward_fitted(problem, upstream, capabilities_, scalar, session_->as_raw(),
+                         session_->backward_raw());
+}
+
 std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,
                                                         Scalar scalar) const {
   return fit_reason(input, capabilities_, scalar);
@@ -44,6 +66,12 @@ std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,
 
 RunOutput ReferenceSubject::run(const RunInput& input, Scalar scalar) {
   return run_fitted(input, capabilities_, scalar, reference_forward(capabilities_));
+}
+
+LayerGradients ReferenceSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                          Scalar scalar) {
+  return backward_fitted(problem, upstream, capabilities_, scalar, reference_forward(capabilities_),
+                         reference_backward(capabilities_));
 }
 
 }  // namespace awb::core

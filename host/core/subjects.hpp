@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "core/backward.hpp"
 #include "core/capabilities.hpp"
 #include "core/forward.hpp"
 #include "core/plugin_loader.hpp"
@@ -21,6 +22,9 @@ class PluginSubject : public Subject {
   std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
   RunOutput run(const RunInput& input, Scalar scalar) override;
   VariantSession& session() { return *session_; }
+  std::optional<std::string> cannot_backward() const override;
+  LayerGradients backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                          Scalar scalar) override;
 
  private:
   uint64_t capabilities_;
@@ -33,6 +37,9 @@ class ReferenceSubject : public Subject {
   explicit ReferenceSubject(uint64_t capabilities) : capabilities_(capabilities) {}
   std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
   RunOutput run(const RunInput& input, Scalar scalar) override;
+  std::optional<std::string> cannot_backward() const override { return std::nullopt; }
+  LayerGradients backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                          Scalar scalar) override;
 
  private:
   uint64_t capabilities_;
@@ -44,6 +51,12 @@ std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabiliti
 // Runs all layers through `fn`, each layer's problem fitted strictly to `capabilities`.
 RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar,
                      const RawForward& fn);
+
+// One layer's backward: the problem fitted strictly, its forward run through `forward` (A and S
+// kept), then `backward` given those results.
+LayerGradients backward_fitted(const ProblemSpec& problem, const BackwardSeed& upstream,
+                               uint64_t capabilities, Scalar scalar, const RawForward& forward,
+                               const RawBackward& backward);
 
 }  // namespace awb::core
 

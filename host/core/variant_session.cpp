@@ -11,6 +11,14 @@ class InProcessSession : public VariantSession {
   explicit InProcessSession(const VariantRef& ref) : instance_(ref.plugin->library, *ref.variant) {}
   void forward(const awb_problem& p, awb_results& r) override { instance_.forward(p, r); }
   runner::Isolation isolation() const override { return runner::Isolation::kInProcess; }
+  std::optional<std::string> cannot_backward() const override {
+    if (instance_.has_backward()) return std::nullopt;
+    return "the variant has no backward pass (extension " AWB_EXT_BACKWARD ")";
+  }
+  void backward(const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                const awb_tensor* da, awb_gradients& g) override {
+    instance_.backward(p, f, dz, da, g);
+  }
 
  private:
   VariantInstance instance_;
@@ -43,6 +51,14 @@ class RunnerSession : public VariantSession {
     }
   }
   runner::Isolation isolation() const override { return level_; }
+  std::optional<std::string> cannot_backward() const override {
+    return "the backward pass of an untrusted plugin cannot run in awb-runner yet; use --trusted "
+           "for your own plugin";
+  }
+  void backward(const awb_problem&, const awb_results&, const awb_tensor&, const awb_tensor*,
+                awb_gradients&) override {
+    throw Error("plugin.no_backward", *cannot_backward());
+  }
   void set_limits(double cpu_seconds, double wall_seconds) override {
     options_.runner.limits.cpu_seconds = cpu_seconds;
     options_.runner.limits.wall_seconds = wall_seconds;

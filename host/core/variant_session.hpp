@@ -5,6 +5,8 @@
 #define AWB_CORE_VARIANT_SESSION_HPP_
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "core/forward.hpp"
 #include "core/plugin_loader.hpp"
@@ -33,6 +35,15 @@ class VariantSession {
   virtual std::string output() const { return {}; }
   RawForward as_raw() {
     return [this](const awb_problem& p, awb_results& r) { forward(p, r); };
+  }
+  // Why this session cannot run the backward pass, or nothing.
+  virtual std::optional<std::string> cannot_backward() const = 0;
+  // One backward call (awb_plugin.h, AWB_EXT_BACKWARD).
+  virtual void backward(const awb_problem& problem, const awb_results& forward,
+                        const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) = 0;
+  RawBackward backward_raw() {
+    return [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                  const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };
   }
 };
 

@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <awb/plugin.hpp>
 #include <cmath>
 #include <exception>
-#include <mutex>
-#include <awb/plugin.hpp>
 #include <limits>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -93,6 +93,15 @@ struct Workspaces {
   }
 };
 
+// What turns Q·Kᵀ into the softmax input: scale and sharpness. `dk` is the kernel's own key width:
+// without projections it is d_model, whatever else the problem holds.
+template <class T>
+T score_factor(const Problem<T>& p, Eigen::Index dk) {
+  return static_cast<T>(p.sharpness() / (p.scale_mode() == ScaleMode::kInvSqrtDk
+                                             ? std::sqrt(static_cast<double>(dk))
+                                             : 1.0));
+}
+
 namespace detail {
 
 // Softmax of each row of `s` into `a` (same shape; may alias). Row i of the block is query
@@ -160,10 +169,7 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
   const Eigen::Index T_ = p.tokens();
   const Eigen::Index dk = projected ? p.d_k() : p.d_model();
   const Eigen::Index dv = projected ? p.d_v() : p.d_model();
-  // The kernel's own d_k: without projections it is d_model, whatever else the problem holds.
-  const T factor = static_cast<T>(
-      p.sharpness() /
-      (p.scale_mode() == ScaleMode::kInvSqrtDk ? std::sqrt(static_cast<double>(dk)) : 1.0));
+  const T factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
   const double work = double(H) * double(T_) * double(T_) * double(dk + dv) +
                       double(T_) * double(p.d_model()) * double(H) * double(2 * dk + dv);

@@ -4,6 +4,7 @@
 
 #include "core/plugin_loader.hpp"
 #include "core/problem_file.hpp"
+#include "core/subjects.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;
@@ -23,6 +24,8 @@ TEST_CASE("the template built at -O0 and -O3 agrees with the reference", "[sdk-c
   const core::PluginDesc o3 = load(AWB_CONSUMER_O3);
   REQUIRE(o0.variants.size() == 1);
   CHECK(o0.id == "org.example.student-attention");
+  // The template's class has no backward(), so the C++ layer exports no backward extension.
+  CHECK(core::PluginSubject({&o0, &o0.variants[0]}, {}).cannot_backward().has_value());
   std::mt19937_64 rng(99);
   for (bool causal : {false, true}) {
     for (int64_t tokens : {1, 6, 40}) {

@@ -24,6 +24,15 @@
 // The layer builds the C descriptor, creates one object of your class per instance, calls
 // forward<double> or forward<float> (only for the scalar types your capabilities declare), and
 // turns every exception into a status and a message. Nothing C++ crosses the boundary.
+//
+// A trainable variant adds a templated `backward` (the layer then exports the "org.awb.backward/1"
+// extension; a class without the method exports none):
+//
+//     template <class T>
+//     void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g);
+//
+// `up` holds the forward results and dZ (and dA when the loss reads the weights); write g.dx()
+// and, when present, g.dw_q(), g.dw_k(), g.dw_v(), g.dw_o(). See awb_plugin.h for the contract.
 #ifndef AWB_PLUGIN_HPP_
 #define AWB_PLUGIN_HPP_
 
@@ -37,6 +46,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "awb/awb_plugin.h"
 
@@ -162,6 +172,54 @@ class Results {
   awb_results& r_;
 };
 
+// The backward pass's inputs: the forward results of the same problem and the upstream gradients.
+template <class T>
+class Upstream {
+ public:
+  Upstream(const awb_results& forward, const awb_tensor& dz, const awb_tensor* da)
+      : forward_(forward), dz_(dz), da_(da) {}
+  ConstMatrixView<T> z() const { return cview(forward_.z); }
+  // A and S of the forward call, when the host kept them (recompute them otherwise).
+  bool has_weights() const { return forward_.a.data != nullptr; }
+  ConstMatrixView<T> weights(int head) const { return cview(forward_.a, head); }
+  ConstMatrixView<T> dz() const { return cview(dz_); }
+  // ∂L/∂A, when the loss reads the attention weights.
+  bool has_da() const { return da_ && da_->data; }
+  ConstMatrixView<T> da(int head) const { return cview(*da_, head); }
+
+ private:
+  static ConstMatrixView<T> cview(const awb_tensor& t, int64_t plane = 0) {
+    const auto m = detail::view2<T>(t, plane);
+    return ConstMatrixView<T>(m.data(), m.rows(), m.cols(), Eigen::OuterStride<>(m.outerStride()));
+  }
+  const awb_results& forward_;
+  const awb_tensor& dz_;
+  const awb_tensor* da_;
+};
+
+// Writable views of the host's gradient buffers; each present one must be filled completely.
+template <class T>
+class Gradients {
+ public:
+  explicit Gradients(awb_gradients& g) : g_(g) {}
+  MatrixView<T> dx() { return detail::view2<T>(g_.dx); }
+  bool has_dw_q() const { return g_.dw_q.data != nullptr; }
+  bool has_dw_k() const { return g_.dw_k.data != nullptr; }
+  bool has_dw_v() const { return g_.dw_v.data != nullptr; }
+  bool has_dw_o() const { return g_.dw_o.data != nullptr; }
+  MatrixView<T> dw_q() { return checked(g_.dw_q, "dW_q"); }
+  MatrixView<T> dw_k() { return checked(g_.dw_k, "dW_k"); }
+  MatrixView<T> dw_v() { return checked(g_.dw_v, "dW_v"); }
+  MatrixView<T> dw_o() { return checked(g_.dw_o, "dW_o"); }
+
+ private:
+  MatrixView<T> checked(const awb_tensor& t, const char* what) {
+    if (!t.data) throw PluginError(AWB_ERR_INTERNAL, std::string(what) + " was not requested");
+    return detail::view2<T>(t);
+  }
+  awb_gradients& g_;
+};
+
 namespace detail {
 
 inline void write_error(char* buf, size_t cap, const char* msg) noexcept {
@@ -189,6 +247,16 @@ awb_status guarded(char* error, size_t cap, Fn&& fn) noexcept {
     return AWB_ERR_INTERNAL;
   }
 }
+
+// Detects `template <class T> void backward(const Problem<T>&, const Upstream<T>&,
+// Gradients<T>&)` on a variant class (C++17: the SDK does not require C++20).
+template <class V, class T, class = void>
+struct HasBackward : std::false_type {};
+template <class V, class T>
+struct HasBackward<V, T,
+                   std::void_t<decltype(std::declval<V&>().template backward<T>(
+                       std::declval<const Problem<T>&>(), std::declval<const Upstream<T>&>(),
+                       std::declval<Gradients<T>&>()))>> : std::true_type {};
 
 template <class V>
 struct VariantTable {
@@ -221,7 +289,49 @@ struct VariantTable {
     });
   }
 
-  static const void* get_extension(const awb_variant*, const char*) noexcept { return nullptr; }
+  // Whether the author's class has backward<T>(Problem, Upstream, Gradients): then, and only
+  // then, the variant exports the backward extension.
+  template <class T>
+  static constexpr bool kHasBackward = HasBackward<V, T>::value;
+
+  template <class T>
+  static void run_backward(V& v, const awb_problem& problem, const awb_results& forward,
+                           const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) {
+    const Problem<T> p(problem);
+    const Upstream<T> up(forward, dz, da);
+    Gradients<T> g(grads);
+    v.template backward<T>(p, up, g);
+  }
+
+  static awb_status backward(void* instance, const awb_problem* problem, const awb_results* forward,
+                             const awb_tensor* dz, const awb_tensor* da, awb_gradients* grads,
+                             char* error, size_t cap) noexcept {
+    return guarded(error, cap, [&] {
+      V& v = *static_cast<V*>(instance);
+      constexpr uint64_t caps = V::kInfo.capabilities;
+      if (problem->scalar == AWB_SCALAR_F64) {
+        if constexpr ((caps & AWB_CAP_F64) != 0 && kHasBackward<double>) {
+          run_backward<double>(v, *problem, *forward, *dz, da, *grads);
+          return;
+        }
+      } else if (problem->scalar == AWB_SCALAR_F32) {
+        if constexpr ((caps & AWB_CAP_F32) != 0 && kHasBackward<float>) {
+          run_backward<float>(v, *problem, *forward, *dz, da, *grads);
+          return;
+        }
+      }
+      throw PluginError(AWB_ERR_UNSUPPORTED, "scalar type not supported by this variant");
+    });
+  }
+
+  static constexpr awb_backward_ext kBackward{sizeof(awb_backward_ext), &backward};
+
+  static const void* get_extension(const awb_variant*, const char* id) noexcept {
+    if constexpr (kHasBackward<double> || kHasBackward<float>) {
+      if (id && std::strcmp(id, AWB_EXT_BACKWARD) == 0) return &kBackward;
+    }
+    return nullptr;
+  }
 
   static constexpr awb_variant kVariant{
       sizeof(awb_variant),   V::kInfo.id, V::kInfo.name, V::kInfo.description,

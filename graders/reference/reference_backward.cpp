@@ -1,0 +1,136 @@
+// reference_backward.cpp: plain-loop backward of attention (llm.c's attention_backward style),
+// next to the forward it differentiates.
+#include "reference/reference_backward.hpp"
+
+#include "reference/reference_common.hpp"
+
+namespace awb::reference {
+namespace {
+
+using namespace detail;
+
+void require_shape(const awb_tensor& t, bool wanted, int64_t rows, int64_t cols, const char* what) {
+  if (!wanted) return;
+  require(t.data && t.shape[0] == rows && t.shape[1] == cols, what);
+}
+
+template <class T>
+void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb_gradients& g,
+              Kind kind, BackwardVariation variation) {
+  const Shapes sh = shapes_of(p, kind);
+  const int64_t T_ = sh.T_, C = sh.C, H = sh.H, DK = sh.DK, DV = sh.DV, OUT = sh.OUT;
+  require(dz.data && dz.shape[0] == T_ && dz.shape[1] == OUT, "dZ has the wrong shape");
+  const bool has_da = da && da->data;
+  if (has_da) require(da->shape[0] == H && da->shape[1] == T_ && da->shape[2] == T_, "dA shape");
+  require_shape(g.dx, true, T_, C, "dX has the wrong shape");
+  require_shape(g.dw_q, sh.projected, C, H * DK, "dW_q has the wrong shape");
+  require_shape(g.dw_k, sh.projected, C, H * DK, "dW_k has the wrong shape");
+  require_shape(g.dw_v, sh.projected, C, H * DV, "dW_v has the wrong shape");
+  require_shape(g.dw_o, sh.use_wo, H * DV, OUT, "dW_o has the wrong shape");
+  const bool causal = p.causal && variation != BackwardVariation::kNoCausalMask;
+  // The factor from Q·Kᵀ to S, used to recompute the weights and again by the chain rule from S
+  // back to Q and K (the mistake drops the scale from both, keeping the sharpness).
+  Shapes shb = sh;
+  if (variation == BackwardVariation::kNoScale) shb.factor = p.sharpness;
+  const T factor = static_cast<T>(shb.factor);
+
+  // Pass 0: the forward activations the gradients need.
+  const Projections<T> pr = project<T>(p, sh);
+  std::vector<T> dq(T_ * H * DK, T(0)), dk(T_ * H * DK, T(0)), dv(T_ * H * DV, T(0));
+  std::vector<T> heads_out(T_ * H * DV, T(0)), dheads(T_ * H * DV, T(0));
+
+  // Pass 1: back through the output projection: dHeads = dZ · W_oᵀ (identity without W_o).
+  for (int64_t t = 0; t < T_; ++t)
+    for (int64_t i = 0; i < H * DV; ++i) {
+      T acc = 0;
+      if (sh.use_wo) {
+        for (int64_t o = 0; o < OUT; ++o) acc += at<T>(dz, t, o) * at<T>(p.w_o, i, o);
+      } else {
+        acc = at<T>(dz, t, i);
+      }
+      dheads[t * H * DV + i] = acc;
+    }
+
+  // Pass 2: per head and query, back through A·V and the softmax into S, then into Q and K.
+  std::vector<T> scores(T_), weights(T_), dweights(T_);
+  for (int64_t h = 0; h < H; ++h) {
+    for (int64_t t = 0; t < T_; ++t) {
+      const int64_t visible = causal ? t + 1 : T_;
+      score_row(pr, shb, h, t, scores);
+      softmax_row(scores, visible, weights);
+      const T* dho = &dheads[t * H * DV + h * DV];
+      for (int64_t t2 = 0; t2 < visible; ++t2) {
+        const T* v2 = &pr.v[t2 * H * DV + h * DV];
+        T acc = has_da ? at3<T>(*da, h, t, t2) : T(0);
+        for (int64_t i = 0; i < DV; ++i) {
+          acc += dho[i] * v2[i];                                 // ∂(A·V)/∂A
+          dv[t2 * H * DV + h * DV + i] += weights[t2] * dho[i];  // ∂(A·V)/∂V
+          heads_out[t * H * DV + h * DV + i] += weights[t2] * v2[i];
+        }
+        dweights[t2] = acc;
+      }
+      // Softmax backward: dS = A ∘ (dA − Σ_j A_j dA_j). The sum is the part every score shares
+      // through the normalising denominator.
+      T shared = 0;
+      if (variation != BackwardVariation::kNoSoftmaxCorrection)
+        for (int64_t t2 = 0; t2 < visible; ++t2) shared += weights[t2] * dweights[t2];
+      for (int64_t t2 = 0; t2 < visible; ++t2) {
+        const T ds = weights[t2] * (dweights[t2] - shared) * factor;
+        for (int64_t i = 0; i < DK; ++i) {
+          dq[t * H * DK + h * DK + i] += ds * pr.k[t2 * H * DK + h * DK + i];
+          dk[t2 * H * DK + h * DK + i] += ds * pr.q[t * H * DK + h * DK + i];
+        }
+      }
+    }
+  }
+
+  // Pass 3: dW_o = Headsᵀ · dZ.
+  if (sh.use_wo)
+    for (int64_t i = 0; i < H * DV; ++i)
+      for (int64_t o = 0; o < OUT; ++o) {
+        T acc = 0;
+        for (int64_t t = 0; t < T_; ++t) acc += heads_out[t * H * DV + i] * at<T>(dz, t, o);
+        at<T>(g.dw_o, i, o) = acc;
+      }
+
+  // Pass 4: back through the projections. Without them Q = K = V = X and all three paths add.
+  for (int64_t t = 0; t < T_; ++t)
+    for (int64_t c = 0; c < C; ++c) {
+      T acc = 0;
+      if (sh.projected) {
+        for (int64_t o = 0; o < H * DK; ++o)
+          acc += dq[t * H * DK + o] * at<T>(p.w_q, c, o) + dk[t * H * DK + o] * at<T>(p.w_k, c, o);
+        for (int64_t o = 0; o < H * DV; ++o) acc += dv[t * H * DV + o] * at<T>(p.w_v, c, o);
+      } else {
+        acc = dq[t * C + c] + dk[t * C + c] + dv[t * C + c];
+      }
+      at<T>(g.dx, t, c) = acc;
+    }
+  if (!sh.projected) return;
+  auto weight_grad = [&](const std::vector<T>& d, int64_t width, const awb_tensor& out) {
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t o = 0; o < width; ++o) {
+        T acc = 0;
+        for (int64_t t = 0; t < T_; ++t) acc += at<T>(p.x, t, c) * d[t * width + o];
+        at<T>(out, c, o) = acc;
+      }
+  };
+  weight_grad(dq, H * DK, g.dw_q);
+  weight_grad(dk, H * DK, g.dw_k);
+  weight_grad(dv, H * DV, g.dw_v);
+}
+
+}  // namespace
+
+void attention_backward(const awb_problem& problem, const awb_tensor& dz, const awb_tensor* da,
+                        awb_gradients& grads, Kind kind, BackwardVariation variation) {
+  if (problem.scalar == AWB_SCALAR_F64) {
+    backward<double>(problem, dz, da, grads, kind, variation);
+  } else if (problem.scalar == AWB_SCALAR_F32) {
+    backward<float>(problem, dz, da, grads, kind, variation);
+  } else {
+    throw std::invalid_argument("unknown scalar type");
+  }
+}
+
+}  // namespace awb::reference

@@ -1,0 +1,32 @@
+// reference_backward.hpp: the trusted reference backward pass, plain loops, same contract as the
+// plugins' "org.awb.backward/1" extension.
+#ifndef AWB_GRADERS_REFERENCE_REFERENCE_BACKWARD_HPP_
+#define AWB_GRADERS_REFERENCE_REFERENCE_BACKWARD_HPP_
+
+#include <awb/awb_plugin.h>
+
+#include "reference/reference_attention.hpp"
+
+namespace awb::reference {
+
+// The exact backward pass, or one with a classic mistake. The mistaken versions are hypotheses a
+// diagnosis tests a plugin's gradients against ("your gradients are what you get when ...");
+// grading always judges against kExact.
+enum class BackwardVariation {
+  kExact,
+  kNoSoftmaxCorrection,  // dS = A ∘ dA, without the −A·(A·dA) term
+  kNoScale,              // the 1/sqrt(d_k) left out of the backward: weights recomputed from
+                         // unscaled scores, and no scale on dQ and dK
+  kNoCausalMask,         // the weights recomputed without the causal mask
+};
+
+// Writes ∂L/∂X and ∂L/∂W (for each weight the problem has) into `grads`, for L with ∂L/∂Z = dz
+// and, when `da` is non-null with data, ∂L/∂A = da. Recomputes the forward activations itself.
+// Throws std::invalid_argument when the problem or a buffer is malformed.
+void attention_backward(const awb_problem& problem, const awb_tensor& dz, const awb_tensor* da,
+                        awb_gradients& grads, Kind kind,
+                        BackwardVariation variation = BackwardVariation::kExact);
+
+}  // namespace awb::reference
+
+#endif  // AWB_GRADERS_REFERENCE_REFERENCE_BACKWARD_HPP_

@@ -1,0 +1,102 @@
+// reference_common.hpp: what the reference forward and backward share: tensor access, the
+// problem's shapes, the Q/K/V projections and one softmax row. Plain loops, no Eigen.
+#ifndef AWB_GRADERS_REFERENCE_REFERENCE_COMMON_HPP_
+#define AWB_GRADERS_REFERENCE_REFERENCE_COMMON_HPP_
+
+#include <awb/awb_plugin.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "reference/reference_attention.hpp"
+
+namespace awb::reference::detail {
+
+// Element (i, j) of a rank-2 tensor, or (i, j) of plane `h` of a rank-3 tensor.
+template <class T>
+T& at(const awb_tensor& t, int64_t i, int64_t j) {
+  return static_cast<T*>(t.data)[i * t.stride[0] + j];
+}
+template <class T>
+T& at3(const awb_tensor& t, int64_t h, int64_t i, int64_t j) {
+  return static_cast<T*>(t.data)[h * t.stride[0] + i * t.stride[1] + j];
+}
+
+inline void require(bool ok, const char* what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+// Shapes, stated once. T_ tokens, C model width, H heads, DK / DV per-head widths, OUT = d_out.
+struct Shapes {
+  bool projected = false, use_wo = false;
+  int64_t T_ = 0, C = 0, H = 1, DK = 0, DV = 0, OUT = 0;
+  double factor = 1;  // scale × sharpness: what turns q·k into the softmax input
+};
+
+// Validates the problem's shapes (throws std::invalid_argument) and states them.
+Shapes shapes_of(const awb_problem& p, Kind kind);
+
+// Queries, keys and values, T_ × H·DK (q, k) and T_ × H·DV (v), row-major. Without projections
+// each is X itself.
+template <class T>
+struct Projections {
+  std::vector<T> q, k, v;
+};
+template <class T>
+Projections<T> project(const awb_problem& p, const Shapes& s) {
+  Projections<T> out{std::vector<T>(s.T_ * s.H * s.DK), std::vector<T>(s.T_ * s.H * s.DK),
+                     std::vector<T>(s.T_ * s.H * s.DV)};
+  for (int64_t t = 0; t < s.T_; ++t) {
+    for (int64_t o = 0; o < s.H * s.DK; ++o) {
+      T sq = 0, sk = 0;
+      for (int64_t c = 0; c < s.C; ++c) {
+        const T xc = at<T>(p.x, t, c);
+        sq += xc * (s.projected ? at<T>(p.w_q, c, o) : T(c == o));
+        sk += xc * (s.projected ? at<T>(p.w_k, c, o) : T(c == o));
+      }
+      out.q[t * s.H * s.DK + o] = sq;
+      out.k[t * s.H * s.DK + o] = sk;
+    }
+    for (int64_t o = 0; o < s.H * s.DV; ++o) {
+      T sv = 0;
+      for (int64_t c = 0; c < s.C; ++c)
+        sv += at<T>(p.x, t, c) * (s.projected ? at<T>(p.w_v, c, o) : T(c == o));
+      out.v[t * s.H * s.DV + o] = sv;
+    }
+  }
+  return out;
+}
+
+// Scores of query t in head h against every key (the softmax input, before any mask).
+template <class T>
+void score_row(const Projections<T>& pr, const Shapes& s, int64_t h, int64_t t,
+               std::vector<T>& scores) {
+  for (int64_t t2 = 0; t2 < s.T_; ++t2) {
+    T dot = 0;
+    for (int64_t i = 0; i < s.DK; ++i)
+      dot += pr.q[t * s.H * s.DK + h * s.DK + i] * pr.k[t2 * s.H * s.DK + h * s.DK + i];
+    scores[t2] = dot * static_cast<T>(s.factor);
+  }
+}
+
+// Softmax over keys t2 < visible; the rest get exactly 0. The maximum is subtracted only so
+// that exp() cannot overflow; it cancels in the ratio.
+template <class T>
+void softmax_row(const std::vector<T>& scores, int64_t visible, std::vector<T>& weights) {
+  T maxval = -std::numeric_limits<T>::infinity();
+  for (int64_t t2 = 0; t2 < visible; ++t2) maxval = scores[t2] > maxval ? scores[t2] : maxval;
+  T sum = 0;
+  for (int64_t t2 = 0; t2 < visible; ++t2) {
+    weights[t2] = std::exp(scores[t2] - maxval);
+    sum += weights[t2];
+  }
+  for (int64_t t2 = 0; t2 < static_cast<int64_t>(weights.size()); ++t2)
+    weights[t2] = t2 < visible ? weights[t2] / sum : T(0);
+}
+
+}  // namespace awb::reference::detail
+
+#endif  // AWB_GRADERS_REFERENCE_REFERENCE_COMMON_HPP_

@@ -1,0 +1,54 @@
+// reference_gradients.cpp: host matrices in and out of the reference kernels.
+#include "reference/reference_gradients.hpp"
+
+#include <limits>
+
+#include "model/abi_buffers.hpp"
+
+namespace awb::reference {
+namespace {
+
+Kind kind_of(const ProblemSpec& p) {
+  return p.has_projections() ? Kind::kProjected : Kind::kParameterFree;
+}
+
+template <class T>
+ForwardResult forward_typed(const ProblemSpec& p) {
+  AbiBuffers<T> b;
+  const awb_problem prob = b.problem(p, 1);
+  const int64_t T_ = p.tokens_count(), H = p.has_projections() ? p.heads : 1;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  awb_results r{};
+  r.struct_size = sizeof(awb_results);
+  r.z = make_tensor(b.output(static_cast<size_t>(T_ * p.d_out()), nan), 2, {T_, p.d_out(), 1});
+  r.a = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+  r.s = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+  attention_forward(prob, r, kind_of(p));
+  return {to_matrix<T>(r.z), to_planes<T>(r.a), to_planes<T>(r.s)};
+}
+
+template <class T>
+LayerGradients gradients_typed(const ProblemSpec& p, const BackwardSeed& up, BackwardVariation v) {
+  AbiBuffers<T> b;
+  const awb_problem prob = b.problem(p, 1);
+  const awb_tensor dz = b.bind(up.dz);
+  const awb_tensor da = b.bind_planes(up.da);
+  awb_gradients g = b.gradients_like(p, T(0));
+  attention_backward(prob, dz, da.data ? &da : nullptr, g, kind_of(p), v);
+  return to_gradients<T>(g);
+}
+
+}  // namespace
+
+ForwardResult forward_of(const ProblemSpec& problem, Scalar scalar) {
+  if (scalar == Scalar::kF64) return forward_typed<double>(problem);
+  return forward_typed<float>(problem);
+}
+
+LayerGradients gradients_of(const ProblemSpec& problem, const BackwardSeed& upstream, Scalar scalar,
+                            BackwardVariation variation) {
+  if (scalar == Scalar::kF64) return gradients_typed<double>(problem, upstream, variation);
+  return gradients_typed<float>(problem, upstream, variation);
+}
+
+}  // namespace awb::reference

@@ -1,0 +1,70 @@
+// attention_backward.hpp: the Eigen backward pass every bundled plugin runs (one source,
+// f32/f64): recomputes the forward per head, then the chain rule back through W_o, A·V, the
+// softmax and the projections. Materialises one T × T matrix per head at a time.
+// SPDX-License-Identifier: MIT
+#ifndef AWB_PLUGINS_COMMON_ATTENTION_BACKWARD_HPP_
+#define AWB_PLUGINS_COMMON_ATTENTION_BACKWARD_HPP_
+
+#include "common/attention_kernel.hpp"
+
+namespace awb::kernels {
+
+// Shapes as in attention_forward. Writes dX and, for each weight the problem has, its gradient.
+template <class T>
+void attention_backward(const Problem<T>& p, const Upstream<T>& up, Gradients<T>& g, Inputs inputs,
+                        bool force_causal) {
+  const bool projected = inputs == Inputs::kProjected;
+  if (projected && !p.has_projections())
+    throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
+  const bool causal = force_causal || p.causal();
+  const int H = projected ? p.heads() : 1;
+  const Eigen::Index T_ = p.tokens();
+  const Eigen::Index dk = projected ? p.d_k() : p.d_model();
+  const Eigen::Index dv = projected ? p.d_v() : p.d_model();
+  const T factor = score_factor(p, dk);
+  const bool with_wo = projected && p.has_output_projection();
+  const auto x = p.x();
+
+  // Forward activations. Without projections Q = K = V = X.
+  const RowMatrix<T> q = projected ? RowMatrix<T>(x * p.w_q()) : RowMatrix<T>(x);
+  const RowMatrix<T> k = projected ? RowMatrix<T>(x * p.w_k()) : RowMatrix<T>(x);
+  const RowMatrix<T> v = projected ? RowMatrix<T>(x * p.w_v()) : RowMatrix<T>(x);
+  // Back through the output projection: dHeads = dZ · W_oᵀ.
+  const RowMatrix<T> dheads =
+      with_wo ? RowMatrix<T>(up.dz() * p.w_o().transpose()) : RowMatrix<T>(up.dz());
+  RowMatrix<T> heads(T_, H * dv), dq(T_, H * dk), dkey(T_, H * dk), dval(T_, H * dv);
+  RowMatrix<T> s(T_, T_), a(T_, T_), da(T_, T_);
+  for (int h = 0; h < H; ++h) {
+    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
+    const auto vh = v.middleCols(h * dv, dv);
+    const auto dho = dheads.middleCols(h * dv, dv);
+    s.noalias() = factor * (qh * kh.transpose());
+    detail::softmax_rows(s, a, 0, causal);
+    heads.middleCols(h * dv, dv).noalias() = a * vh;
+    // ∂L/∂A: through A·V, plus the loss's own gradient on A when it has one.
+    da.noalias() = dho * vh.transpose();
+    if (up.has_da()) da += up.da(h);
+    dval.middleCols(h * dv, dv).noalias() = a.transpose() * dho;
+    // Softmax backward, row by row: dS = A ∘ (dA − (A·dA)𝟙). Masked entries have A = 0, so they
+    // pass no gradient back, as the mask says they should not.
+    const auto shared = (a.array() * da.array()).rowwise().sum();
+    s = (a.array() * (da.array().colwise() - shared)).matrix() * factor;  // s now holds dS
+    dq.middleCols(h * dk, dk).noalias() = s * kh;
+    dkey.middleCols(h * dk, dk).noalias() = s.transpose() * qh;
+  }
+  if (with_wo) g.dw_o().noalias() = heads.transpose() * up.dz();
+  if (!projected) {
+    g.dx() = dq + dkey + dval;
+    return;
+  }
+  g.dx().noalias() = dq * p.w_q().transpose();
+  g.dx().noalias() += dkey * p.w_k().transpose();
+  g.dx().noalias() += dval * p.w_v().transpose();
+  g.dw_q().noalias() = x.transpose() * dq;
+  g.dw_k().noalias() = x.transpose() * dkey;
+  g.dw_v().noalias() = x.transpose() * dval;
+}
+
+}  // namespace awb::kernels
+
+#endif  // AWB_PLUGINS_COMMON_ATTENTION_BACKWARD_HPP_

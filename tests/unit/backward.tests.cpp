@@ -1,0 +1,120 @@
+// backward.tests.cpp: the reference backward against central finite differences, and every
+// bundled variant's backward against the reference.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "checks/finite_difference.hpp"
+#include "core/subjects.hpp"
+#include "reference/reference_gradients.hpp"
+#include "support/test_support.hpp"
+#include "tolerance/tolerance.hpp"
+
+using namespace awb;
+
+namespace {
+
+Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Matrix m(r, c);
+  for (double& v : m.data) v = u(rng);
+  return m;
+}
+
+// dZ, and dA for every head the problem runs.
+BackwardSeed random_upstream(std::mt19937_64& rng, const ProblemSpec& p) {
+  BackwardSeed up{random_matrix(rng, p.tokens_count(), p.d_out()), {}};
+  const int heads = p.has_projections() ? p.heads : 1;
+  for (int h = 0; h < heads; ++h)
+    up.da.push_back(random_matrix(rng, p.tokens_count(), p.tokens_count()));
+  return up;
+}
+
+}  // namespace
+
+TEST_CASE("the reference backward agrees with central finite differences",
+          "[reference][gradient]") {
+  std::mt19937_64 rng(8);
+  struct Case {
+    bool projected, causal, with_wo;
+    int heads;
+    ScaleMode scale;
+  };
+  const Case cases[] = {{false, false, false, 1, ScaleMode::kNone},
+                        {false, true, false, 1, ScaleMode::kInvSqrtDk},
+                        {true, false, false, 1, ScaleMode::kInvSqrtDk},
+                        {true, true, true, 2, ScaleMode::kInvSqrtDk},
+                        {true, false, true, 3, ScaleMode::kNone}};
+  for (const Case& c : cases) {
+    ProblemSpec p = test::random_problem(rng, 5, 4, c.heads, 3, c.projected, c.causal);
+    if (!c.with_wo) p.w_o.reset();
+    p.scale = c.scale;
+    const BackwardSeed up = random_upstream(rng, p);
+    const LayerGradients g = reference::gradients_of(p, up, Scalar::kF64);
+    const auto probes = grade::finite_difference_probes(
+        p, up, g, [](const ProblemSpec& q) { return reference::forward_of(q, Scalar::kF64); },
+        1000);
+    size_t expected_probes = p.x.data.size();
+    for (const auto* w : {&p.w_q, &p.w_k, &p.w_v, &p.w_o})
+      if (*w) expected_probes += (*w)->data.size();
+    INFO("projected=" << c.projected << " causal=" << c.causal << " heads=" << c.heads);
+    CHECK(probes.size() == expected_probes);  // every entry of every input
+    for (const auto& pr : probes) {
+      INFO(pr.tensor << "[" << pr.row << "][" << pr.col << "] analytic " << pr.analytic
+                     << " numeric " << pr.numeric);
+      CHECK(pr.agrees);
+    }
+  }
+}
+
+TEST_CASE("a mistaken backward disagrees with finite differences", "[reference][gradient]") {
+  std::mt19937_64 rng(9);
+  ProblemSpec p = test::random_problem(rng, 4, 3, 1, 2, true, true);
+  const BackwardSeed up = random_upstream(rng, p);
+  for (auto v :
+       {reference::BackwardVariation::kNoSoftmaxCorrection, reference::BackwardVariation::kNoScale,
+        reference::BackwardVariation::kNoCausalMask}) {
+    const LayerGradients g = reference::gradients_of(p, up, Scalar::kF64, v);
+    const auto probes = grade::finite_difference_probes(
+        p, up, g, [](const ProblemSpec& q) { return reference::forward_of(q, Scalar::kF64); });
+    CHECK(std::any_of(probes.begin(), probes.end(), [](const auto& pr) { return !pr.agrees; }));
+  }
+}
+
+TEST_CASE("bundled variants' backward matches the reference", "[plugin][gradient][random]") {
+  std::mt19937_64 rng(20261130);
+  int checked = 0;
+  for (const auto& plugin : test::bundled_catalog().plugins) {
+    for (const auto& variant : plugin.variants) {
+      const uint64_t caps = variant.capabilities;
+      core::PluginSubject subject({&plugin, &variant}, {});
+      REQUIRE(!subject.cannot_backward());
+      for (int64_t tokens : {1, 6, 70}) {  // 70: more rows than one kernel block
+        for (bool causal : {false, true}) {
+          if (causal && !(caps & AWB_CAP_CAUSAL)) continue;
+          if (!causal && (caps & AWB_CAP_CAUSAL_ONLY)) continue;
+          const bool projected = caps & AWB_CAP_QKV;
+          const int heads = (caps & AWB_CAP_MULTI_HEAD) ? 2 : 1;
+          ProblemSpec p = test::random_problem(rng, tokens, 5, heads, 3, projected, causal);
+          if (!(caps & AWB_CAP_OUTPUT_PROJ)) p.w_o.reset();
+          const BackwardSeed up = random_upstream(rng, p);
+          INFO(variant.id << " T=" << tokens << " causal=" << causal);
+          const LayerGradients e64 = reference::gradients_of(p, up, Scalar::kF64);
+          const LayerGradients e32 = reference::gradients_of(p, up, Scalar::kF32);
+          const LayerGradients g64 = subject.backward(p, up, Scalar::kF64);
+          const LayerGradients g32 = subject.backward(p, up, Scalar::kF32);
+          const auto n64 = grade::gradient_tensors(g64), n32 = grade::gradient_tensors(g32);
+          const auto m64 = grade::gradient_tensors(e64), m32 = grade::gradient_tensors(e32);
+          REQUIRE(n64.size() == m64.size());
+          REQUIRE(n32.size() == m64.size());
+          for (size_t i = 0; i < m64.size(); ++i) {
+            INFO(m64[i].first);
+            CHECK(grade::within_f64(n64[i].second->data, m64[i].second->data, {1e-11, 1e-9}));
+            CHECK(grade::within_f32(n32[i].second->data, m32[i].second->data, m64[i].second->data));
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked >= 12);
+}

@@ -1,0 +1,143 @@
+// training.tests.cpp: the host's residual-chain backward against finite differences of the
+// training loss, the bundled training exercises reaching their criteria, and the learned
+// weights' YAML loading back into an exercise.
+#include "core/training.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+
+#include "core/exercise.hpp"
+#include "core/subjects.hpp"
+#include "support/test_support.hpp"
+
+using namespace awb;
+
+namespace {
+
+const core::Exercise& bundled(const std::string& id) {
+  static const core::ExerciseSet set = core::load_exercises({AWB_TEST_EXERCISE_DIR});
+  for (const auto& e : set.exercises)
+    if (e.id == id) return e;
+  FAIL("no bundled exercise " << id);
+  throw;
+}
+
+core::VariantRef bundled_variant(const std::string& id) {
+  return core::find_variant(test::bundled_catalog(), id);
+}
+
+}  // namespace
+
+TEST_CASE("the stack's backward agrees with finite differences of the loss", "[train][gradient]") {
+  const core::Exercise& ex = bundled("resolve-it");
+  REQUIRE(ex.train);
+  core::ReferenceSubject reference(ex.reference_capabilities);
+  const auto layers = core::initial_weights(ex);
+  const auto analytic = core::loss_and_gradients(ex, layers, reference);
+  CHECK(analytic.loss > 0.5);  // random weights are far from the objective
+  // Entries of both layers' W_q and of layer 0's W_v (which reaches the loss only through the
+  // residual stream into layer 1's queries and keys).
+  struct Entry {
+    size_t layer;
+    int which;  // 0: w_q, 2: w_v
+    int64_t row, col;
+  };
+  const Entry entries[] = {{0, 0, 2, 0}, {0, 0, 3, 1}, {0, 2, 3, 3}, {0, 2, 4, 4},
+                           {1, 0, 2, 1}, {1, 0, 3, 0}, {0, 2, 0, 2}, {1, 2, 1, 1}};
+  const double h = 1e-6;
+  for (const Entry& e : entries) {
+    auto perturbed = layers;
+    Matrix& w = e.which == 0 ? *perturbed[e.layer].w_q : *perturbed[e.layer].w_v;
+    const double saved = w(e.row, e.col);
+    w(e.row, e.col) = saved + h;
+    const double up = core::loss_and_gradients(ex, perturbed, reference).loss;
+    w(e.row, e.col) = saved - h;
+    const double down = core::loss_and_gradients(ex, perturbed, reference).loss;
+    const double numeric = (up - down) / (2 * h);
+    const auto& g = analytic.grads[e.layer];
+    const double got = (e.which == 0 ? *g.w_q : *g.w_v)(e.row, e.col);
+    INFO("layer " << e.layer << (e.which == 0 ? " w_q" : " w_v") << "[" << e.row << "][" << e.col
+                  << "]: analytic " << got << ", numeric " << numeric);
+    CHECK(std::fabs(got - numeric) <= 1e-6 + 1e-5 * std::fabs(numeric));
+  }
+}
+
+TEST_CASE("training resolve-it through the qkv plugin meets its criteria", "[train][plugin]") {
+  const core::Exercise& ex = bundled("resolve-it");
+  core::PluginSubject subject(bundled_variant("qkv"), {});
+  const core::TrainOutcome r = core::train(ex, subject);
+  INFO("final loss " << r.final_loss);
+  CHECK(r.trace.front().second > 0.5);
+  CHECK(r.final_loss < *ex.train->loss_below);
+  REQUIRE(r.success_checks.checks.size() == 2);
+  CHECK(r.succeeded());
+
+  SECTION("the learned weights load back into the exercise") {
+    std::ifstream in(ex.file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t from = text.find("\nlayers:"), to = text.find("\ncases:");
+    REQUIRE((from != std::string::npos && to != std::string::npos));
+    text = text.substr(0, from + 1) + core::layers_yaml(r.layers) + text.substr(to + 1);
+    const auto loaded = core::parse_exercise(text, "learned.yaml");
+    REQUIRE(loaded.errors.empty());
+    const auto& got = loaded.exercise->layers;
+    REQUIRE(got.size() == r.layers.size());
+    for (size_t l = 0; l < got.size(); ++l) {
+      CHECK(got[l].w_q->data == r.layers[l].w_q->data);  // %.17g round-trips every double
+      CHECK(got[l].w_v->data == r.layers[l].w_v->data);
+    }
+  }
+}
+
+TEST_CASE("training previous-token through the causal plugin meets its criteria",
+          "[train][plugin]") {
+  const core::Exercise& ex = bundled("previous-token");
+  core::PluginSubject subject(bundled_variant("causal"), {});
+  const core::TrainOutcome r = core::train(ex, subject);
+  INFO("final loss " << r.final_loss);
+  CHECK(r.succeeded());
+}
+
+TEST_CASE("a train section is checked when the exercise loads", "[train][exercise]") {
+  const std::string head = R"(awb-exercise: 1
+id: t
+title: t
+variant: {kind: qkv}
+parameters: {causal: true}
+tokens: [a, b, c]
+embeddings: [[1, 0], [0, 1], [1, 1]]
+weights: {w_q: [[1], [0]], w_k: [[0], [1]], w_v: [[1, 0], [0, 1]]}
+checks: [{id: r, kind: reference}]
+)";
+  const auto good = core::parse_exercise(head + R"(train:
+  learn: [w_q, w_k]
+  optimizer: {kind: sgd, learning_rate: 0.1, momentum: 0.9}
+  steps: 5
+  objective: {kind: attention, targets: [{query: c, key: a}]}
+  success: {loss_below: 0.5}
+)",
+                                         "good.yaml");
+  REQUIRE(good.errors.empty());
+  REQUIRE(good.exercise->train);
+  CHECK(good.exercise->train->optimizer == core::Optimizer::kSgd);
+  CHECK(good.exercise->train->targets.at(0).query == 2);
+
+  const auto bad = core::parse_exercise(head + R"(train:
+  learn: [w_q, w_x]
+  optimizer: {kind: adam, learning_rate: 0, momentum: 0.9}
+  steps: 5
+  objective: {kind: attention, targets: [{query: a, key: c}]}
+  success: {}
+)",
+                                        "bad.yaml");
+  std::string all;
+  for (const auto& e : bad.errors) all += std::string(e.what()) + "\n";
+  INFO(all);
+  CHECK(all.find("train.learn[1]") != std::string::npos);
+  CHECK(all.find("train.optimizer.momentum: momentum is an sgd setting") != std::string::npos);
+  CHECK(all.find("train.optimizer.learning_rate") != std::string::npos);
+  CHECK(all.find("causal mask hides a key after its query") != std::string::npos);
+  CHECK(all.find("needs loss_below or checks") != std::string::npos);
+}
