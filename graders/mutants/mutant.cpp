@@ -24,7 +24,7 @@ enum class Mistake {
   kUnnormalisedContext,  // Z = S·V instead of A·V
   // Backward-pass mistakes (the forward is right):
   kBackwardNoSoftmaxTerm,   // dS = A ∘ dA, missing −A·(A·dA)
-  kBackwardNoScale,         // forgets 1/sqrt(d_k) in dQ and dK
+  kBackwardNoScale,         // forgets 1/sqrt(d_k) in the backward (recomputed A, dQ, dK)
   kBackwardTransposedGrad,  // computes dQᵀ·X (the transpose) and copies it into dW's buffer
   kBackwardNoCausalMask,    // recomputes the weights without the causal mask
 };
