@@ -7,7 +7,6 @@
 #include "model/error.hpp"
 
 namespace awb::core {
-namespace {
 
 awb_tensor make_tensor(void* data, int32_t rank, std::array<int64_t, 3> shape) {
   awb_tensor t{};
@@ -24,6 +23,8 @@ awb_tensor make_tensor(void* data, int32_t rank, std::array<int64_t, 3> shape) {
   }
   return t;
 }
+
+namespace {
 
 template <class T>
 struct Buffers {

@@ -4,6 +4,7 @@
 
 #include <awb/awb_plugin.h>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,6 +24,9 @@ struct ForwardOptions {
   bool want_scores = true;   // S
   int threads = 0;           // 0: the plugin's choice
 };
+
+// A dense row-major tensor over `data` (rank 2 or 3; unused dimensions are 1).
+awb_tensor make_tensor(void* data, int32_t rank, std::array<int64_t, 3> shape);
 
 // The raw call: fills ABI results for an ABI problem; throws awb::Error on failure.
 using RawForward = std::function<void(const awb_problem&, awb_results&)>;
