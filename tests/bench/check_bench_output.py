@@ -18,7 +18,7 @@ CAPS = {  # what the bundled variants apply: projections, W_o, always-causal
     "parameter-free": (False, False, False),
     "qkv": (True, False, False),
     "multi-head": (True, True, False),
-    "causal": (True, False, True),
+    "causal": (True, True, True),
 }
 
 

@@ -6,10 +6,29 @@
 #include <vector>
 
 #include "common/attention_kernel.hpp"
-#include "core/bench.hpp"
-#include "core/forward.hpp"
 
+// The SDK's C++ layer and the host's model both define awb::ScaleMode, so this file, a plugin
+// side translation unit, cannot include host headers: the two helpers below stay local.
 namespace {
+
+awb_tensor dense(void* data, int32_t rank, int64_t d0, int64_t d1, int64_t d2) {
+  awb_tensor t{};
+  t.data = data;
+  t.rank = rank;
+  t.shape[0] = d0;
+  t.shape[1] = d1;
+  t.shape[2] = d2;
+  t.stride[rank - 1] = 1;
+  t.stride[rank - 2] = rank == 2 ? d1 : d2;
+  if (rank == 3) t.stride[0] = d1 * d2;
+  return t;
+}
+
+// The count of `awb bench` (core/bench.hpp): 4·T²·d, or 4·d·T(T+1)/2 with the mask.
+double attention_flops(int64_t tokens, int64_t d, bool causal) {
+  const double t = static_cast<double>(tokens);
+  return 4.0 * (causal ? t * (t + 1) / 2 : t * t) * static_cast<double>(d);
+}
 
 // X (T × d) as Q = K = V, the parameter-free variant's problem; A wanted or not.
 template <class T>
@@ -32,12 +51,12 @@ struct Case {
     problem.scale_mode = AWB_SCALE_INV_SQRT_DK;
     problem.n_threads = threads;
     problem.sharpness = 1;
-    problem.x = awb::core::make_tensor(x.data(), 2, {tokens, d, 1});
+    problem.x = dense(x.data(), 2, tokens, d, 1);
     results.struct_size = sizeof results;
-    results.z = awb::core::make_tensor(z.data(), 2, {tokens, d, 1});
+    results.z = dense(z.data(), 2, tokens, d, 1);
     if (want_a) {
       a.assign(static_cast<size_t>(tokens * tokens), T(0));
-      results.a = awb::core::make_tensor(a.data(), 3, {1, tokens, tokens});
+      results.a = dense(a.data(), 3, 1, tokens, tokens);
     }
   }
   void run() {
@@ -57,7 +76,7 @@ void BM_attention(benchmark::State& state) {
     c.run();
     benchmark::DoNotOptimize(c.z.data());
   }
-  state.counters["FLOP/s"] = benchmark::Counter(awb::core::attention_flops(tokens, d, 1, kCausal),
+  state.counters["FLOP/s"] = benchmark::Counter(attention_flops(tokens, d, kCausal),
                                                 benchmark::Counter::kIsIterationInvariantRate);
 }
 
