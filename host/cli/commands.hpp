@@ -23,6 +23,7 @@ void add_exercises_command(CLI::App& app, int& exit_code);
 void add_lint_command(CLI::App& app, int& exit_code);
 void add_grade_command(CLI::App& app, int& exit_code);
 void add_train_command(CLI::App& app, int& exit_code);
+void add_bench_command(CLI::App& app, int& exit_code);
 
 }  // namespace awb::cli
 

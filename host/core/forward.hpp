@@ -4,6 +4,7 @@
 
 #include <awb/awb_plugin.h>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>

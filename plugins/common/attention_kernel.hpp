@@ -71,6 +71,7 @@ struct Scratch {
   RowMatrix<T> scores;   // kRowBlock × T (materialised path) or kRowBlock × kKeyTile (streaming)
   RowMatrix<T> weights;  // kRowBlock × T when A is not wanted but must exist for the block
   RowMatrix<T> out;      // kRowBlock × d_v
+  RowMatrix<T> q;        // kRowBlock × d_k: the block's queries times the score factor
   Eigen::Matrix<T, Eigen::Dynamic, 1> row_max, row_sum, rescale;
 };
 
@@ -134,18 +135,29 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
     const Eigen::Index cols = std::min(kKeyTile, key_end - c0);
     w.scores.resize(rows, cols);
     w.scores.noalias() = q * k.middleRows(c0, cols).transpose();
-    const bool partial = causal && c0 + cols - 1 > first_row;  // the tile crosses the diagonal
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      const Eigen::Index visible =
-          partial ? std::clamp<Eigen::Index>(first_row + i + 1 - c0, 0, cols) : cols;
-      auto s = w.scores.row(i);
-      const T m_new = visible ? std::max(w.row_max(i), s.head(visible).maxCoeff()) : w.row_max(i);
-      const T rescale = std::exp(w.row_max(i) - m_new);  // 0 on the first tile (m_old = −inf)
-      s.head(visible) = (s.head(visible).array() - m_new).exp();
-      if (visible < cols) s.tail(cols - visible).setZero();
-      w.row_sum(i) = w.row_sum(i) * rescale + s.head(visible).sum();
-      w.out.row(i) *= rescale;
-      w.row_max(i) = m_new;
+    auto s = w.scores.array();
+    if (!causal || c0 + cols - 1 <= first_row) {
+      // No key of the tile is masked for any row: the update runs over the whole tile at once.
+      w.rescale = w.row_max;  // m_old
+      w.row_max = w.row_max.cwiseMax(w.scores.rowwise().maxCoeff());
+      s = (s.colwise() - w.row_max.array()).exp();
+      w.rescale = (w.rescale - w.row_max).array().exp();  // 0 on the first tile (m_old = −inf)
+      w.row_sum = w.row_sum.cwiseProduct(w.rescale) + w.scores.rowwise().sum();
+      w.out.array().colwise() *= w.rescale.array();
+    } else {
+      // The tile crosses the diagonal: row i sees its first `visible` keys.
+      for (Eigen::Index i = 0; i < rows; ++i) {
+        const Eigen::Index visible = std::clamp<Eigen::Index>(first_row + i + 1 - c0, 0, cols);
+        auto si = w.scores.row(i);
+        const T m_new =
+            visible ? std::max(w.row_max(i), si.head(visible).maxCoeff()) : w.row_max(i);
+        const T rescale = std::exp(w.row_max(i) - m_new);
+        si.head(visible) = (si.head(visible).array() - m_new).exp();
+        si.tail(cols - visible).setZero();
+        w.row_sum(i) = w.row_sum(i) * rescale + si.head(visible).sum();
+        w.out.row(i) *= rescale;
+        w.row_max(i) = m_new;
+      }
     }
     w.out.noalias() += w.scores * v.middleRows(c0, cols);
   }
@@ -180,14 +192,20 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
   const Eigen::Index blocks = (T_ + kRowBlock - 1) / kRowBlock;
   if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
 
-  // Pass 1: projections, by row block. Without them Q = K = V = X (read in place).
+  // Pass 1: projections, one band of rows per thread: a few large GEMMs pack each weight
+  // matrix once per band instead of once per row block. Without them Q = K = V = X (in place).
   const auto x = p.x();
+  const Eigen::Index bands = std::min<Eigen::Index>(threads, T_);
+  auto band_rows = [&](Eigen::Index b) {
+    const Eigen::Index r0 = T_ * b / bands;
+    return std::pair{r0, T_ * (b + 1) / bands - r0};
+  };
   if (projected) {
     ws.q.resize(T_, H * dk);
     ws.k.resize(T_, H * dk);
     ws.v.resize(T_, H * dv);
-    parallel_for(blocks, threads, [&](Eigen::Index b, int) {
-      const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T_ - r0);
+    parallel_for(bands, threads, [&](Eigen::Index b, int) {
+      const auto [r0, n] = band_rows(b);
       ws.q.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_q();
       ws.k.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_k();
       ws.v.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_v();
@@ -202,8 +220,8 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
                     Scratch<T>& w) {
     const Eigen::Index n = q.rows();
     if (!materialise) {
-      const RowMatrix<T> q_scaled = q * factor;
-      detail::stream_block<T>(q_scaled, k, v, out, r0, causal, w);
+      w.q.noalias() = q * factor;
+      detail::stream_block<T>(w.q, k, v, out, r0, causal, w);
       return;
     }
     // Materialised: the block's scores (the exact softmax input) and weights, then A·V.
@@ -220,9 +238,13 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
       out.noalias() = s * v;
     }
   };
+  // Tasks run head by head (a head's K and V stay in cache), except with the mask: a block's
+  // cost then grows with its row, so the last blocks of every head are handed out first and
+  // the cheap ones fill the threads' ends instead of one expensive block running alone.
   parallel_for(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
-    const int h = static_cast<int>(task / blocks);
-    const Eigen::Index r0 = (task % blocks) * kRowBlock, n = std::min(kRowBlock, T_ - r0);
+    const int h = static_cast<int>(causal ? task % H : task / blocks);
+    const Eigen::Index b = causal ? blocks - 1 - task / H : task % blocks;
+    const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T_ - r0);
     Scratch<T>& w = ws.scratch[static_cast<size_t>(slot)];
     if (!projected) {
       attend(x.middleRows(r0, n), x, x, z.middleRows(r0, n), 0, r0, w);
@@ -237,10 +259,10 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
       attend(q, k, v, ws.heads_out.block(r0, h * dv, n, dv), h, r0, w);
   });
 
-  // Pass 3: the output projection, by row block.
+  // Pass 3: the output projection, one band of rows per thread.
   if (!direct) {
-    parallel_for(blocks, threads, [&](Eigen::Index b, int) {
-      const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T_ - r0);
+    parallel_for(bands, threads, [&](Eigen::Index b, int) {
+      const auto [r0, n] = band_rows(b);
       z.middleRows(r0, n).noalias() = ws.heads_out.middleRows(r0, n) * p.w_o();
     });
   }

@@ -1,0 +1,204 @@
+// cmd_bench.cpp: `awb bench`: time, throughput and memory of variants over a sweep of shapes.
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "cli/bench_report.hpp"
+#include "cli/commands.hpp"
+#include "core/bench_calibration.hpp"
+#include "core/bench_plan.hpp"
+#include "model/error.hpp"
+
+namespace awb::cli {
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> variants;
+  std::vector<std::string> plugin_dirs;
+  bool trusted = false;
+  std::string preset;
+  bool quick = false;
+  std::vector<int64_t> tokens, dims;
+  std::vector<int> heads;
+  std::vector<std::string> causal, want_a, scalars;
+  bool with_scores = false;
+  int threads = 0;
+  int warmup = -1, reps = -1;
+  double budget_gib = 2.0;
+  std::string format = "table";
+};
+
+std::vector<bool> on_off(const std::vector<std::string>& v) {
+  std::vector<bool> out;
+  for (const auto& s : v) out.push_back(s == "on");
+  return out;
+}
+
+// The points to measure, each with the variants it runs on.
+struct Job {
+  core::VariantRef ref;
+  core::BenchShape shape;
+  std::string goal;
+};
+
+std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
+  std::vector<core::VariantRef> chosen;
+  for (const auto& spec : o.variants) chosen.push_back(core::find_variant(cat, spec));
+  std::vector<Job> jobs;
+  if (o.preset == "goals") {
+    for (const auto& p : core::goal_points()) {
+      if (chosen.empty()) {
+        jobs.push_back({core::find_variant(cat, p.variant), p.shape, p.goal});
+      } else {
+        for (const auto& ref : chosen) jobs.push_back({ref, p.shape, p.goal});
+      }
+    }
+    return jobs;
+  }
+  if (chosen.empty())
+    for (const auto& p : cat.plugins)
+      if (p.bundled)
+        for (const auto& v : p.variants) chosen.push_back({&p, &v});
+  core::BenchGrid g = o.quick ? core::quick_grid() : core::BenchGrid{};
+  if (!o.tokens.empty()) g.tokens = o.tokens;
+  if (!o.dims.empty()) g.dims = o.dims;
+  if (!o.heads.empty()) g.heads = o.heads;
+  if (!o.causal.empty()) g.causal = on_off(o.causal);
+  if (!o.want_a.empty()) g.want_weights = on_off(o.want_a);
+  if (!o.scalars.empty()) {
+    g.scalars.clear();
+    for (const auto& s : o.scalars) g.scalars.push_back(core::parse_scalar(s));
+  }
+  g.with_scores = o.with_scores;
+  for (const auto& ref : chosen)
+    for (const auto& shape : core::expand(g)) jobs.push_back({ref, shape, ""});
+  return jobs;
+}
+
+int run_bench(const BenchOptions& o) {
+  std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
+  const core::Catalog cat = core::load_catalog(core::plugin_search_path(dirs));
+  const std::vector<Job> jobs = plan(o, cat);
+  for (const auto& j : jobs)
+    if (!j.ref.plugin->bundled && !o.trusted)
+      throw Error("bench.untrusted", j.ref.plugin->path.string(),
+                  "only bundled plugins run in-process without --trusted (the isolated runner "
+                  "is not available yet)");
+
+  core::BenchSettings settings;
+  settings.threads = o.threads > 0
+                         ? o.threads
+                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  settings.warmup = o.warmup >= 0 ? o.warmup : (o.quick ? 1 : 2);
+  settings.reps = o.reps > 0 ? o.reps : (o.quick ? 3 : 7);
+  const double budget = o.budget_gib * 1024.0 * 1024.0 * 1024.0;
+  core::EigenYardstick yardstick;
+
+  BenchRun run;
+  run.threads = settings.threads;
+  run.warmup = settings.warmup;
+  run.reps = settings.reps;
+  run.gemm_n = yardstick.gemm_n();
+  run.fma_isa = yardstick.fma_isa();
+  int code = kExitOk;
+  size_t index = 0;
+  for (const auto& j : jobs) {
+    ++index;
+    BenchRow row;
+    row.plugin = j.ref.plugin->id;
+    row.variant = j.ref.variant->id;
+    row.shape = j.shape;
+    row.capabilities = j.ref.variant->capabilities;
+    row.goal = j.goal;
+    std::fprintf(stderr, "[%zu/%zu] %s %s T=%lld d=%lld h=%d%s%s ... ", index, jobs.size(),
+                 row.variant.c_str(), to_string(j.shape.scalar),
+                 static_cast<long long>(j.shape.tokens), static_cast<long long>(j.shape.d),
+                 j.shape.heads, j.shape.causal ? " causal" : "", j.shape.want_weights ? " A" : "");
+    std::fflush(stderr);
+    if (auto why = core::bench_fit_reason(j.shape, row.capabilities)) {
+      row.status = "skipped";
+      row.note = *why;
+    } else if (core::materialised_bytes(j.shape) > budget) {
+      row.status = "skipped";
+      row.note = "A/S would need " + format_bytes(core::materialised_bytes(j.shape)) +
+                 ", over the memory budget of " + format_bytes(budget);
+    } else {
+      try {
+        row.measure = core::measure_point(core::in_process_factory(j.ref), row.capabilities,
+                                          j.shape, settings, yardstick);
+        row.status = "ok";
+      } catch (const Error& e) {
+        row.status = "failed";
+        row.note = e.what();
+        code = kExitFailed;
+      }
+    }
+    std::fprintf(stderr, "%s\n",
+                 row.status == "ok" ? (std::to_string(row.measure.median * 1e3) + " ms").c_str()
+                                    : (row.status + ": " + row.note).c_str());
+    run.rows.push_back(std::move(row));
+  }
+  write_bench(std::cout, run, o.format);
+  return code;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<BenchOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench",
+      "Time variants over a sweep of shapes: median and spread of warm calls, a fresh\n"
+      "instance's first call, GFLOP/s, peak memory, and the ratio to a square Eigen GEMM\n"
+      "(n = 1024, same scalar type and threads) and to the FMA peak, both measured in the\n"
+      "same run. Progress goes to stderr, the results to stdout.");
+  cmd->add_option("--variant", opts->variants,
+                  "Variant id, or plugin-id:variant-id; repeatable (default: every bundled "
+                  "variant; with --preset goals, the variant each goal is about)");
+  cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
+  cmd->add_flag("--trusted", opts->trusted,
+                "Run plugins that are not bundled in this process (required for them for now)");
+  cmd->add_option("--preset", opts->preset,
+                  "goals: exactly the points of the performance goals (ignores the sweep lists)")
+      ->check(CLI::IsMember({"goals"}));
+  cmd->add_flag("--quick", opts->quick,
+                "Fewer runs (1 warm-up, 3 timed); without sweep lists, a tiny sweep");
+  cmd->add_option("--tokens,-T", opts->tokens, "Sequence lengths (default 128 ... 8192)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--dims,-d", opts->dims, "Per-head widths d_k = d_v (default 64)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--heads", opts->heads, "Head counts (default 1; d_model = heads * d)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--causal", opts->causal, "off, on or off,on (default off)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"off", "on"}));
+  cmd->add_option("--want-a", opts->want_a,
+                  "Request the weights A (the materialised path): off, on or off,on (default off)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"off", "on"}));
+  cmd->add_flag("--with-scores", opts->with_scores, "Request the scores S too wherever A is");
+  cmd->add_option("--scalar", opts->scalars, "f32, f64 or f32,f64 (default f32)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"f32", "f64"}));
+  cmd->add_option("--threads", opts->threads,
+                  "Threads for the kernels and the GEMM (default: every core)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--warmup", opts->warmup, "Untimed calls before timing (default 2)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--reps", opts->reps, "Timed calls per point (default 7)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--memory-budget", opts->budget_gib,
+                  "GiB the host may allocate for A and S of one point; larger points are "
+                  "skipped with a note")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--format", opts->format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  cmd->callback([opts, &exit_code] { exit_code = run_bench(*opts); });
+}
+
+}  // namespace awb::cli

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""check_bench_output.py: runs `awb bench` on a tiny sweep and checks its JSON or CSV output.
+
+usage: check_bench_output.py AWB json|csv [awb bench options...]
+
+Checks the structure, recomputes every FLOP count from the shape (independently of the C++),
+checks the ratios against the figures they are made of, and that exactly the points whose
+materialised A/S exceed the memory budget are skipped, with a note.
+"""
+import csv
+import io
+import json
+import math
+import subprocess
+import sys
+
+CAPS = {  # what the bundled variants apply: projections, W_o, always-causal
+    "parameter-free": (False, False, False),
+    "qkv": (True, False, False),
+    "multi-head": (True, True, False),
+    "causal": (True, True, True),
+}
+
+
+def flops(p):
+    projected, w_o, always_causal = CAPS[p["variant"]]
+    t, d, h = p["tokens"], p["d"], p["heads"]
+    pairs = t * (t + 1) / 2 if (p["causal"] or always_causal) else t * t
+    f = 4 * pairs * d * h
+    if projected:
+        d_model = h * d
+        f += 3 * 2 * t * d_model * h * d
+        if w_o:
+            f += 2 * t * h * d * d_model
+    return f
+
+
+def materialised(p):
+    size = 8 if p["scalar"] == "f64" else 4
+    return p["heads"] * p["tokens"] ** 2 * size * (int(p["want_a"]) + int(p["want_s"]))
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def check_point(p, budget):
+    for key in ("plugin", "variant", "scalar", "tokens", "d", "heads", "causal", "want_a",
+                "status"):
+        if key not in p:
+            fail(f"point without '{key}': {p}")
+    if p["status"] not in ("ok", "skipped", "failed"):
+        fail(f"bad status {p['status']}")
+    over = budget is not None and materialised(p) > budget
+    if p["status"] == "skipped":
+        if "note" not in p or not p["note"]:
+            fail(f"skipped without a note: {p}")
+        return "budget" in p["note"]
+    if over:
+        fail(f"point over the budget was not skipped: {p}")
+    if p["status"] == "failed":
+        fail(f"point failed: {p}")
+    if not close(p["flops"], flops(p)):
+        fail(f"FLOP count {p['flops']} != {flops(p)} for {p}")
+    if not p["min_ms"] <= p["median_ms"] <= p["max_ms"]:
+        fail(f"median outside min..max: {p}")
+    if not p["first_call_ms"] > 0 or not p["median_ms"] > 0:
+        fail(f"non-positive time: {p}")
+    if not close(p["gflops"], p["flops"] / (p["median_ms"] * 1e-3) * 1e-9, 1e-6):
+        fail(f"GFLOP/s is not flops / median: {p}")
+    if not close(p["gemm_ratio"], p["gflops"] / p["gemm_gflops"], 1e-6):
+        fail(f"GEMM ratio is not gflops / gemm_gflops: {p}")
+    if not close(p["peak_share"], p["gflops"] / p["fma_peak_gflops"], 1e-6):
+        fail(f"peak share is not gflops / fma peak: {p}")
+    if p["peak_first_bytes"] < 0 or p["peak_warm_bytes"] < 0:
+        fail(f"no memory figure on Linux: {p}")
+    return False
+
+
+def main():
+    awb, fmt, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    budget = None
+    if "--memory-budget" in args:
+        budget = float(args[args.index("--memory-budget") + 1]) * 2**30
+    run = subprocess.run([awb, "bench", "--format", fmt] + args, capture_output=True, text=True)
+    if run.returncode != 0:
+        fail(f"awb bench exited {run.returncode}: {run.stderr}")
+    if "[1/" not in run.stderr:
+        fail("no progress on stderr")
+    if fmt == "json":
+        doc = json.loads(run.stdout)
+        for key in ("threads", "gemm_n", "fma_isa", "flop_count", "memory_method", "points"):
+            if key not in doc:
+                fail(f"no '{key}' in the document")
+        if doc["gemm_n"] != 1024:
+            fail("the GEMM yardstick is not n = 1024")
+        points = doc["points"]
+    else:
+        rows = list(csv.DictReader(io.StringIO(run.stdout)))
+        points = []
+        for r in rows:
+            p = {k: v for k, v in r.items() if v != ""}
+            for k in ("tokens", "d", "heads"):
+                p[k] = int(p[k])
+            for k in ("causal", "want_a", "want_s"):
+                p[k] = p[k] == "1"
+            for k in ("flops", "first_call_ms", "median_ms", "min_ms", "max_ms", "gflops",
+                      "gemm_gflops", "gemm_ratio", "fma_peak_gflops", "peak_share",
+                      "peak_first_bytes", "peak_warm_bytes"):
+                if k in p:
+                    p[k] = float(p[k])
+            points.append(p)
+    if not points:
+        fail("no points")
+    over_budget = [check_point(p, budget) for p in points]
+    if budget is not None and not any(over_budget):
+        fail("the sweep was meant to cross the memory budget")
+    measured = sum(p["status"] == "ok" for p in points)
+    print(f"PASS: {len(points)} points, {measured} measured")
+
+
+if __name__ == "__main__":
+    main()

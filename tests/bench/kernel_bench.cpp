@@ -1,0 +1,96 @@
+// kernel_bench.cpp: Google Benchmark of the bundled attention kernel itself, called directly
+// (no plugin boundary, no host): the streaming, materialised and causal paths, f32 and f64.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "common/attention_kernel.hpp"
+
+// The SDK's C++ layer and the host's model both define awb::ScaleMode, so this file, a plugin
+// side translation unit, cannot include host headers: the two helpers below stay local.
+namespace {
+
+awb_tensor dense(void* data, int32_t rank, int64_t d0, int64_t d1, int64_t d2) {
+  awb_tensor t{};
+  t.data = data;
+  t.rank = rank;
+  t.shape[0] = d0;
+  t.shape[1] = d1;
+  t.shape[2] = d2;
+  t.stride[rank - 1] = 1;
+  t.stride[rank - 2] = rank == 2 ? d1 : d2;
+  if (rank == 3) t.stride[0] = d1 * d2;
+  return t;
+}
+
+// The count of `awb bench` (core/bench.hpp): 4·T²·d, or 4·d·T(T+1)/2 with the mask.
+double attention_flops(int64_t tokens, int64_t d, bool causal) {
+  const double t = static_cast<double>(tokens);
+  return 4.0 * (causal ? t * (t + 1) / 2 : t * t) * static_cast<double>(d);
+}
+
+// X (T × d) as Q = K = V, the parameter-free variant's problem; A wanted or not.
+template <class T>
+struct Case {
+  std::vector<T> x, z, a;
+  awb_problem problem{};
+  awb_results results{};
+  awb::kernels::Workspaces workspaces;
+
+  Case(int64_t tokens, int64_t d, bool causal, bool want_a, int threads) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<T> unit(-1, 1);
+    x.resize(static_cast<size_t>(tokens * d));
+    for (T& e : x) e = unit(rng);
+    z.assign(x.size(), T(0));
+    problem.struct_size = sizeof problem;
+    problem.scalar = std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
+    problem.n_heads = 1;
+    problem.causal = causal;
+    problem.scale_mode = AWB_SCALE_INV_SQRT_DK;
+    problem.n_threads = threads;
+    problem.sharpness = 1;
+    problem.x = dense(x.data(), 2, tokens, d, 1);
+    results.struct_size = sizeof results;
+    results.z = dense(z.data(), 2, tokens, d, 1);
+    if (want_a) {
+      a.assign(static_cast<size_t>(tokens * tokens), T(0));
+      results.a = dense(a.data(), 3, 1, tokens, tokens);
+    }
+  }
+  void run() {
+    awb::Problem<T> p(problem);
+    awb::Results<T> r(results);
+    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kParameterFree, false, workspaces);
+  }
+};
+
+// Arguments: T, d, threads. Reports FLOP/s with the count of `awb bench`.
+template <class T, bool kCausal, bool kWantA>
+void BM_attention(benchmark::State& state) {
+  const int64_t tokens = state.range(0), d = state.range(1);
+  Case<T> c(tokens, d, kCausal, kWantA, static_cast<int>(state.range(2)));
+  c.run();  // the workspace is allocated once, as in a warm plugin instance
+  for (auto _ : state) {
+    c.run();
+    benchmark::DoNotOptimize(c.z.data());
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(attention_flops(tokens, d, kCausal),
+                                                benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t tokens : {256, 1024, 4096})
+    for (int64_t threads : {1, 2}) b->Args({tokens, 64, threads});
+  b->ArgNames({"T", "d", "threads"})->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+BENCHMARK(BM_attention<float, false, false>)->Name("stream/f32")->Apply(sizes);
+BENCHMARK(BM_attention<double, false, false>)->Name("stream/f64")->Apply(sizes);
+BENCHMARK(BM_attention<float, false, true>)->Name("materialised/f32")->Apply(sizes);
+BENCHMARK(BM_attention<float, true, false>)->Name("causal/f32")->Apply(sizes);
+
+}  // namespace
+
+BENCHMARK_MAIN();
