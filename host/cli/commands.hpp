@@ -22,6 +22,7 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_exercises_command(CLI::App& app, int& exit_code);
 void add_lint_command(CLI::App& app, int& exit_code);
 void add_grade_command(CLI::App& app, int& exit_code);
+void add_compare_command(CLI::App& app, int& exit_code);
 
 }  // namespace awb::cli
 

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   add_exercises_command(app, exit_code);
   add_lint_command(app, exit_code);
   add_grade_command(app, exit_code);
+  add_compare_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
