@@ -140,3 +140,22 @@ TEST_CASE("export: PNG, SVG and CSV of a view", "[gui][export]") {
   CHECK(text.startsWith("A layer 1 head 1\nYour,"));
   CHECK(text.contains("Z layer 1"));
 }
+
+TEST_CASE("a plugin file rebuilt on disk is reloaded", "[gui][browser]") {
+  QTemporaryDir dir;
+  const QString copy = dir.filePath("student.so");
+  REQUIRE(QFile::copy(AWB_TEST_PLUGIN_DIR "/awb_qkv.so", copy));
+  gui::Session session({dir.path()}, {AWB_TEST_EXERCISE_DIR});
+  int reloads = 0;
+  QObject::connect(&session, &gui::Session::catalogChanged, [&] { ++reloads; });
+  // The student rebuilds: the file is replaced.
+  REQUIRE(QFile::remove(copy));
+  REQUIRE(QFile::copy(AWB_TEST_PLUGIN_DIR "/awb_parameter_free.so", copy));
+  REQUIRE(test::wait_for([&] { return reloads > 0; }, 5000));
+  // The new catalog has read the new file (a duplicate of the bundled parameter-free plugin).
+  bool seen = false;
+  for (const auto& f : session.catalog()->failures)
+    if (f.path.filename() == "student.so" && f.message.find("parameter-free") != std::string::npos)
+      seen = true;
+  CHECK(seen);
+}
