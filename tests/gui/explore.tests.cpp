@@ -1,7 +1,10 @@
 // explore.tests.cpp: the explore view driven like a student would: queries, keys, the slider
 // to its ends, heads, the causal mask; bars and heatmap pixels read back from the screen.
+#include <QApplication>
+#include <QHelpEvent>
 #include <QTest>
 #include <QToolButton>
+#include <QToolTip>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -121,6 +124,14 @@ TEST_CASE("journey heatmap pixels have the map's colours for the reference's wei
       INFO("cell " << r << "," << c << " A = " << a(r, c));
       CHECK(test::rgb_text(got) == test::rgb_text(gui::ColorMap::instance().rgb(a(r, c))));
     }
+  // The tooltip over a cell gives its exact value.
+  const QPoint at = map->cellRect(1, 2).center().toPoint();
+  QHelpEvent help(QEvent::ToolTip, at, map->mapToGlobal(at));
+  QApplication::sendEvent(map, &help);
+  CHECK(
+      QToolTip::text() ==
+      QString("query journey, key starts: %1").arg(QString::number(map->matrix()(1, 2), 'g', 10)));
+  CHECK_THAT(map->matrix()(1, 2), WithinAbs(a(1, 2), 1e-15));
 }
 
 TEST_CASE("multi-head: the head selector switches the heatmap and bars", "[gui][explore]") {

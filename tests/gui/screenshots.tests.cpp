@@ -133,3 +133,25 @@ TEST_CASE("the five acceptance screenshots render and show what they should", "[
     }
   }
 }
+
+TEST_CASE("a high-DPI screenshot has twice the pixels and the same colours", "[gui][screenshot]") {
+  const Shot s = shots().front();  // explore on journey
+  const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/explore-journey@2x.png");
+  QProcess gui;
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.insert("QT_QPA_PLATFORM", "offscreen");
+  env.insert("QT_SCALE_FACTOR", "2");
+  gui.setProcessEnvironment(env);
+  gui.start(AWB_TEST_GUI_EXE, arguments(s, file));
+  REQUIRE(gui.waitForFinished(60000));
+  REQUIRE(gui.exitCode() == 0);
+  QImage png(file);
+  REQUIRE_FALSE(png.isNull());
+  gui::MainWindow window(test::gui_session());
+  QString error;
+  REQUIRE(gui::prepare_window(window, s.options, &error));
+  REQUIRE(png.size() == window.size() * 2);
+  png.setDevicePixelRatio(2);  // logical coordinates below, as in the 1x check
+  auto* ex = window.explore();
+  check_largest_cell(png, window, ex->heatmap(), ex->query());
+}
