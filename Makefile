@@ -5,8 +5,14 @@ JOBS ?= $(shell nproc)
 
 .PHONY: run test deps configure build asan clean
 
+# The GUI where there is a display; elsewhere (CI, ssh) the CLI showcase, so `make run` ends.
 run: build
-	$(BUILD_DIR)/bin/awb run --example journey --all
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ] && [ -x $(BUILD_DIR)/bin/awb-gui ]; then \
+	  $(BUILD_DIR)/bin/awb-gui --exercise journey --plugin parameter-free; \
+	else \
+	  echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset): running the CLI showcase instead"; \
+	  $(BUILD_DIR)/bin/awb run --example journey --all; \
+	fi
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   add_grade_command(app, exit_code);
   add_train_command(app, exit_code);
   add_bench_command(app, exit_code);
+  add_compare_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

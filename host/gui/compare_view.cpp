@@ -1,0 +1,204 @@
+// compare_view.cpp: one compare job per change (latest request wins), then heatmaps and table.
+#include "gui/compare_view.hpp"
+
+#include <QHeaderView>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/subject_factory.hpp"
+
+namespace awb::gui {
+namespace {
+
+QString metric_text(double v, char format = 'f', int precision = 4) {
+  return std::isnan(v) ? QStringLiteral("n/a") : QString::number(v, format, precision);
+}
+
+// |A − B| over one head, or an empty matrix when the shapes differ.
+Matrix abs_difference(const Matrix& a, const Matrix& b) {
+  if (a.rows != b.rows || a.cols != b.cols) return {};
+  Matrix d(a.rows, a.cols);
+  for (size_t i = 0; i < a.data.size(); ++i) d.data[i] = std::abs(a.data[i] - b.data[i]);
+  return d;
+}
+
+const Matrix* head_of(const RunOutput& run, int head) {
+  const auto& w = core::last_weights(run);
+  if (w.empty()) return nullptr;
+  return &w[static_cast<size_t>(std::min<int>(head, static_cast<int>(w.size()) - 1))];
+}
+
+}  // namespace
+
+CompareView::CompareView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
+  auto* top = new QHBoxLayout;
+  head_box_ = new QComboBox;
+  status_ = new QLabel;
+  status_->setWordWrap(true);
+  top->addWidget(new QLabel(tr("head")));
+  top->addWidget(head_box_);
+  top->addWidget(status_, 1);
+  grid_ = new QGridLayout;
+  table_ = new QTableWidget(0, 6);
+  table_->setHorizontalHeaderLabels({tr("variant"), tr("max abs error"), tr("max |A − ref|"),
+                                     tr("row entropy (nats)"), tr("argmax agreement"),
+                                     tr("notes")});
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->hide();
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setMaximumHeight(150);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addLayout(grid_, 1);
+  layout->addWidget(table_);
+  auto* legend = new QLabel(
+      tr("max abs error: A and Z of every layer against the reference on the inputs the variant "
+         "ran (is it right?). max |A − ref|, argmax agreement: last layer against the "
+         "exercise's reference (how does it differ?)."));
+  legend->setWordWrap(true);
+  layout->addWidget(legend);
+  connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
+}
+
+void CompareView::setVariants(const QStringList& specs) {
+  specs_ = specs;
+  rerun();
+}
+
+void CompareView::setExercise(const core::Exercise* exercise, const QString& case_id) {
+  exercise_ = exercise;
+  case_id_ = case_id;
+  rerun();
+}
+
+void CompareView::setHead(int head) {
+  head_ = std::max(0, head);
+  showComparison();
+}
+
+void CompareView::rerun() {
+  if (!exercise_ || specs_.isEmpty()) return;
+  if (running_) {
+    pending_ = true;
+    return;
+  }
+  running_ = true;
+  pending_ = false;
+  status_->setText(tr("running %1…").arg(specs_.join(", ")));
+  const RunInput input = core::case_input(*exercise_, case_id_.toStdString());
+  std::vector<std::string> specs;
+  for (const auto& s : specs_) specs.push_back(s.toStdString());
+  const auto catalog = session_.catalog();
+  const uint64_t caps = exercise_->reference_capabilities;
+  run_async<core::Comparison>(
+      this, [=] { return compare_job(catalog, specs, input, caps); },
+      [this, input](Outcome<core::Comparison> r) {
+        running_ = false;
+        if (pending_) {
+          rerun();
+          return;
+        }
+        input_ = input;
+        comparison_ = r.value ? std::move(*r.value) : core::Comparison{};
+        status_->setText(r.value ? QString() : tr("cannot compare: %1").arg(r.error));
+        showComparison();
+        emit updated();
+      });
+}
+
+void CompareView::showComparison() {
+  for (auto* w : maps_ + diffs_) delete w;
+  maps_.clear();
+  diffs_.clear();
+  QStringList tokens;
+  for (const auto& t : input_.tokens) tokens << QString::fromStdString(t);
+  const size_t heads = core::last_weights(comparison_.reference).size();
+  {
+    const QSignalBlocker block(head_box_);
+    head_box_->clear();
+    for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h + 1));
+    head_ = std::min<int>(head_, std::max<int>(0, static_cast<int>(heads) - 1));
+    head_box_->setCurrentIndex(head_);
+  }
+  const Matrix* ref = head_of(comparison_.reference, head_);
+  const bool causal = input_.params.causal;
+  auto add_map = [&](const QString& title, const Matrix& m, double hi, int row, int col) {
+    auto* w = new HeatmapWidget;
+    w->setTitle(title);
+    w->setMatrix(m, 0, hi, causal);
+    w->setLabels(tokens, tokens);
+    grid_->addWidget(w, row, col);
+    return w;
+  };
+  if (ref) maps_ << add_map(tr("reference, head %1").arg(head_ + 1), *ref, 1, 0, 0);
+  // One range for every diff map, so their colours compare across variants.
+  double diff_max = 0;
+  std::vector<Matrix> diffs;
+  for (const auto& e : comparison_.entries) {
+    const Matrix* a = head_of(e.output, head_);
+    diffs.push_back(a && ref ? abs_difference(*a, *ref) : Matrix());
+    for (double v : diffs.back().data) diff_max = std::max(diff_max, v);
+  }
+  if (diff_max <= 0) diff_max = 1e-12;
+  table_->setRowCount(0);
+  auto add_row = [&](const QStringList& cells) {
+    const int r = table_->rowCount();
+    table_->insertRow(r);
+    for (int c = 0; c < cells.size(); ++c) table_->setItem(r, c, new QTableWidgetItem(cells[c]));
+  };
+  add_row({tr("reference"),
+           "-",
+           metric_text(0),
+           metric_text(comparison_.reference_entropy),
+           metric_text(1, 'f', 3),
+           {}});
+  for (size_t i = 0; i < comparison_.entries.size(); ++i) {
+    const auto& e = comparison_.entries[i];
+    const QString label = QString::fromStdString(e.label);
+    const int col = static_cast<int>(i) + 1;
+    const Matrix* a = head_of(e.output, head_);
+    maps_ << (a ? add_map(label, *a, 1, 0, col) : nullptr);
+    diffs_ << (diffs[i].empty()
+                   ? nullptr
+                   : add_map(tr("|%1 − reference|").arg(label), diffs[i], diff_max, 1, col));
+    QStringList notes;
+    for (const auto& n : e.notes) notes << QString::fromStdString(n);
+    if (!e.error.empty()) notes << QString::fromStdString(e.error);
+    const auto& m = e.metrics;
+    add_row({label, e.error.empty() ? metric_text(m.max_abs_error, 'e', 2) : tr("failed"),
+             metric_text(m.max_abs_diff), metric_text(m.row_entropy),
+             metric_text(m.argmax_agreement, 'f', 3), notes.join("; ")});
+  }
+  maps_.removeAll(nullptr);
+  diffs_.removeAll(nullptr);
+  table_->resizeColumnsToContents();
+}
+
+QString CompareView::csv() const {
+  QString out = "variant,max_abs_error,max_abs_diff,row_entropy,argmax_agreement\n";
+  for (const auto& e : comparison_.entries)
+    out += QString::fromStdString(e.label) + QStringLiteral(",%1,%2,%3,%4\n")
+                                                 .arg(e.metrics.max_abs_error, 0, 'g', 17)
+                                                 .arg(e.metrics.max_abs_diff, 0, 'g', 17)
+                                                 .arg(e.metrics.row_entropy, 0, 'g', 17)
+                                                 .arg(e.metrics.argmax_agreement, 0, 'g', 17);
+  auto matrix = [&](const QString& name, const Matrix& m) {
+    out += name + "\n";
+    for (int64_t r = 0; r < m.rows; ++r) {
+      QStringList cells;
+      for (int64_t c = 0; c < m.cols; ++c) cells << QString::number(m(r, c), 'g', 17);
+      out += cells.join(",") + "\n";
+    }
+  };
+  const auto& ref = core::last_weights(comparison_.reference);
+  for (size_t h = 0; h < ref.size(); ++h)
+    matrix(QStringLiteral("A reference head %1").arg(h + 1), ref[h]);
+  for (const auto& e : comparison_.entries) {
+    const auto& w = core::last_weights(e.output);
+    for (size_t h = 0; h < w.size(); ++h)
+      matrix(QStringLiteral("A %1 head %2").arg(QString::fromStdString(e.label)).arg(h + 1), w[h]);
+  }
+  return out;
+}
+
+}  // namespace awb::gui

@@ -1,0 +1,59 @@
+// compare_view.hpp: two or more variants on one exercise: their heatmaps beside the reference's,
+// each one's difference from the reference, and the metrics table of `awb compare`.
+#ifndef AWB_GUI_COMPARE_VIEW_HPP_
+#define AWB_GUI_COMPARE_VIEW_HPP_
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QTableWidget>
+#include <QWidget>
+
+#include "gui/heatmap_widget.hpp"
+#include "gui/session.hpp"
+
+namespace awb::gui {
+
+class CompareView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CompareView(Session& session, QWidget* parent = nullptr);
+
+  void setVariants(const QStringList& specs);
+  void setExercise(const core::Exercise* exercise, const QString& case_id = {});
+  void setHead(int head);
+
+  bool busy() const { return running_ || pending_; }
+  const core::Comparison& comparison() const { return comparison_; }
+  QString csv() const;
+  QTableWidget* metricsTable() const { return table_; }
+  // Heatmap 0 is the reference's; then one per variant. Diff i belongs to variant i.
+  HeatmapWidget* heatmap(int i) const { return i < maps_.size() ? maps_[i] : nullptr; }
+  HeatmapWidget* diffHeatmap(int i) const { return i < diffs_.size() ? diffs_[i] : nullptr; }
+
+ signals:
+  void updated();
+
+ private:
+  void rerun();
+  void showComparison();
+
+  Session& session_;
+  QStringList specs_;
+  const core::Exercise* exercise_ = nullptr;
+  QString case_id_;
+  RunInput input_;
+  core::Comparison comparison_;
+  bool running_ = false, pending_ = false;
+  int head_ = 0;
+
+  QComboBox* head_box_;
+  QLabel* status_;
+  QGridLayout* grid_;
+  QList<HeatmapWidget*> maps_, diffs_;
+  QTableWidget* table_;
+};
+
+}  // namespace awb::gui
+
+#endif  // AWB_GUI_COMPARE_VIEW_HPP_

@@ -1,0 +1,295 @@
+// explore_view.cpp: a slider move or a new variant reruns the plugin off the GUI thread (one run
+// in flight, the latest request queued); query, head and layer changes only redraw.
+#include "gui/explore_view.hpp"
+
+#include <QKeyEvent>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/subject_factory.hpp"
+
+namespace awb::gui {
+namespace {
+
+constexpr int kSliderSteps = 100;  // per decade
+constexpr int kDecades = 3;        // sharpness 10^-3 .. 10^3
+
+QStringList qt_list(const std::vector<std::string>& v) {
+  QStringList out;
+  for (const auto& s : v) out << QString::fromStdString(s);
+  return out;
+}
+
+std::vector<double> row_of(const Matrix& m, int r) {
+  if (r < 0 || r >= m.rows) return {};
+  return {m.data.begin() + r * m.cols, m.data.begin() + (r + 1) * m.cols};
+}
+
+void append_csv(QString& out, const QString& name, const Matrix& m, const QStringList& rows) {
+  out += name + "\n";
+  for (int64_t r = 0; r < m.rows; ++r) {
+    out += r < rows.size() ? rows[static_cast<int>(r)] : QString::number(r);
+    for (int64_t c = 0; c < m.cols; ++c) out += "," + QString::number(m(r, c), 'g', 17);
+    out += "\n";
+  }
+}
+
+}  // namespace
+
+ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
+  auto* top = new QHBoxLayout;
+  chips_layout_ = new QHBoxLayout;
+  chips_ = new QButtonGroup(this);
+  chips_->setExclusive(true);
+  top->addLayout(chips_layout_, 1);
+  layer_box_ = new QComboBox;
+  head_box_ = new QComboBox;
+  top->addWidget(new QLabel(tr("layer")));
+  top->addWidget(layer_box_);
+  top->addWidget(new QLabel(tr("head")));
+  top->addWidget(head_box_);
+
+  auto* controls = new QHBoxLayout;
+  slider_ = new QSlider(Qt::Horizontal);
+  slider_->setRange(-kDecades * kSliderSteps, kDecades * kSliderSteps);
+  slider_->setValue(0);
+  slider_->setToolTip(tr("Sharpness (log scale): scores are multiplied by it before softmax"));
+  sharpness_label_ = new QLabel;
+  heatmap_toggle_ = new QCheckBox(tr("heatmap"));
+  heatmap_toggle_->setChecked(true);
+  controls->addWidget(new QLabel(tr("sharpness")));
+  controls->addWidget(slider_, 1);
+  controls->addWidget(sharpness_label_);
+  controls->addWidget(heatmap_toggle_);
+
+  scores_ = new BarChart;
+  weights_ = new BarChart;
+  sum_ = new QLabel;
+  context_ = new ContextSwatch;
+  heatmap_ = new HeatmapWidget;
+  status_ = new QLabel;
+  status_->setWordWrap(true);
+
+  auto* left = new QVBoxLayout;
+  left->addWidget(scores_, 1);
+  left->addWidget(weights_, 1);
+  left->addWidget(sum_);
+  left->addWidget(context_);
+  auto* body = new QHBoxLayout;
+  body->addLayout(left, 1);
+  body->addWidget(heatmap_, 1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addLayout(controls);
+  layout->addLayout(body, 1);
+  layout->addWidget(status_);
+
+  connect(slider_, &QSlider::valueChanged, this, [this] { rerun(); });
+  connect(chips_, &QButtonGroup::idClicked, this, [this](int id) { setQuery(id); });
+  connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
+  connect(layer_box_, &QComboBox::activated, this, [this](int l) { setLayer(l); });
+  connect(heatmap_toggle_, &QCheckBox::toggled, heatmap_, &QWidget::setVisible);
+  setFocusPolicy(Qt::StrongFocus);
+}
+
+double ExploreView::sharpness() const {
+  return std::pow(10.0, static_cast<double>(slider_->value()) / kSliderSteps);
+}
+
+void ExploreView::setSharpness(double sharpness) {
+  slider_->setValue(static_cast<int>(std::lround(std::log10(sharpness) * kSliderSteps)));
+}
+
+void ExploreView::setHeatmapVisible(bool on) { heatmap_toggle_->setChecked(on); }
+
+void ExploreView::setVariant(const QString& spec) {
+  spec_ = spec;
+  rerun();
+}
+
+void ExploreView::setExercise(const core::Exercise* exercise, const QString& case_id) {
+  exercise_ = exercise;
+  case_id_ = case_id;
+  query_ = 0;
+  head_ = 0;
+  layer_ = -1;
+  // The exercise's own sharpness is where the slider starts.
+  const QSignalBlocker block(slider_);
+  if (exercise_) setSharpness(exercise_->parameters.sharpness);
+  rebuildChips();
+  rerun();
+}
+
+QWidget* ExploreView::chip(int i) const { return chips_->button(i); }
+
+void ExploreView::rebuildChips() {
+  for (auto* b : chips_->buttons()) {
+    chips_->removeButton(b);
+    delete b;
+  }
+  if (!exercise_ || exercise_->cases.empty()) return;
+  const auto input = core::case_input(*exercise_, case_id_.toStdString());
+  for (size_t i = 0; i < input.tokens.size(); ++i) {
+    auto* b = new QToolButton;
+    b->setText(QString::fromStdString(input.tokens[i]));
+    b->setCheckable(true);
+    b->setChecked(static_cast<int>(i) == query_);
+    b->setFocusPolicy(Qt::StrongFocus);
+    b->installEventFilter(this);
+    chips_->addButton(b, static_cast<int>(i));
+    chips_layout_->addWidget(b);
+  }
+}
+
+void ExploreView::rerun() {
+  sharpness_label_->setText(QString::number(sharpness(), 'g', 3));
+  if (!exercise_ || spec_.isEmpty()) return;
+  if (running_) {
+    pending_ = true;
+    return;
+  }
+  RunInput input = core::case_input(*exercise_, case_id_.toStdString());
+  input.params.sharpness = sharpness();
+  running_ = true;
+  pending_ = false;
+  status_->setText(tr("running %1…").arg(spec_));
+  const auto catalog = session_.catalog();
+  const std::string spec = spec_.toStdString();
+  run_async<VariantRun>(
+      this, [catalog, spec, input] { return run_variant_job(catalog, spec, input); },
+      [this, input](Outcome<VariantRun> r) {
+        running_ = false;
+        if (pending_) {
+          rerun();  // the slider moved meanwhile: show only the latest
+          return;
+        }
+        shown_input_ = input;
+        if (r.value) {
+          run_ = std::move(*r.value);
+          QString notes;
+          for (const auto& n : run_.notes) notes += tr("note: %1. ").arg(QString::fromStdString(n));
+          status_->setText(notes);
+        } else {
+          run_ = {};
+          status_->setText(tr("cannot show %1: %2").arg(spec_, r.error));
+        }
+        showRun();
+        emit updated();
+      });
+}
+
+void ExploreView::showRun() {
+  const auto& layers = run_.output.layers;
+  const QSignalBlocker b1(layer_box_), b2(head_box_);
+  layer_box_->clear();
+  for (size_t l = 0; l < layers.size(); ++l) layer_box_->addItem(QString::number(l + 1));
+  const int layer = layer_ < 0 ? static_cast<int>(layers.size()) - 1 : layer_;
+  layer_box_->setCurrentIndex(layer);
+  layer_box_->setEnabled(layers.size() > 1);
+  head_box_->clear();
+  if (layer >= 0) {
+    const size_t heads = layers[static_cast<size_t>(layer)].result.weights.size();
+    for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h + 1));
+    if (head_ >= static_cast<int>(heads)) head_ = 0;
+    head_box_->setCurrentIndex(head_);
+    head_box_->setEnabled(heads > 1);
+  }
+  showQuery();
+}
+
+void ExploreView::showQuery() {
+  const auto& layers = run_.output.layers;
+  const int layer = layer_ < 0 ? static_cast<int>(layers.size()) - 1 : layer_;
+  if (layer < 0 || layers[static_cast<size_t>(layer)].result.weights.empty()) {
+    scores_->setValues({}, {}, {}, 0);
+    weights_->setValues({}, {}, {}, 1);
+    heatmap_->clear();
+    sum_->clear();
+    return;
+  }
+  const LayerRun& lr = layers[static_cast<size_t>(layer)];
+  const Matrix& a = lr.result.weights[static_cast<size_t>(head_)];
+  const Matrix& s =
+      lr.result.scores.empty() ? Matrix() : lr.result.scores[static_cast<size_t>(head_)];
+  const QStringList tokens = qt_list(shown_input_.tokens);
+  const bool causal = run_.causal;
+  std::vector<bool> masked(static_cast<size_t>(a.cols), false);
+  if (causal)
+    for (int64_t c = query_ + 1; c < a.cols; ++c) masked[static_cast<size_t>(c)] = true;
+
+  const auto w = row_of(a, query_);
+  double sum = 0;
+  for (double v : w) sum += v;
+  const QString q = query_ < tokens.size() ? tokens[query_] : QString::number(query_);
+  scores_->setTitle(tr("scores S of '%1' (after scale × sharpness, before the mask)").arg(q));
+  scores_->setValues(row_of(s, query_), masked, tokens, 0);
+  weights_->setTitle(tr("softmax weights A of '%1'").arg(q));
+  weights_->setValues(w, masked, tokens, 1);
+  weights_->setCaption(tr("sum = %1").arg(sum, 0, 'f', 4));
+  sum_->setText(tr("weights of '%1' sum to %2").arg(q).arg(sum, 0, 'f', 6));
+  context_->setData(lr.input, w, tokens, query_);
+
+  heatmap_->setTitle(
+      tr("A, layer %1, head %2 (row: query, column: key)").arg(layer + 1).arg(head_ + 1));
+  heatmap_->setMatrix(a, 0, 1, causal);
+  heatmap_->setLabels(tokens, tokens);
+  heatmap_->setHighlightRow(query_);
+  if (auto* b = chips_->button(query_)) b->setChecked(true);
+}
+
+void ExploreView::setQuery(int query) {
+  const int n = static_cast<int>(chips_->buttons().size());
+  if (n == 0) return;
+  query_ = std::clamp(query, 0, n - 1);
+  if (auto* b = chips_->button(query_)) b->setFocus();
+  showQuery();
+}
+
+void ExploreView::setHead(int head) {
+  head_ = std::max(0, std::min(head, head_box_->count() - 1));
+  head_box_->setCurrentIndex(head_);
+  showQuery();
+}
+
+void ExploreView::setLayer(int layer) {
+  layer_ = layer;
+  showRun();
+}
+
+bool ExploreView::eventFilter(QObject* watched, QEvent* event) {
+  // Keyboard navigation between tokens: arrows, Home and End on the chips.
+  if (event->type() == QEvent::KeyPress) {
+    const auto key = static_cast<QKeyEvent*>(event)->key();
+    const int n = static_cast<int>(chips_->buttons().size());
+    int next = -1;
+    if (key == Qt::Key_Right) next = query_ + 1;
+    if (key == Qt::Key_Left) next = query_ - 1;
+    if (key == Qt::Key_Home) next = 0;
+    if (key == Qt::Key_End) next = n - 1;
+    if (next >= 0 && next < n) {
+      setQuery(next);
+      return true;
+    }
+    if (next != -1) return true;
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+QString ExploreView::csv() const {
+  QString out;
+  const QStringList tokens = qt_list(shown_input_.tokens);
+  for (size_t l = 0; l < run_.output.layers.size(); ++l) {
+    const auto& r = run_.output.layers[l].result;
+    for (size_t h = 0; h < r.weights.size(); ++h) {
+      const QString tag = QStringLiteral("layer %1 head %2").arg(l + 1).arg(h + 1);
+      append_csv(out, "A " + tag, r.weights[h], tokens);
+      if (h < r.scores.size()) append_csv(out, "S " + tag, r.scores[h], tokens);
+    }
+    append_csv(out, QStringLiteral("Z layer %1").arg(l + 1), r.z, tokens);
+  }
+  return out;
+}
+
+}  // namespace awb::gui

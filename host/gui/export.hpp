@@ -1,0 +1,20 @@
+// export.hpp: any widget as PNG (at the screen's device pixel ratio) or SVG, and text files.
+#ifndef AWB_GUI_EXPORT_HPP_
+#define AWB_GUI_EXPORT_HPP_
+
+#include <QImage>
+#include <QString>
+#include <QWidget>
+
+namespace awb::gui {
+
+// What the widget shows, in device pixels (a high-DPI screen gives a sharper image).
+QImage render_widget(QWidget* widget);
+bool save_png(QWidget* widget, const QString& path);
+// Vector output through QSvgGenerator: the widget paints into it as into a screen.
+bool save_svg(QWidget* widget, const QString& path);
+bool save_text(const QString& text, const QString& path);
+
+}  // namespace awb::gui
+
+#endif  // AWB_GUI_EXPORT_HPP_

@@ -1,0 +1,88 @@
+// headless.cpp: window preparation for screenshots and tests; the repaint benchmark.
+#include "gui/headless.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "gui/heatmap_widget.hpp"
+
+namespace awb::gui {
+
+bool wait_idle(MainWindow& window, int timeout_ms) {
+  QElapsedTimer timer;
+  timer.start();
+  do {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);  // the plugin runs on a worker: leave it the core
+    if (!window.busy()) {
+      QApplication::processEvents();  // deliver the last results' repaints
+      if (!window.busy()) return true;
+    }
+  } while (timer.elapsed() < timeout_ms);
+  return false;
+}
+
+bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, int timeout_ms) {
+  window.resize(o.size);
+  window.show();
+  if (!window.setView(o.view)) {
+    *error = QStringLiteral("unknown view '%1' (explore, compare or grade)").arg(o.view);
+    return false;
+  }
+  if (!window.selectExercise(o.exercise, error)) return false;
+  if (!o.case_id.isEmpty() && !window.selectCase(o.case_id, error)) return false;
+  if (!o.plugins.isEmpty() && !window.selectVariants(o.plugins, error)) return false;
+  if (o.sharpness > 0) window.explore()->setSharpness(o.sharpness);
+  if (!wait_idle(window, timeout_ms)) {
+    *error = QStringLiteral("the plugin runs did not finish in %1 ms").arg(timeout_ms);
+    return false;
+  }
+  if (o.query >= 0) window.explore()->setQuery(o.query);
+  if (o.head > 0) {
+    window.explore()->setHead(o.head);
+    window.compare()->setHead(o.head);
+  }
+  return wait_idle(window, timeout_ms);
+}
+
+RepaintTiming bench_repaint(int tokens, int repeats) {
+  // Softmax rows of random scores at a sweep of sharpness values: what a slider drag shows.
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal;
+  Matrix scores(tokens, tokens);
+  for (double& v : scores.data) v = normal(rng);
+  const int kFrames = 8;
+  std::vector<Matrix> frames;
+  for (int f = 0; f < kFrames; ++f) {
+    const double sharpness = std::pow(10.0, -1.0 + 2.0 * f / (kFrames - 1));
+    Matrix a(tokens, tokens);
+    for (int r = 0; r < tokens; ++r) {
+      double mx = -INFINITY, sum = 0;
+      for (int c = 0; c < tokens; ++c) mx = std::max(mx, sharpness * scores(r, c));
+      for (int c = 0; c < tokens; ++c) sum += a(r, c) = std::exp(sharpness * scores(r, c) - mx);
+      for (int c = 0; c < tokens; ++c) a(r, c) /= sum;
+    }
+    frames.push_back(std::move(a));
+  }
+  HeatmapWidget map;
+  map.resize(800, 700);
+  map.setHighlightRow(tokens / 2);
+  map.show();
+  QApplication::processEvents();
+  std::vector<double> times;
+  QElapsedTimer timer;
+  for (int i = 0; i < repeats; ++i) {
+    timer.start();
+    map.setMatrix(frames[static_cast<size_t>(i % kFrames)], 0, 1, i % 2 == 1);
+    map.repaint();
+    times.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+  }
+  std::sort(times.begin(), times.end());
+  return {times[times.size() / 2], times.back(), repeats};
+}
+
+}  // namespace awb::gui

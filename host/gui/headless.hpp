@@ -1,0 +1,45 @@
+// headless.hpp: what `awb-gui --screenshot` and the tests share: set a window up from options,
+// wait for its plugin runs, render it; and the repaint benchmark.
+#ifndef AWB_GUI_HEADLESS_HPP_
+#define AWB_GUI_HEADLESS_HPP_
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "gui/main_window.hpp"
+
+namespace awb::gui {
+
+struct ViewOptions {
+  QString exercise;
+  QString case_id;
+  QStringList plugins;  // variant specs; compare takes them all, explore and grade the first
+  QString view = "explore";
+  int query = -1;        // token index; -1: the exercise's default
+  int head = 0;          // 0-based
+  double sharpness = 0;  // 0: the exercise's
+  QSize size{1280, 800};
+};
+
+// Applies `options` to `window` (sized and shown) and waits until its runs are done. Returns
+// false with `error` set on an unknown name or when the runs take longer than `timeout_ms`.
+bool prepare_window(MainWindow& window, const ViewOptions& options, QString* error,
+                    int timeout_ms = 60000);
+// Waits (processing events) until nothing runs; false on timeout.
+bool wait_idle(MainWindow& window, int timeout_ms);
+
+// Median time of one heatmap repaint after new data, T × T, over `repeats` frames (each frame
+// a different matrix, as during a slider drag). Milliseconds.
+struct RepaintTiming {
+  double median_ms = 0;
+  double max_ms = 0;
+  int frames = 0;
+};
+RepaintTiming bench_repaint(int tokens, int repeats);
+
+}  // namespace awb::gui
+
+#endif  // AWB_GUI_HEADLESS_HPP_

@@ -1,0 +1,254 @@
+// main_window.cpp: browsers, menus and the wiring between the selection and the views.
+#include "gui/main_window.hpp"
+
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "core/capabilities.hpp"
+#include "gui/export.hpp"
+
+namespace awb::gui {
+namespace {
+
+constexpr int kSpecRole = Qt::UserRole + 1;
+
+}  // namespace
+
+MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent), session_(session) {
+  setWindowTitle(tr("Attention Workbench"));
+  plugins_ = new QTreeWidget;
+  plugins_->setHeaderLabels({tr("plugin / variant"), tr("capabilities")});
+  plugins_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  plugins_->setToolTip(tr("Select one variant to explore and grade; several to compare"));
+  exercises_ = new QListWidget;
+  cases_ = new QComboBox;
+  lesson_ = new QTextBrowser;
+  lesson_->setOpenExternalLinks(true);
+
+  auto* browser = new QSplitter(Qt::Vertical);
+  browser->addWidget(plugins_);
+  auto* ex_panel = new QWidget;
+  auto* ex_layout = new QVBoxLayout(ex_panel);
+  ex_layout->setContentsMargins(0, 0, 0, 0);
+  ex_layout->addWidget(exercises_, 1);
+  ex_layout->addWidget(cases_);
+  ex_layout->addWidget(lesson_, 2);
+  browser->addWidget(ex_panel);
+
+  tabs_ = new QTabWidget;
+  explore_ = new ExploreView(session_);
+  compare_ = new CompareView(session_);
+  grade_ = new GradeView(session_);
+  tabs_->addTab(explore_, tr("&Explore"));
+  tabs_->addTab(compare_, tr("&Compare"));
+  tabs_->addTab(grade_, tr("&Grade"));
+
+  auto* split = new QSplitter;
+  split->addWidget(browser);
+  split->addWidget(tabs_);
+  split->setStretchFactor(1, 3);
+  split->setSizes({300, 980});
+  setCentralWidget(split);
+
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("Add plugin &folder…"), QKeySequence::Open, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Plugin folder"));
+    if (!dir.isEmpty()) session_.addPluginFolder(dir);
+  });
+  file->addAction(tr("&Reload plugins"), QKeySequence::Refresh, &session_, &Session::reloadCatalog);
+  file->addSeparator();
+  file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportPng);
+  file->addAction(tr("Export view as &SVG…"), this, &MainWindow::exportSvg);
+  file->addAction(tr("Export matrices as &CSV…"), this, &MainWindow::exportCsv);
+  file->addAction(tr("Export grade &report…"), this, &MainWindow::exportReport);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  connect(&session_, &Session::catalogChanged, this, &MainWindow::fillPlugins);
+  connect(plugins_, &QTreeWidget::itemSelectionChanged, this, &MainWindow::variantsChanged);
+  connect(exercises_, &QListWidget::currentRowChanged, this, &MainWindow::exerciseChanged);
+  connect(cases_, &QComboBox::activated, this, [this] {
+    const auto* ex = session_.exercise(exercises_->currentItem()->data(kSpecRole).toString());
+    explore_->setExercise(ex, cases_->currentText());
+    compare_->setExercise(ex, cases_->currentText());
+  });
+  fillPlugins();
+  fillExercises();
+}
+
+void MainWindow::fillPlugins() {
+  const QStringList selected = selectedSpecs();
+  const QSignalBlocker block(plugins_);
+  plugins_->clear();
+  const auto catalog = session_.catalog();
+  for (const auto& p : catalog->plugins) {
+    auto* top = new QTreeWidgetItem(
+        plugins_, {QString::fromStdString(p.name + " " + p.version), QString::fromStdString(p.id)});
+    top->setToolTip(0, QString::fromStdString(p.path.string() + "\n" + p.description));
+    top->setFlags(top->flags() & ~Qt::ItemIsSelectable);
+    for (const auto& v : p.variants) {
+      auto* item = new QTreeWidgetItem(
+          top, {QString::fromStdString(v.id),
+                QString::fromStdString(core::describe_capabilities(v.capabilities))});
+      item->setData(0, kSpecRole, variant_spec(p, v));
+      item->setToolTip(0, QString::fromStdString(v.name + ": " + v.description));
+      if (selected.contains(variant_spec(p, v))) item->setSelected(true);
+    }
+  }
+  for (const auto& f : catalog->failures) {
+    auto* item =
+        new QTreeWidgetItem(plugins_, {QString::fromStdString(f.path.filename().string()),
+                                       tr("not loaded (%1)").arg(core::to_string(f.stage))});
+    const QString why =
+        QString::fromStdString(f.message + (f.system_error.empty() ? "" : ": ") + f.system_error);
+    item->setToolTip(0, QString::fromStdString(f.path.string()) + "\n" + why);
+    item->setToolTip(1, why);
+    item->setForeground(0, QColor(0xd9, 0x6c, 0x06));
+    item->setFlags(item->flags() & ~Qt::ItemIsSelectable);
+    new QTreeWidgetItem(item, {why});
+  }
+  plugins_->expandAll();
+  plugins_->resizeColumnToContents(0);
+  variantsChanged();  // a reloaded plugin reruns the views
+}
+
+void MainWindow::fillExercises() {
+  for (const auto& e : session_.exercises().exercises) {
+    auto* item = new QListWidgetItem(QString::fromStdString(e.id + " — " + e.title), exercises_);
+    item->setData(kSpecRole, QString::fromStdString(e.id));
+  }
+  for (const auto& err : session_.exercises().errors) {
+    auto* item = new QListWidgetItem(tr("not loaded: %1").arg(err.what()), exercises_);
+    item->setFlags(Qt::NoItemFlags);
+  }
+}
+
+void MainWindow::exerciseChanged() {
+  auto* item = exercises_->currentItem();
+  const auto* ex = item ? session_.exercise(item->data(kSpecRole).toString()) : nullptr;
+  if (!ex) return;
+  QString md = QStringLiteral("# %1\n\n%2\n\n## Checks\n\n")
+                   .arg(QString::fromStdString(ex->title), QString::fromStdString(ex->lesson));
+  for (const auto& c : ex->checks)
+    md += QStringLiteral("- **%1** (%2, %3 points)%4\n")
+              .arg(QString::fromStdString(c.id), grade::to_string(c.kind))
+              .arg(c.points)
+              .arg(c.visibility == grade::Visibility::kVisible ? QString() : tr(" — hidden"));
+  lesson_->setMarkdown(md);
+  {
+    const QSignalBlocker block(cases_);
+    cases_->clear();
+    for (const auto& c : ex->cases) cases_->addItem(QString::fromStdString(c.id));
+    cases_->setVisible(ex->cases.size() > 1);
+  }
+  explore_->setExercise(ex, cases_->currentText());
+  compare_->setExercise(ex, cases_->currentText());
+  grade_->setExercise(ex);
+}
+
+QStringList MainWindow::selectedSpecs() const {
+  QStringList out;
+  for (auto* item : plugins_->selectedItems())
+    if (item->data(0, kSpecRole).isValid()) out << item->data(0, kSpecRole).toString();
+  return out;
+}
+
+void MainWindow::variantsChanged() {
+  const QStringList specs = selectedSpecs();
+  if (specs.isEmpty()) return;
+  explore_->setVariant(specs.front());
+  grade_->setVariant(specs.front());
+  compare_->setVariants(specs);
+}
+
+bool MainWindow::selectExercise(const QString& id, QString* error) {
+  for (int i = 0; i < exercises_->count(); ++i)
+    if (exercises_->item(i)->data(kSpecRole).toString() == id) {
+      exercises_->setCurrentRow(i);
+      return true;
+    }
+  if (error) *error = tr("no exercise with id '%1'").arg(id);
+  return false;
+}
+
+bool MainWindow::selectCase(const QString& id, QString* error) {
+  const int i = cases_->findText(id);
+  if (i < 0) {
+    if (error) *error = tr("no case '%1'").arg(id);
+    return false;
+  }
+  cases_->setCurrentIndex(i);
+  emit cases_->activated(i);
+  return true;
+}
+
+bool MainWindow::selectVariants(const QStringList& specs, QString* error) {
+  QStringList full;
+  try {
+    for (const auto& s : specs) {
+      const auto ref = core::find_variant(*session_.catalog(), s.toStdString());
+      full << variant_spec(*ref.plugin, *ref.variant);
+    }
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  const QSignalBlocker block(plugins_);
+  plugins_->clearSelection();
+  for (QTreeWidgetItemIterator it(plugins_); *it; ++it)
+    if (full.contains((*it)->data(0, kSpecRole).toString())) (*it)->setSelected(true);
+  // In the order given, not the tree's.
+  explore_->setVariant(full.front());
+  grade_->setVariant(full.front());
+  compare_->setVariants(full);
+  return true;
+}
+
+bool MainWindow::setView(const QString& name) {
+  QWidget* views[] = {explore_, compare_, grade_};
+  const char* names[] = {"explore", "compare", "grade"};
+  for (int i = 0; i < 3; ++i)
+    if (name == names[i]) {
+      tabs_->setCurrentWidget(views[i]);
+      return true;
+    }
+  return false;
+}
+
+void MainWindow::exportPng() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export PNG"), {}, "PNG (*.png)");
+  if (!path.isEmpty() && !save_png(currentView(), path))
+    QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+}
+
+void MainWindow::exportSvg() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export SVG"), {}, "SVG (*.svg)");
+  if (!path.isEmpty() && !save_svg(currentView(), path))
+    QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+}
+
+void MainWindow::exportCsv() {
+  const QString text = currentView() == compare_ ? compare_->csv()
+                       : currentView() == grade_ ? grade_->reportText("csv")
+                                                 : explore_->csv();
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), {}, "CSV (*.csv)");
+  if (!path.isEmpty() && !save_text(text, path))
+    QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+}
+
+void MainWindow::exportReport() {
+  bool ok = false;
+  const QString format =
+      QInputDialog::getItem(this, tr("Report format"), tr("Format"),
+                            {"table", "json", "junit", "gradescope", "csv"}, 0, false, &ok);
+  if (!ok) return;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export report"));
+  if (!path.isEmpty() && !save_text(grade_->reportText(format), path))
+    QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+}
+
+}  // namespace awb::gui

@@ -1,0 +1,99 @@
+// session.hpp: what the window works on: the plugin catalog (reloaded when a plugin file changes
+// on disk), the exercises, and the plugin calls, which run off the GUI thread.
+#ifndef AWB_GUI_SESSION_HPP_
+#define AWB_GUI_SESSION_HPP_
+
+#include <QFileSystemWatcher>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "core/compare.hpp"
+#include "core/exercise.hpp"
+#include "core/plugin_loader.hpp"
+#include "report/report.hpp"
+
+namespace awb::gui {
+
+using CatalogPtr = std::shared_ptr<const core::Catalog>;
+
+// What a job returns: a value, or the error that stopped it.
+template <class T>
+struct Outcome {
+  std::optional<T> value;
+  QString error;
+};
+
+// Runs `work` on Qt's thread pool and hands its outcome to `done` on `context`'s thread. An
+// exception from `work` becomes the outcome's error. A plugin call that never returns keeps
+// one pool thread, never the window.
+template <class T>
+void run_async(QObject* context, std::function<T()> work, std::function<void(Outcome<T>)> done) {
+  auto* watcher = new QFutureWatcher<Outcome<T>>(context);
+  QObject::connect(watcher, &QFutureWatcher<Outcome<T>>::finished, context, [watcher, done] {
+    done(watcher->result());
+    watcher->deleteLater();
+  });
+  watcher->setFuture(QtConcurrent::run([work]() -> Outcome<T> {
+    try {
+      return {work(), {}};
+    } catch (const std::exception& e) {
+      return {std::nullopt, QString::fromStdString(e.what())};
+    }
+  }));
+}
+
+// A variant run on an exercise input, fitted to what the variant understands.
+struct VariantRun {
+  RunOutput output;
+  std::vector<std::string> notes;
+  bool causal = false;  // the mask was on (asked for, or a causal-only variant)
+};
+
+// The jobs the views start; each runs in a worker thread and creates its subject there.
+VariantRun run_variant_job(const CatalogPtr& catalog, const std::string& spec,
+                           const RunInput& input);
+core::Comparison compare_job(const CatalogPtr& catalog, const std::vector<std::string>& specs,
+                             const RunInput& input, uint64_t reference_capabilities);
+grade::GradeReport grade_job(const CatalogPtr& catalog, const std::string& spec,
+                             const core::Exercise& exercise);
+
+// "plugin.id:variant-id": unambiguous across plugins.
+QString variant_spec(const core::PluginDesc& plugin, const core::VariantDesc& variant);
+
+class Session : public QObject {
+  Q_OBJECT
+ public:
+  // `plugin_dirs` are added to the folders remembered from earlier runs for this run only.
+  Session(const QStringList& plugin_dirs, const QStringList& exercise_dirs,
+          QObject* parent = nullptr);
+
+  CatalogPtr catalog() const { return catalog_; }
+  const core::ExerciseSet& exercises() const { return exercises_; }
+  const core::Exercise* exercise(const QString& id) const;
+  QStringList pluginFolders() const;
+  // Adds a folder (or plugin file) and remembers it between runs (QSettings).
+  void addPluginFolder(const QString& folder);
+  void reloadCatalog();
+
+ signals:
+  void catalogChanged();
+
+ private:
+  void watchPlugins();
+
+  QStringList remembered_, transient_;
+  CatalogPtr catalog_;
+  core::ExerciseSet exercises_;
+  QFileSystemWatcher watcher_;
+  QTimer reload_timer_;  // a rebuild writes the file in several steps: reload once it settles
+};
+
+}  // namespace awb::gui
+
+#endif  // AWB_GUI_SESSION_HPP_

@@ -1,0 +1,13 @@
+// gui_main.cpp: Catch2's runner inside a QApplication on the offscreen platform.
+#define CATCH_CONFIG_RUNNER
+#include <QApplication>
+#include <catch2/catch.hpp>
+
+int main(int argc, char** argv) {
+  qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  // Remembered plugin folders of the tests stay apart from a user's.
+  QApplication::setOrganizationName(QStringLiteral("awb-tests"));
+  QApplication::setApplicationName(QStringLiteral("awb-gui-tests"));
+  return Catch::Session().run(argc, argv);
+}

@@ -1,0 +1,56 @@
+// gui_support.cpp: the helpers of gui_support.hpp.
+#include "gui_support.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <cstdio>
+
+#include "gui/export.hpp"
+
+namespace awb::test {
+
+gui::Session& gui_session() {
+  static gui::Session session({AWB_TEST_PLUGIN_DIR}, {AWB_TEST_EXERCISE_DIR});
+  return session;
+}
+
+gui::Session& mutant_session() {
+  static gui::Session session({AWB_TEST_PLUGIN_DIR, AWB_TEST_MUTANT}, {AWB_TEST_EXERCISE_DIR});
+  return session;
+}
+
+bool wait_for(const std::function<bool()>& done, int timeout_ms) {
+  QElapsedTimer timer;
+  timer.start();
+  while (timer.elapsed() < timeout_ms) {
+    QApplication::processEvents(QEventLoop::AllEvents, 10);
+    QThread::msleep(2);
+    if (done()) {
+      QApplication::processEvents();
+      return true;
+    }
+  }
+  return false;
+}
+
+QImage grab(QWidget* widget) { return gui::render_widget(widget); }
+
+QRgb pixel_at(const QImage& image, QPointF logical) {
+  const double dpr = image.devicePixelRatio();
+  return image.pixel(static_cast<int>(logical.x() * dpr), static_cast<int>(logical.y() * dpr)) |
+         0xff000000u;
+}
+
+QPointF map_to(QWidget* widget, QWidget* ancestor, QPointF p) {
+  const QPoint offset = widget->mapTo(ancestor, QPoint(0, 0));
+  return p + QPointF(offset);
+}
+
+std::string rgb_text(QRgb c) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", qRed(c), qGreen(c), qBlue(c));
+  return buf;
+}
+
+}  // namespace awb::test

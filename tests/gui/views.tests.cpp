@@ -1,0 +1,161 @@
+// views.tests.cpp: the colour map's properties, the compare and grade views, the browsers and
+// the exports.
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "gui/colormap.hpp"
+#include "gui/export.hpp"
+#include "gui_support.hpp"
+
+using namespace awb;
+using Catch::Matchers::WithinAbs;
+
+namespace {
+
+double luminance(QRgb c) {
+  auto lin = [](int v) {
+    const double s = v / 255.0;
+    return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * lin(qRed(c)) + 0.7152 * lin(qGreen(c)) + 0.0722 * lin(qBlue(c));
+}
+
+}  // namespace
+
+TEST_CASE("the colour map is uniform in Oklab, inside sRGB, and monotone in lightness",
+          "[gui][colormap]") {
+  const auto& map = gui::ColorMap::instance();
+  auto dist = [&](int i) {
+    const auto a = map.oklab(i), b = map.oklab(i + 1);
+    return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  };
+  const double step = dist(0);
+  for (int i = 0; i + 1 < gui::ColorMap::kSize; ++i) {
+    CHECK_THAT(dist(i), WithinAbs(step, 1e-12));
+    for (double c : map.linear_srgb(i)) CHECK((c >= 0.0 && c <= 1.0));  // no clipping
+    // Lightness alone carries the order: it survives every kind of colour blindness. (Two
+    // neighbours may round to the same 8-bit luminance; four steps apart never do.)
+    CHECK(luminance(map.entry(i + 1)) >= luminance(map.entry(i)));
+    if (i + 4 < gui::ColorMap::kSize) CHECK(luminance(map.entry(i + 4)) > luminance(map.entry(i)));
+  }
+  CHECK(map.rgb(0) == map.entry(0));
+  CHECK(map.rgb(1) == map.entry(255));
+  CHECK(map.rgb(0.5) == map.entry(128));
+}
+
+TEST_CASE("compare view: parameter-free against Q/K/V on river-bank", "[gui][compare]") {
+  gui::MainWindow w(test::gui_session());
+  w.resize(1280, 800);
+  w.show();
+  REQUIRE(w.setView("compare"));
+  REQUIRE(w.selectExercise("river-bank"));
+  REQUIRE(w.selectVariants({"parameter-free", "qkv"}));
+  REQUIRE(test::wait_for([&] { return !w.busy(); }));
+  auto* cv = w.compare();
+  const auto& c = cv->comparison();
+  REQUIRE(c.entries.size() == 2);
+  // The table shows what `awb compare` computes.
+  auto* table = cv->metricsTable();
+  REQUIRE(table->rowCount() == 3);
+  CHECK(table->item(1, 0)->text() == "parameter-free");
+  CHECK(table->item(1, 2)->text() == QString::number(c.entries[0].metrics.max_abs_diff, 'f', 4));
+  CHECK(table->item(2, 4)->text() == "1.000");
+  CHECK(table->item(1, 5)->text().contains("weights are ignored"));
+  // Q/K/V's difference map is all zero; parameter-free's is not.
+  const Matrix& dq = cv->diffHeatmap(1)->matrix();
+  const Matrix& dp = cv->diffHeatmap(0)->matrix();
+  CHECK(*std::max_element(dq.data.begin(), dq.data.end()) < 1e-12);
+  CHECK(*std::max_element(dp.data.begin(), dp.data.end()) ==
+        Approx(c.entries[0].metrics.max_abs_diff));
+  CHECK(cv->csv().startsWith("variant,max_abs_error"));
+}
+
+TEST_CASE("grade view: a mutant loses points with feedback and hints", "[gui][grade]") {
+  gui::MainWindow w(test::mutant_session());
+  w.resize(1280, 800);
+  w.show();
+  REQUIRE(w.setView("grade"));
+  REQUIRE(w.selectExercise("journey"));
+  REQUIRE(w.selectVariants({"org.awb.mutant.divide-by-sum:parameter-free"}));
+  REQUIRE(test::wait_for([&] { return !w.busy(); }));
+  const auto& report = w.grade()->report();
+  REQUIRE(report);
+  CHECK(report->score() < report->max_score());
+  auto* table = w.grade()->checksTable();
+  REQUIRE(table->rowCount() > 0);
+  bool failed_with_hint = false;
+  for (int r = 0; r < table->rowCount(); ++r)
+    if (table->item(r, 1)->text() == "failed" && !table->item(r, 5)->text().isEmpty())
+      failed_with_hint = true;
+  CHECK(failed_with_hint);
+  CHECK(w.grade()->totalLabel()->text().contains(QString::number(report->score())));
+  CHECK(w.grade()->reportText("json").contains("\"exercises\""));
+  CHECK(w.grade()->reportText("junit").startsWith("<?xml"));
+
+  // The bundled variant aces it.
+  REQUIRE(w.selectVariants({"org.awb.parameter-free:parameter-free"}));
+  REQUIRE(test::wait_for([&] { return !w.busy(); }));
+  CHECK(w.grade()->report()->score() == w.grade()->report()->max_score());
+}
+
+TEST_CASE("the plugin browser lists variants with capabilities and load failures",
+          "[gui][browser]") {
+  gui::Session session({AWB_TEST_BROKEN_DIR}, {AWB_TEST_EXERCISE_DIR});
+  gui::MainWindow w(session);
+  auto* tree = w.pluginTree();
+  bool qkv = false, failure = false;
+  for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+    if ((*it)->text(0) == "qkv" && (*it)->text(1).contains("qkv")) qkv = true;
+    if ((*it)->text(1).startsWith("not loaded (abi)")) failure = true;
+  }
+  CHECK(qkv);
+  CHECK(failure);
+}
+
+TEST_CASE("export: PNG, SVG and CSV of a view", "[gui][export]") {
+  gui::MainWindow w(test::gui_session());
+  w.resize(1000, 700);
+  w.show();
+  REQUIRE(w.selectExercise("journey"));
+  REQUIRE(w.selectVariants({"parameter-free"}));
+  REQUIRE(test::wait_for([&] { return !w.busy(); }));
+  QTemporaryDir dir;
+  const QString png = dir.filePath("v.png"), svg = dir.filePath("v.svg"),
+                csv = dir.filePath("v.csv");
+  REQUIRE(gui::save_png(w.explore(), png));
+  REQUIRE(gui::save_svg(w.explore(), svg));
+  REQUIRE(gui::save_text(w.explore()->csv(), csv));
+  CHECK(QImage(png).size() == w.explore()->size() * w.explore()->devicePixelRatioF());
+  QFile s(svg);
+  REQUIRE(s.open(QIODevice::ReadOnly));
+  const QByteArray svg_text = s.readAll();
+  CHECK(svg_text.contains("<svg"));
+  CHECK(svg_text.contains("<image"));  // the heatmap, as the image it is drawn from
+  QFile c(csv);
+  REQUIRE(c.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(c.readAll());
+  CHECK(text.startsWith("A layer 1 head 1\nYour,"));
+  CHECK(text.contains("Z layer 1"));
+}
+
+TEST_CASE("a plugin file rebuilt on disk is reloaded", "[gui][browser]") {
+  QTemporaryDir dir;
+  const QString copy = dir.filePath("student.so");
+  REQUIRE(QFile::copy(AWB_TEST_PLUGIN_DIR "/awb_qkv.so", copy));
+  gui::Session session({dir.path()}, {AWB_TEST_EXERCISE_DIR});
+  int reloads = 0;
+  QObject::connect(&session, &gui::Session::catalogChanged, [&] { ++reloads; });
+  // The student rebuilds: the file is replaced.
+  REQUIRE(QFile::remove(copy));
+  REQUIRE(QFile::copy(AWB_TEST_PLUGIN_DIR "/awb_parameter_free.so", copy));
+  REQUIRE(test::wait_for([&] { return reloads > 0; }, 5000));
+  // The new catalog has read the new file (a duplicate of the bundled parameter-free plugin).
+  bool seen = false;
+  for (const auto& f : session.catalog()->failures)
+    if (f.path.filename() == "student.so" && f.message.find("parameter-free") != std::string::npos)
+      seen = true;
+  CHECK(seen);
+}
