@@ -5,8 +5,11 @@
 
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
+#include "cli/isolation_options.hpp"
 #include "core/bench_calibration.hpp"
 #include "core/bench_plan.hpp"
+#include "core/problem_file.hpp"
+#include "core/runner_overhead.hpp"
 #include "model/error.hpp"
 
 namespace awb::cli {
@@ -15,7 +18,8 @@ namespace {
 struct BenchOptions {
   std::vector<std::string> variants;
   std::vector<std::string> plugin_dirs;
-  bool trusted = false;
+  IsolationFlags isolation;
+  int runner_runs = 0;
   std::string preset;
   bool quick = false;
   std::vector<int64_t> tokens, dims;
@@ -75,15 +79,48 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
   return jobs;
 }
 
+// The cost of isolation: the bundled parameter-free plugin described and run through awb-runner
+// as if it were a submission, against the same plugin in this process, on the journey example.
+int run_runner_overhead(const BenchOptions& o) {
+  const core::SessionOptions so = o.isolation.session();
+  const auto file = core::bundled_plugin_dir() / "awb_parameter_free.so";
+  core::LoadResult isolated = core::describe_isolated(file, so.runner);
+  if (!isolated.plugin) throw Error("plugin.load_failed", file.string(), isolated.failure->message);
+  core::LoadResult local = core::load_plugin(file);
+  if (!local.plugin) throw Error("plugin.load_failed", file.string(), local.failure->message);
+  const core::VariantRef runner_ref{isolated.plugin.get(), &isolated.plugin->variants.at(0)};
+  const core::VariantRef local_ref{local.plugin.get(), &local.plugin->variants.at(0)};
+  ProblemSpec journey = core::example_problem("journey");
+  journey.w_q.reset();
+  journey.w_k.reset();
+  journey.w_v.reset();
+  journey.w_o.reset();
+  journey.heads = 1;
+  const auto r =
+      core::measure_runner_overhead(runner_ref, &local_ref, journey, Scalar::kF64, so.runner,
+                                    o.runner_runs, [](const char* phase, int done, int total) {
+                                      if (done % 50 == 0 || done == total)
+                                        std::fprintf(stderr, "%s: %d/%d\n", phase, done, total);
+                                    });
+  auto row = [](const char* what, const core::Spread& s, double unit, const char* u) {
+    std::printf("%-40s %10.3f %10.3f %10.3f %10.3f  %s\n", what, s.median * unit, s.p95 * unit,
+                s.min * unit, s.max * unit, u);
+  };
+  std::printf("runner overhead, plugin %s, journey example (T = 6, f64), %d runs, isolation %s\n",
+              file.filename().c_str(), r.runs, r.level.c_str());
+  std::printf("%-40s %10s %10s %10s %10s\n", "", "median", "p95", "min", "max");
+  row("cold: spawn + lockdown + load + 1st call", r.cold_seconds, 1e3, "ms");
+  row("warm round trip", r.warm_seconds, 1e6, "us");
+  row("the same call in-process", r.in_process_seconds, 1e6, "us");
+  return kExitOk;
+}
+
 int run_bench(const BenchOptions& o) {
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
-  const core::Catalog cat = core::load_catalog(core::plugin_search_path(dirs));
+  if (o.runner_runs > 0) return run_runner_overhead(o);
+  const core::Catalog cat =
+      core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
   const std::vector<Job> jobs = plan(o, cat);
-  for (const auto& j : jobs)
-    if (!j.ref.plugin->bundled && !o.trusted)
-      throw Error("bench.untrusted", j.ref.plugin->path.string(),
-                  "only bundled plugins run in-process without --trusted (the isolated runner "
-                  "is not available yet)");
 
   core::BenchSettings settings;
   settings.threads = o.threads > 0
@@ -124,8 +161,8 @@ int run_bench(const BenchOptions& o) {
                  ", over the memory budget of " + format_bytes(budget);
     } else {
       try {
-        row.measure = core::measure_point(core::in_process_factory(j.ref), row.capabilities,
-                                          j.shape, settings, yardstick);
+        row.measure = core::measure_point(core::session_factory(j.ref, o.isolation.session()),
+                                          row.capabilities, j.shape, settings, yardstick);
         row.status = "ok";
       } catch (const Error& e) {
         row.status = "failed";
@@ -156,8 +193,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "Variant id, or plugin-id:variant-id; repeatable (default: every bundled "
                   "variant; with --preset goals, the variant each goal is about)");
   cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
-  cmd->add_flag("--trusted", opts->trusted,
-                "Run plugins that are not bundled in this process (required for them for now)");
+  add_isolation_options(cmd, opts->isolation, false);
+  cmd->add_option("--runner-overhead", opts->runner_runs,
+                  "Instead of a sweep: the cost of isolation over N runs (cold start of a runner, "
+                  "warm round trip, the same call in-process), median and p95")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--preset", opts->preset,
                   "goals: exactly the points of the performance goals (ignores the sweep lists)")
       ->check(CLI::IsMember({"goals"}));

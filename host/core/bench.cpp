@@ -205,11 +205,10 @@ std::optional<std::string> bench_fit_reason(const BenchShape& s, uint64_t caps) 
   return std::nullopt;
 }
 
-ForwardFactory in_process_factory(const VariantRef& ref) {
-  return [library = ref.plugin->library, variant = *ref.variant] {
-    auto instance = std::make_shared<VariantInstance>(library, variant);
-    return RawForward(
-        [instance](const awb_problem& p, awb_results& r) { instance->forward(p, r); });
+ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options) {
+  return [ref, options] {
+    std::shared_ptr<VariantSession> session = open_session(ref, options);
+    return RawForward([session](const awb_problem& p, awb_results& r) { session->forward(p, r); });
   };
 }
 

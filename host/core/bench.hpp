@@ -10,6 +10,7 @@
 
 #include "core/forward.hpp"
 #include "core/plugin_loader.hpp"
+#include "core/variant_session.hpp"
 #include "model/problem.hpp"
 
 namespace awb::core {
@@ -72,9 +73,9 @@ struct BenchSettings {
 // supplies its own.
 using ForwardFactory = std::function<RawForward()>;
 
-// The in-process factory (bundled plugins, or any plugin with --trusted): a fresh
-// VariantInstance per call, kept alive by the returned function.
-ForwardFactory in_process_factory(const VariantRef& ref);
+// A fresh session per call (in-process for trusted plugins, a fresh awb-runner otherwise),
+// kept alive by the returned function.
+ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options = {});
 
 // Times in seconds, memory in bytes.
 struct BenchMeasure {

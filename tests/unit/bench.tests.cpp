@@ -148,7 +148,7 @@ TEST_CASE("one bench point runs a bundled variant and fills every figure", "[ben
   settings.warmup = 1;
   settings.reps = 3;
   const auto s = shape(70, 8, 2, true, true);
-  const auto m = core::measure_point(core::in_process_factory(ref), ref.variant->capabilities, s,
+  const auto m = core::measure_point(core::session_factory(ref), ref.variant->capabilities, s,
                                      settings, yardstick);
   CHECK(m.flops == core::point_flops(s, ref.variant->capabilities));
   CHECK(m.first_call > 0);
