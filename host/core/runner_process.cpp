@@ -18,12 +18,17 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "core/install_paths.hpp"
 #include "model/error.hpp"
@@ -86,6 +91,40 @@ void reap_orphans() {
       ::waitpid(p, nullptr, 0);
     }
   }
+}
+
+// The parent-death signal fires when the *thread* that spawned a runner exits, and runners may
+// outlive the thread that asked for them (a GUI job, a batch worker). So every runner is spawned
+// from one thread that lives as long as the process.
+int spawn_from_lasting_thread(std::function<int()> spawn) {
+  struct Queue {
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::deque<std::packaged_task<int()>> tasks;
+  };
+  // Never destroyed: the thread waits on it until the process ends.
+  static Queue* const q = [] {
+    auto* queue = new Queue;
+    std::thread([queue] {
+      for (;;) {
+        std::unique_lock lock(queue->mutex);
+        queue->wake.wait(lock, [queue] { return !queue->tasks.empty(); });
+        auto task = std::move(queue->tasks.front());
+        queue->tasks.pop_front();
+        lock.unlock();
+        task();
+      }
+    }).detach();
+    return queue;
+  }();
+  std::packaged_task<int()> task(std::move(spawn));
+  auto result = task.get_future();
+  {
+    std::lock_guard lock(q->mutex);
+    q->tasks.push_back(std::move(task));
+  }
+  q->wake.notify_one();
+  return result.get();
 }
 
 std::string signal_name(int sig) {
@@ -231,12 +270,12 @@ RunnerProcess::RunnerProcess(const fs::path& plugin, const RunnerOptions& option
   envp.push_back(nullptr);
 
   pid_t pid = -1;
-  int rc;
-  {
+  const int rc = spawn_from_lasting_thread([&] {
     std::lock_guard lock(g_live_mutex);  // registered before any orphan scan can see it
-    rc = ::posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
-    if (rc == 0) g_live.insert(pid);
-  }
+    const int r = ::posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
+    if (r == 0) g_live.insert(pid);
+    return r;
+  });
   ::posix_spawn_file_actions_destroy(&fa);
   ::posix_spawnattr_destroy(&attr);
   for (int fd : {child_req, child_res, child_out, child_err}) ::close(fd);

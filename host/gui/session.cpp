@@ -25,6 +25,15 @@ std::vector<std::filesystem::path> to_paths(const QStringList& list) {
 
 }  // namespace
 
+QThreadPool& job_pool() {
+  static QThreadPool* pool = [] {
+    auto* p = new QThreadPool;  // lives as long as the process: jobs may outlive every window
+    p->setMaxThreadCount(8);    // a few hanging plugins must not queue the next request
+    return p;
+  }();
+  return *pool;
+}
+
 QString variant_spec(const core::PluginDesc& plugin, const core::VariantDesc& variant) {
   return QString::fromStdString(plugin.id + ":" + variant.id);
 }

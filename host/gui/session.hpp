@@ -7,6 +7,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
+#include <QThreadPool>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 #include <functional>
@@ -29,7 +30,11 @@ struct Outcome {
   QString error;
 };
 
-// Runs `work` on Qt's thread pool and hands its outcome to `done` on `context`'s thread. An
+// The pool plugin jobs run on. Not Qt's global pool: the raster paint engine borrows threads
+// from that one and waits for them, so plugins hanging there would stall painting.
+QThreadPool& job_pool();
+
+// Runs `work` on the job pool and hands its outcome to `done` on `context`'s thread. An
 // exception from `work` becomes the outcome's error. A plugin call that never returns keeps
 // one pool thread, never the window.
 template <class T>
@@ -39,7 +44,7 @@ void run_async(QObject* context, std::function<T()> work, std::function<void(Out
     done(watcher->result());
     watcher->deleteLater();
   });
-  watcher->setFuture(QtConcurrent::run([work]() -> Outcome<T> {
+  watcher->setFuture(QtConcurrent::run(&job_pool(), [work]() -> Outcome<T> {
     try {
       return {work(), {}};
     } catch (const std::exception& e) {

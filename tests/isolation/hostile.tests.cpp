@@ -17,10 +17,13 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "core/exercise.hpp"
 #include "core/grading.hpp"
 #include "core/plugin_loader.hpp"
+#include "core/problem_file.hpp"
+#include "core/variant_session.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;
@@ -231,4 +234,25 @@ TEST_CASE("hostile plugins are stopped, named, and leave nothing behind", "[isol
       }
     }
   }
+}
+
+TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
+  // The parent-death signal follows the spawning thread; a GUI job thread that ends must not
+  // take its warm runner with it.
+  const core::Catalog cat = core::load_catalog({plugin_file("good")});
+  REQUIRE(cat.failures.empty());
+  const auto& p = cat.plugins.at(0);
+  std::unique_ptr<core::VariantSession> session;
+  std::thread([&] { session = core::open_session({&p, &p.variants.at(0)}, {}); }).join();
+  REQUIRE(session);
+  CHECK(session->isolation() != runner::Isolation::kInProcess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ProblemSpec journey = core::example_problem("journey");
+  journey.w_q.reset();
+  journey.w_k.reset();
+  journey.w_v.reset();
+  journey.w_o.reset();
+  journey.heads = 1;
+  CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
+  CHECK_NOTHROW(session->finish());
 }
