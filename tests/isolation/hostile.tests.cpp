@@ -182,11 +182,17 @@ struct Listener {
   }
 };
 
+std::string& saved_tmpdir() {
+  static std::string value;
+  return value;
+}
+
 }  // namespace
 
 TEST_CASE("hostile plugins are stopped, named, and leave nothing behind", "[isolation]") {
   // A temporary folder of our own, so the runners' scratch folders are ours to count.
   static const std::string tmp = [] {
+    if (const char* before = std::getenv("TMPDIR")) saved_tmpdir() = before;
     std::string t = (fs::temp_directory_path() / "awb-hostile-XXXXXX").string();
     if (!::mkdtemp(t.data())) throw std::runtime_error("mkdtemp");
     fs::permissions(t, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
@@ -229,6 +235,10 @@ TEST_CASE("hostile plugins are stopped, named, and leave nothing behind", "[isol
       if (&c == &kCases.back()) {
         std::error_code ec;
         fs::remove_all(tmp, ec);
+        if (saved_tmpdir().empty())
+          ::unsetenv("TMPDIR");
+        else
+          ::setenv("TMPDIR", saved_tmpdir().c_str(), 1);
         std::cout << "\nHostile corpus (run as uid " << ::getuid() << "):\n"
                   << table.str() << std::flush;
       }
