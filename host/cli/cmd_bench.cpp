@@ -90,12 +90,7 @@ int run_runner_overhead(const BenchOptions& o) {
   if (!local.plugin) throw Error("plugin.load_failed", file.string(), local.failure->message);
   const core::VariantRef runner_ref{isolated.plugin.get(), &isolated.plugin->variants.at(0)};
   const core::VariantRef local_ref{local.plugin.get(), &local.plugin->variants.at(0)};
-  ProblemSpec journey = core::example_problem("journey");
-  journey.w_q.reset();
-  journey.w_k.reset();
-  journey.w_v.reset();
-  journey.w_o.reset();
-  journey.heads = 1;
+  const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
   const auto r =
       core::measure_runner_overhead(runner_ref, &local_ref, journey, Scalar::kF64, so.runner,
                                     o.runner_runs, [](const char* phase, int done, int total) {

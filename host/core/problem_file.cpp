@@ -126,6 +126,15 @@ ProblemSpec load_problem_file(const std::filesystem::path& file) {
 
 std::vector<std::string> example_names() { return {"journey"}; }
 
+ProblemSpec without_weights(ProblemSpec p) {
+  p.w_q.reset();
+  p.w_k.reset();
+  p.w_v.reset();
+  p.w_o.reset();
+  p.heads = 1;
+  return p;
+}
+
 ProblemSpec example_problem(const std::string& name) {
   if (name != "journey")
     throw Error("example.unknown", "no example named '" + name + "' (known: journey)");

@@ -19,6 +19,8 @@ ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_
 // heads so that every bundled variant has something to run).
 std::vector<std::string> example_names();
 ProblemSpec example_problem(const std::string& name);  // throws Error("example.unknown")
+// The problem as a parameter-free variant takes it: no weights, one head.
+ProblemSpec without_weights(ProblemSpec problem);
 
 }  // namespace awb::core
 

@@ -257,12 +257,7 @@ TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
   REQUIRE(session);
   CHECK(session->isolation() != runner::Isolation::kInProcess);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  ProblemSpec journey = core::example_problem("journey");
-  journey.w_q.reset();
-  journey.w_k.reset();
-  journey.w_v.reset();
-  journey.w_o.reset();
-  journey.heads = 1;
+  const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
   CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
   CHECK_NOTHROW(session->finish());
 }

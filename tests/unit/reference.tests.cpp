@@ -25,13 +25,7 @@ void check_journey_row(const ForwardResult& r) {
 }
 
 ProblemSpec journey_without_weights() {
-  ProblemSpec p = core::example_problem("journey");
-  p.w_q.reset();
-  p.w_k.reset();
-  p.w_v.reset();
-  p.w_o.reset();
-  p.heads = 1;
-  return p;
+  return core::without_weights(core::example_problem("journey"));
 }
 
 }  // namespace
