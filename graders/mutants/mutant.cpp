@@ -1,6 +1,6 @@
 // mutant.cpp: one attention implementation (forward and backward) with a switch per classic
-// mistake. Built once per mistake (AWB_MUTANT selects it) so `awb lint` can prove each exercise
-// catches something.
+// mistake, so `awb lint` can prove each exercise catches something. Compiled once; each mutant
+// plugin is this body plus an entry point (mutant_entry.c) that names its mistake and its id.
 // SPDX-License-Identifier: MIT
 #include <awb/plugin.hpp>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 namespace {
 
-// The mistakes, one per build. kNone is the correct kernel the mistakes deviate from.
+// The mistakes, one per plugin. kNone is the correct kernel the mistakes deviate from.
 enum class Mistake {
   kNone,
   kDivideBySum,          // normalise scores by their row sum instead of a softmax
@@ -29,10 +29,8 @@ enum class Mistake {
   kBackwardNoCausalMask,    // recomputes the weights without the causal mask
 };
 
-#ifndef AWB_MUTANT
-#define AWB_MUTANT 0
-#endif
-constexpr Mistake kMistake = static_cast<Mistake>(AWB_MUTANT);
+// This plugin's mistake: set once, by the entry point, before the host can call anything.
+Mistake mistake = Mistake::kNone;
 
 template <class T>
 using Mat = awb::RowMatrix<T>;
@@ -41,7 +39,7 @@ template <class T>
 void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
   const auto n = s.rows();
   a.setZero(n, n);
-  if (kMistake == Mistake::kWrongAxis) {
+  if (mistake == Mistake::kWrongAxis) {
     for (Eigen::Index c = 0; c < n; ++c) {
       const T mx = s.col(c).maxCoeff();
       a.col(c) = (s.col(c).array() - mx).exp();
@@ -51,18 +49,18 @@ void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
   }
   for (Eigen::Index t = 0; t < n; ++t) {
     Eigen::Index visible = n;
-    if (causal && kMistake != Mistake::kNoCausalMask && kMistake != Mistake::kMaskAfterSoftmax)
-      visible = kMistake == Mistake::kMaskHidesDiagonal ? t : t + 1;
+    if (causal && mistake != Mistake::kNoCausalMask && mistake != Mistake::kMaskAfterSoftmax)
+      visible = mistake == Mistake::kMaskHidesDiagonal ? t : t + 1;
     if (visible == 0) continue;  // a fully hidden row: nothing to normalise
     auto row = s.row(t).head(visible);
-    if (kMistake == Mistake::kDivideBySum) {
+    if (mistake == Mistake::kDivideBySum) {
       a.row(t).head(visible) = row / row.sum();
     } else {
-      const T mx = kMistake == Mistake::kNoMaxSubtraction ? T(0) : row.maxCoeff();
+      const T mx = mistake == Mistake::kNoMaxSubtraction ? T(0) : row.maxCoeff();
       a.row(t).head(visible) = (row.array() - mx).exp();
       a.row(t).head(visible) /= a.row(t).head(visible).sum();
     }
-    if (causal && kMistake == Mistake::kMaskAfterSoftmax) a.row(t).tail(n - t - 1).setZero();
+    if (causal && mistake == Mistake::kMaskAfterSoftmax) a.row(t).tail(n - t - 1).setZero();
   }
 }
 
@@ -76,23 +74,23 @@ void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
   const Mat<T> k = projected ? Mat<T>(x * p.w_k()) : Mat<T>(x);
   const Mat<T> v = projected ? Mat<T>(x * p.w_v()) : Mat<T>(x);
   double factor = p.sharpness();
-  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && kMistake != Mistake::kNoScale)
+  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && mistake != Mistake::kNoScale)
     factor /= std::sqrt(double(dk));
   Mat<T> concat(p.tokens(), heads * dv);
   for (int h = 0; h < heads; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
-    Mat<T> s = T(factor) * (kMistake == Mistake::kSwapQK ? Mat<T>(kh * qh.transpose())
+    Mat<T> s = T(factor) * (mistake == Mistake::kSwapQK ? Mat<T>(kh * qh.transpose())
                                                          : Mat<T>(qh * kh.transpose()));
     if (r.wants_scores()) r.scores(h) = s;
     Mat<T> a;
     softmax_rows(s, a, p.causal());
     if (r.wants_weights()) r.weights(h) = a;
-    const int slot = kMistake == Mistake::kHeadsReversed ? heads - 1 - h : h;
+    const int slot = mistake == Mistake::kHeadsReversed ? heads - 1 - h : h;
     concat.middleCols(slot * dv, dv) =
-        (kMistake == Mistake::kUnnormalisedContext ? s : a) * v.middleCols(h * dv, dv);
+        (mistake == Mistake::kUnnormalisedContext ? s : a) * v.middleCols(h * dv, dv);
   }
   auto z = r.z();
-  if (projected && p.has_output_projection() && kMistake != Mistake::kSkipOutputProj) {
+  if (projected && p.has_output_projection() && mistake != Mistake::kSkipOutputProj) {
     z = concat * p.w_o();
   } else {
     // Skipping W_o leaves h·d_v columns where the host expects d_out: the host's buffer is
@@ -115,7 +113,7 @@ void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradien
   const Mat<T> k = projected ? Mat<T>(x * p.w_k()) : Mat<T>(x);
   const Mat<T> v = projected ? Mat<T>(x * p.w_v()) : Mat<T>(x);
   double factor = p.sharpness();
-  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && kMistake != Mistake::kBackwardNoScale)
+  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && mistake != Mistake::kBackwardNoScale)
     factor /= std::sqrt(double(dk));
   const bool with_wo = projected && p.has_output_projection();
   const Mat<T> dheads = with_wo ? Mat<T>(up.dz() * p.w_o().transpose()) : Mat<T>(up.dz());
@@ -127,13 +125,13 @@ void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradien
     const auto dho = dheads.middleCols(h * dv, dv);
     const Mat<T> s = T(factor) * (qh * kh.transpose());
     Mat<T> a;
-    softmax_rows(s, a, p.causal() && kMistake != Mistake::kBackwardNoCausalMask);
+    softmax_rows(s, a, p.causal() && mistake != Mistake::kBackwardNoCausalMask);
     concat.middleCols(h * dv, dv) = a * vh;
     Mat<T> da = dho * vh.transpose();
     if (up.has_da()) da += up.da(h);
     dval.middleCols(h * dv, dv) = a.transpose() * dho;
     Mat<T> ds = (a.array() * da.array()).matrix();
-    if (kMistake != Mistake::kBackwardNoSoftmaxTerm)
+    if (mistake != Mistake::kBackwardNoSoftmaxTerm)
       ds -= (a.array().colwise() * (a.array() * da.array()).rowwise().sum()).matrix();
     ds *= T(factor);
     dq.middleCols(h * dk, dk) = ds * kh;
@@ -141,7 +139,7 @@ void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradien
   }
   // dW = Xᵀ·dY has W's shape; the mistake computes dYᵀ·X and pours its numbers into dW's buffer.
   auto weight_grad = [&](const Mat<T>& in, const Mat<T>& dy, awb::MatrixView<T> out) {
-    if (kMistake != Mistake::kBackwardTransposedGrad) {
+    if (mistake != Mistake::kBackwardTransposedGrad) {
       out = in.transpose() * dy;
       return;
     }
@@ -192,10 +190,11 @@ struct ProjectedMutant {
 
 }  // namespace
 
-#ifndef AWB_MUTANT_ID
-#define AWB_MUTANT_ID "org.awb.mutant"
-#endif
-
-AWB_EXPORT_PLUGIN((awb::PluginInfo{AWB_MUTANT_ID, "Mutant", "1.0.0", "Attention Workbench",
-                                   "Carries one classic mistake, for mutation-testing exercises."}),
-                  ParameterFreeMutant, ProjectedMutant)
+// The entry point of every mutant plugin: `which` is its mistake's number in the Mistake enum
+// (the order of AWB_MUTANTS in CMake, from 1), `id` its plugin id (a string with static storage).
+extern "C" const awb_plugin_descriptor* awb_mutant_entry(int which, const char* id) {
+  mistake = static_cast<Mistake>(which);
+  return awb::detail::descriptor_for<ParameterFreeMutant, ProjectedMutant>(
+      awb::PluginInfo{id, "Mutant", "1.0.0", "Attention Workbench",
+                      "Carries one classic mistake, for mutation-testing exercises."});
+}

@@ -65,6 +65,13 @@ void attention_backward(const Problem<T>& p, const Upstream<T>& up, Gradients<T>
   g.dw_v().noalias() = x.transpose() * dval;
 }
 
+#ifndef AWB_KERNELS_INSTANTIATE
+extern template void attention_backward<float>(const Problem<float>&, const Upstream<float>&,
+                                               Gradients<float>&, Inputs, bool);
+extern template void attention_backward<double>(const Problem<double>&, const Upstream<double>&,
+                                                Gradients<double>&, Inputs, bool);
+#endif
+
 }  // namespace awb::kernels
 
 #endif  // AWB_PLUGINS_COMMON_ATTENTION_BACKWARD_HPP_

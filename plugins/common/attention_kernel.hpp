@@ -268,6 +268,15 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
   }
 }
 
+// Compiled once, in kernels.cpp (the awb_plugin_kernels library): a plugin's own translation
+// unit only calls them.
+#ifndef AWB_KERNELS_INSTANTIATE
+extern template void attention_forward<float>(const Problem<float>&, Results<float>&, Inputs,
+                                              bool, Workspaces&);
+extern template void attention_forward<double>(const Problem<double>&, Results<double>&, Inputs,
+                                               bool, Workspaces&);
+#endif
+
 }  // namespace awb::kernels
 
 #endif  // AWB_PLUGINS_COMMON_ATTENTION_KERNEL_HPP_
