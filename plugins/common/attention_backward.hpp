@@ -38,8 +38,8 @@ void attention_backward(const Problem<T>& p, const Upstream<T>& up, Gradients<T>
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
     const auto vh = v.middleCols(h * dv, dv);
     const auto dho = dheads.middleCols(h * dv, dv);
-    s.noalias() = factor * (qh * kh.transpose());
-    detail::softmax_rows(s, a, 0, causal);
+    a.noalias() = factor * (qh * kh.transpose());
+    detail::softmax_rows(a, 0, causal);
     heads.middleCols(h * dv, dv).noalias() = a * vh;
     // ∂L/∂A: through A·V, plus the loss's own gradient on A when it has one.
     da.noalias() = dho * vh.transpose();
@@ -48,7 +48,7 @@ void attention_backward(const Problem<T>& p, const Upstream<T>& up, Gradients<T>
     // Softmax backward, row by row: dS = A ∘ (dA − (A·dA)𝟙). Masked entries have A = 0, so they
     // pass no gradient back, as the mask says they should not.
     const auto shared = (a.array() * da.array()).rowwise().sum();
-    s = (a.array() * (da.array().colwise() - shared)).matrix() * factor;  // s now holds dS
+    s = (a.array() * (da.array().colwise() - shared)).matrix() * factor;  // dS
     dq.middleCols(h * dk, dk).noalias() = s * kh;
     dkey.middleCols(h * dk, dk).noalias() = s.transpose() * qh;
   }

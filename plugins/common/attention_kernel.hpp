@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/softmax_exp.hpp"
 #include "common/thread_team.hpp"
 
 namespace awb::kernels {
@@ -72,17 +73,18 @@ T score_factor(const Problem<T>& p, Eigen::Index dk) {
 
 namespace detail {
 
-// Softmax of each row of `s` into `a` (same shape; may alias). Row i of the block is query
-// `first_row + i`; with the causal mask it sees keys 0..first_row + i and the rest get exactly 0.
-// The row maximum is subtracted only so that exp() cannot overflow; it cancels in the ratio.
-template <class S, class A>
-void softmax_rows(const S& s, A&& a, Eigen::Index first_row, bool causal) {
-  for (Eigen::Index i = 0; i < s.rows(); ++i) {
-    const Eigen::Index visible = causal ? std::min(first_row + i + 1, s.cols()) : s.cols();
-    const auto mx = s.row(i).head(visible).maxCoeff();
-    a.row(i).head(visible) = (s.row(i).head(visible).array() - mx).exp();
-    a.row(i).head(visible) /= a.row(i).head(visible).sum();
-    if (visible < s.cols()) a.row(i).tail(s.cols() - visible).setZero();
+// Softmax of each row of `a`, in place (a row-major block: each row contiguous). Row i of the
+// block is query `first_row + i`; with the causal mask it sees keys 0..first_row + i and the rest
+// get exactly 0. The row maximum is subtracted only so that exp() cannot overflow; it cancels
+// in the ratio.
+template <class A>
+void softmax_rows(A&& a, Eigen::Index first_row, bool causal) {
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    const Eigen::Index visible = causal ? std::min(first_row + i + 1, a.cols()) : a.cols();
+    auto row = a.row(i);
+    const auto sum = exp_shifted_sum(row.data(), visible, row.head(visible).maxCoeff());
+    row.head(visible) /= sum;
+    if (visible < a.cols()) row.tail(a.cols() - visible).setZero();
   }
 }
 
@@ -103,8 +105,7 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
     w.scores.resize(rows, cols);
     w.scores.noalias() = q * k.middleRows(c0, cols).transpose();
     // Row i sees the tile's first `visible` keys: all of them unless the tile crosses the
-    // diagonal. Row by row, because Eigen vectorises exp() along a row but not under a
-    // column-wise broadcast (which fell back to the scalar expf).
+    // diagonal. One vectorised pass per row gives the exponentials and their sum.
     const bool crosses = causal && c0 + cols - 1 > first_row;
     for (Eigen::Index i = 0; i < rows; ++i) {
       const Eigen::Index visible =
@@ -112,9 +113,9 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
       auto si = w.scores.row(i);
       const T m_new = visible ? std::max(w.row_max(i), si.head(visible).maxCoeff()) : w.row_max(i);
       const T rescale = std::exp(w.row_max(i) - m_new);  // 0 on the first tile (m_old = −inf)
-      si.head(visible) = (si.head(visible).array() - m_new).exp();
+      const T sum = exp_shifted_sum(si.data(), visible, m_new);
       si.tail(cols - visible).setZero();
-      w.row_sum(i) = w.row_sum(i) * rescale + si.head(visible).sum();
+      w.row_sum(i) = w.row_sum(i) * rescale + sum;
       w.out.row(i) *= rescale;
       w.row_max(i) = m_new;
     }
@@ -190,10 +191,11 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
     if (r.wants_scores()) r.scores(h).middleRows(r0, n) = s;
     if (r.wants_weights()) {
       auto a = r.weights(h).middleRows(r0, n);
-      detail::softmax_rows(s, a, r0, causal);
+      a = s;
+      detail::softmax_rows(a, r0, causal);
       out.noalias() = a * v;
     } else {
-      detail::softmax_rows(s, s, r0, causal);
+      detail::softmax_rows(s, r0, causal);
       out.noalias() = s * v;
     }
   };

@@ -1,0 +1,64 @@
+// softmax_exp.tests.cpp: the kernels' vectorised exp of a shifted row agrees with std::exp, to a
+// few units in the last place, from 0 down to where the result underflows, and sums its output.
+// Results below the smallest normal number may come out as 0 (Eigen's f32 exp flushes them): in
+// a softmax row, whose sum is at least 1, they are below 10⁻³⁰⁷ (f64) or 10⁻³⁷ (f32) of it.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "common/softmax_exp.hpp"
+
+namespace {
+
+template <class T>
+void check_row(std::vector<T> row, T shift, double ulps) {
+  const std::vector<T> in = row;
+  const T sum = awb::kernels::exp_shifted_sum(row.data(), static_cast<Eigen::Index>(row.size()),
+                                              shift);
+  double want_sum = 0;
+  for (size_t i = 0; i < row.size(); ++i) {
+    const T want = std::exp(in[i] - shift);
+    want_sum += static_cast<double>(want);
+    INFO("x − shift = " << double(in[i] - shift) << ", got " << double(row[i]) << ", want "
+                        << double(want));
+    const T tolerance = static_cast<T>(ulps) * std::numeric_limits<T>::epsilon() * want +
+                        std::numeric_limits<T>::min();
+    CHECK(std::abs(row[i] - want) <= tolerance);
+  }
+  CHECK(static_cast<double>(sum) == Approx(want_sum).epsilon(row.size() * 4.0 *
+                                                              std::numeric_limits<T>::epsilon()));
+}
+
+template <class T>
+void check_type(double ulps) {
+  std::mt19937_64 rng(11);
+  const T lowest = std::is_same_v<T, double> ? T(-760) : T(-110);
+  for (size_t n : {size_t(1), size_t(3), size_t(17), size_t(64), size_t(1000)}) {
+    std::uniform_real_distribution<T> near(T(-30), T(0)), far(lowest, T(0));
+    std::vector<T> a(n), b(n);
+    for (size_t i = 0; i < n; ++i) {
+      a[i] = near(rng);
+      b[i] = far(rng);
+    }
+    check_row(a, T(0), ulps);
+    check_row(b, T(0), ulps);
+    for (T& x : a) x += T(12.5);  // a shifted row, as in a softmax after its maximum
+    check_row(a, T(12.5), ulps);
+  }
+  // The ends: 0, the smallest normal results, subnormal results, underflow, and −inf.
+  check_row<T>({T(0), T(-1e-9), std::log(std::numeric_limits<T>::min()),
+                std::log(std::numeric_limits<T>::denorm_min()) + T(2), lowest,
+                -std::numeric_limits<T>::infinity(), T(-0.5), T(-0.3465), T(-0.3466),
+                T(-0.6931), T(-1), T(-2), T(-20), T(-700 > lowest ? -700 : -80), T(0), T(0),
+                T(0)},
+               T(0), ulps);
+}
+
+}  // namespace
+
+TEST_CASE("the vectorised exp of a shifted row matches std::exp", "[kernels][exp]") {
+  SECTION("f64") { check_type<double>(4); }
+  SECTION("f32") { check_type<float>(4); }
+}
