@@ -48,7 +48,7 @@ Packet exp_nonpositive_f64(const Packet& x_in) {
   const Packet p = pmadd(r8, p8d, p07);
 #ifdef __AVX512F__
   // p·2ⁿ in one instruction (Eigen's portable pldexp builds 2ⁿ from integer pieces).
-  if constexpr (std::is_same_v<Packet, Packet8d>) return _mm512_scalef_pd(p, n);
+  if constexpr (sizeof(Packet) == sizeof(__m512d)) return _mm512_scalef_pd(p, n);
 #endif
   return pldexp(p, n);
 }

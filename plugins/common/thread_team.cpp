@@ -8,6 +8,18 @@
 
 namespace awb::kernels {
 
+template <class Done>
+bool ThreadTeam::spin_until(Done&& done) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0;; ++i) {
+    if (done()) return true;
+    if (i % 64 == 63) {
+      if (std::chrono::steady_clock::now() > until) return false;
+      std::this_thread::yield();
+    }
+  }
+}
+
 ThreadTeam::~ThreadTeam() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -50,8 +62,9 @@ void ThreadTeam::run(std::ptrdiff_t tasks, int threads, const Task& fn) {
   }
   if (helpers > 0) wake_.notify_all();
   serve(0);
+  spin_until([&] { return busy_.load() == 0; });
   std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return busy_ == 0; });
+  done_.wait(lock, [&] { return busy_.load() == 0; });
   job_ = nullptr;
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
 }
@@ -68,11 +81,12 @@ void ThreadTeam::serve(int slot) {
 
 void ThreadTeam::worker(int slot) {
   std::uint64_t seen = 0;
-  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+    spin_until([&] { return generation_.load() != seen; });
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return stopping_ || generation_.load() != seen; });
     if (stopping_) return;
-    seen = generation_;
+    seen = generation_.load();
     if (slot > joined_) continue;  // this job needs fewer threads than the team has
     lock.unlock();
     serve(slot);
