@@ -36,7 +36,6 @@ inline constexpr double kThreadingThreshold = 1 << 20;
 template <class T>
 struct Scratch {
   RowMatrix<T> scores;   // kRowBlock × T (materialised path) or kRowBlock × kKeyTile (streaming)
-  RowMatrix<T> weights;  // kRowBlock × T when A is not wanted but must exist for the block
   RowMatrix<T> out;      // kRowBlock × d_v
   RowMatrix<T> q;        // kRowBlock × d_k: the block's queries times the score factor
   Eigen::Matrix<T, Eigen::Dynamic, 1> row_max, row_sum;
