@@ -182,11 +182,6 @@ void write_table(std::ostream& out, const BenchRun& run) {
 
 }  // namespace
 
-std::string format_bytes(double bytes) {
-  if (bytes >= 1024.0 * 1024 * 1024) return fixed(bytes / (1024.0 * 1024 * 1024), 2) + " GiB";
-  return fixed(bytes / (1024.0 * 1024), 1) + " MiB";
-}
-
 std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
   using Key = std::tuple<std::string, std::string, int, int64_t, int, bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
@@ -204,7 +199,7 @@ std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
     for (const BenchRow* r : rows) {
       t.push_back(static_cast<double>(r->shape.tokens));
       time.push_back(r->measure.median);
-      memory.push_back(r->measure.io_bytes + std::max<double>(0, r->measure.peak_first));
+      memory.push_back(r->measure.footprint_bytes());
     }
     ScalingFit f;
     f.label = shape_label(*rows.front());

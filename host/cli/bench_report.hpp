@@ -37,9 +37,6 @@ struct ScalingFit {
 };
 std::vector<ScalingFit> scaling_fits(const BenchRun& run);
 
-// "12.0 MiB", "2.00 GiB".
-std::string format_bytes(double bytes);
-
 // format: table | csv | json.
 void write_bench(std::ostream& out, const BenchRun& run, const std::string& format);
 

@@ -1,7 +1,6 @@
 // cmd_bench.cpp: `awb bench`: time, throughput and memory of variants over a sweep of shapes.
 #include <cstdio>
 #include <iostream>
-#include <thread>
 
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
@@ -28,7 +27,7 @@ struct BenchOptions {
   bool with_scores = false;
   int threads = 0;
   int warmup = -1, reps = -1;
-  double budget_gib = 2.0;
+  double budget_gib = core::kDefaultBenchBudgetGiB;
   std::string format = "table";
 };
 
@@ -117,12 +116,7 @@ int run_bench(const BenchOptions& o) {
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
   const std::vector<Job> jobs = plan(o, cat);
 
-  core::BenchSettings settings;
-  settings.threads = o.threads > 0
-                         ? o.threads
-                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  settings.warmup = o.warmup >= 0 ? o.warmup : (o.quick ? 1 : 2);
-  settings.reps = o.reps > 0 ? o.reps : (o.quick ? 3 : 7);
+  const core::BenchSettings settings = core::bench_settings(o.quick, o.threads, o.warmup, o.reps);
   const double budget = o.budget_gib * 1024.0 * 1024.0 * 1024.0;
   core::EigenYardstick yardstick;
 
@@ -147,24 +141,12 @@ int run_bench(const BenchOptions& o) {
                  static_cast<long long>(j.shape.tokens), static_cast<long long>(j.shape.d),
                  j.shape.heads, j.shape.causal ? " causal" : "", j.shape.want_weights ? " A" : "");
     std::fflush(stderr);
-    if (auto why = core::bench_fit_reason(j.shape, row.capabilities)) {
-      row.status = "skipped";
-      row.note = *why;
-    } else if (core::materialised_bytes(j.shape) > budget) {
-      row.status = "skipped";
-      row.note = "A/S would need " + format_bytes(core::materialised_bytes(j.shape)) +
-                 ", over the memory budget of " + format_bytes(budget);
-    } else {
-      try {
-        row.measure = core::measure_point(core::session_factory(j.ref, o.isolation.session()),
-                                          row.capabilities, j.shape, settings, yardstick);
-        row.status = "ok";
-      } catch (const Error& e) {
-        row.status = "failed";
-        row.note = e.what();
-        code = kExitFailed;
-      }
-    }
+    core::BenchPointResult point =
+        core::bench_point(j.ref, j.shape, settings, yardstick, budget, o.isolation.session());
+    row.status = std::move(point.status);
+    row.note = std::move(point.note);
+    row.measure = point.measure;
+    if (row.status == "failed") code = kExitFailed;
     std::fprintf(stderr, "%s\n",
                  row.status == "ok" ? (std::to_string(row.measure.median * 1e3) + " ms").c_str()
                                     : (row.status + ": " + row.note).c_str());

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include "core/peak_memory.hpp"
 #include "model/abi_buffers.hpp"
+#include "model/error.hpp"
 
 namespace awb::core {
 namespace {
@@ -205,6 +207,23 @@ std::optional<std::string> bench_fit_reason(const BenchShape& s, uint64_t caps) 
   return std::nullopt;
 }
 
+std::optional<std::string> bench_skip_reason(const BenchShape& s, uint64_t caps,
+                                             double budget_bytes) {
+  if (auto why = bench_fit_reason(s, caps)) return why;
+  if (materialised_bytes(s) > budget_bytes)
+    return "A/S would need " + format_bytes(materialised_bytes(s)) +
+           ", over the memory budget of " + format_bytes(budget_bytes);
+  return std::nullopt;
+}
+
+std::string format_bytes(double bytes) {
+  const bool gib = bytes >= 1024.0 * 1024 * 1024;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, gib ? "%.2f GiB" : "%.1f MiB",
+                bytes / (gib ? 1024.0 * 1024 * 1024 : 1024.0 * 1024));
+  return buf;
+}
+
 ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options) {
   return [ref, options] {
     std::shared_ptr<VariantSession> session = open_session(ref, options);
@@ -218,6 +237,26 @@ BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
   if (shape.scalar == Scalar::kF64)
     return measure_typed<double>(make, capabilities, shape, settings, yardstick);
   return measure_typed<float>(make, capabilities, shape, settings, yardstick);
+}
+
+BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
+                             const BenchSettings& settings, Yardstick& yardstick,
+                             double budget_bytes, const SessionOptions& options) {
+  BenchPointResult r;
+  const uint64_t caps = ref.variant->capabilities;
+  if (auto why = bench_skip_reason(shape, caps, budget_bytes)) {
+    r.status = "skipped";
+    r.note = *why;
+    return r;
+  }
+  try {
+    r.measure = measure_point(session_factory(ref, options), caps, shape, settings, yardstick);
+    r.status = "ok";
+  } catch (const Error& e) {
+    r.status = "failed";
+    r.note = e.what();
+  }
+  return r;
 }
 
 }  // namespace awb::core

@@ -2,6 +2,7 @@
 #ifndef AWB_CORE_BENCH_HPP_
 #define AWB_CORE_BENCH_HPP_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -46,6 +47,13 @@ double io_bytes(const BenchShape& shape, uint64_t capabilities);
 
 // Why a variant cannot run a point (capabilities, scalar type), or nothing.
 std::optional<std::string> bench_fit_reason(const BenchShape& shape, uint64_t capabilities);
+// Why a point is skipped rather than measured: the variant cannot run it, or its A and S would
+// need more than `budget_bytes` of host memory. Nothing when it is measured.
+std::optional<std::string> bench_skip_reason(const BenchShape& shape, uint64_t capabilities,
+                                             double budget_bytes);
+
+// "12.0 MiB", "2.00 GiB".
+std::string format_bytes(double bytes);
 
 // The yardsticks measured in the same run as the kernels. awb_core holds no Eigen: the caller
 // supplies them (awb_bench_calibration is the Eigen implementation).
@@ -93,6 +101,9 @@ struct BenchMeasure {
   double gemm_gflops() const { return gemm_median > 0 ? gemm_flops / gemm_median * 1e-9 : 0; }
   double gemm_ratio() const { return gemm_gflops() > 0 ? gflops() / gemm_gflops() : 0; }
   double peak_share() const { return fma_peak_gflops > 0 ? gflops() / fma_peak_gflops : 0; }
+  // What the point needs in all: its inputs and outputs, and the first call's high water above
+  // them (the memory that the scaling fits follow).
+  double footprint_bytes() const { return io_bytes + std::max<double>(0, peak_first); }
 };
 
 // Measures one point: inputs are random, filled once; a fresh instance's first call is timed
@@ -101,6 +112,19 @@ struct BenchMeasure {
 BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
                            const BenchShape& shape, const BenchSettings& settings,
                            Yardstick& yardstick);
+
+// One point of a sweep on one variant, as every front end reports it.
+struct BenchPointResult {
+  std::string status;    // ok | skipped | failed
+  std::string note;      // why it was skipped, or the error that stopped it
+  BenchMeasure measure;  // when ok
+};
+
+// Skips the point with its reason (bench_skip_reason), or measures it on a fresh session of
+// `ref` (session_factory); an awb::Error from the plugin makes it "failed" with the message.
+BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
+                             const BenchSettings& settings, Yardstick& yardstick,
+                             double budget_bytes, const SessionOptions& options = {});
 
 }  // namespace awb::core
 

@@ -1,6 +1,9 @@
 // bench_plan.cpp: grids and presets of `awb bench`.
 #include "core/bench_plan.hpp"
 
+#include <algorithm>
+#include <thread>
+
 #include "model/error.hpp"
 
 namespace awb::core {
@@ -59,6 +62,15 @@ std::vector<PlannedPoint> goal_points() {
     out.push_back({"parameter-free", shape(tokens, 1, false, f32, false),
                    tokens == 8192 ? "memory <= 16 MB above I/O; slope 2 +- 0.15" : "slope"});
   return out;
+}
+
+BenchSettings bench_settings(bool quick, int threads, int warmup, int reps) {
+  BenchSettings s;
+  s.threads =
+      threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  s.warmup = warmup >= 0 ? warmup : (quick ? 1 : 2);
+  s.reps = reps > 0 ? reps : (quick ? 3 : 7);
+  return s;
 }
 
 Scalar parse_scalar(const std::string& s) {

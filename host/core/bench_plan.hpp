@@ -37,6 +37,13 @@ struct PlannedPoint {
 // 512) at T = 1024, streaming at T = 1024 in f32 and f64, and the scaling run T = 1024…8192.
 std::vector<PlannedPoint> goal_points();
 
+// How points are timed unless told: `threads` 0 is every core; `warmup` < 0 and `reps` <= 0
+// take the defaults (2 warm-up calls and 7 timed, or 1 and 3 when `quick`).
+BenchSettings bench_settings(bool quick, int threads = 0, int warmup = -1, int reps = -1);
+
+// GiB the host may allocate for A and S of one point unless told otherwise.
+constexpr double kDefaultBenchBudgetGiB = 2.0;
+
 // Parses "f32" / "f64"; throws awb::Error("bench.usage") otherwise.
 Scalar parse_scalar(const std::string& s);
 

@@ -1,4 +1,5 @@
-// export.cpp: PNG through QWidget::grab, SVG through QSvgGenerator, text through QSaveFile.
+// export.cpp: PNG through QWidget::grab or QWidget::render, SVG through QSvgGenerator, text through
+// QSaveFile.
 #include "gui/export.hpp"
 
 #include <QPainter>
@@ -11,6 +12,20 @@ QImage render_widget(QWidget* widget) { return widget->grab().toImage(); }
 
 bool save_png(QWidget* widget, const QString& path) {
   return render_widget(widget).save(path, "PNG");
+}
+
+QImage render_widget(QWidget* widget, double device_pixel_ratio) {
+  QImage image(widget->size() * device_pixel_ratio, QImage::Format_ARGB32_Premultiplied);
+  image.setDevicePixelRatio(device_pixel_ratio);
+  image.fill(widget->palette().window().color());
+  QPainter painter(&image);
+  widget->render(&painter, QPoint(), QRegion(),
+                 QWidget::DrawWindowBackground | QWidget::DrawChildren);
+  return image;
+}
+
+bool save_png(QWidget* widget, const QString& path, double device_pixel_ratio) {
+  return render_widget(widget, device_pixel_ratio).save(path, "PNG");
 }
 
 bool save_svg(QWidget* widget, const QString& path) {

@@ -30,7 +30,7 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
   window.resize(o.size);
   window.show();
   if (!window.setView(o.view)) {
-    *error = QStringLiteral("unknown view '%1' (explore, compare or grade)").arg(o.view);
+    *error = QStringLiteral("unknown view '%1' (explore, compare, grade or bench)").arg(o.view);
     return false;
   }
   if (!window.selectExercise(o.exercise, error)) return false;

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
                                       "Extra plugin folder; repeatable.", "DIR");
   const QCommandLineOption exercises(QStringLiteral("exercises"),
                                      "Exercise folder or file; repeatable.", "PATH");
-  const QCommandLineOption view(QStringLiteral("view"), "explore, compare or grade.", "VIEW",
+  const QCommandLineOption view(QStringLiteral("view"), "explore, compare, grade or bench.", "VIEW",
                                 "explore");
   const QCommandLineOption query(QStringLiteral("query"), "Query token index (0-based).", "N");
   const QCommandLineOption head(QStringLiteral("head"), "Head (1-based).", "N");

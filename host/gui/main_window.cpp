@@ -43,9 +43,11 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
   explore_ = new ExploreView(session_);
   compare_ = new CompareView(session_);
   grade_ = new GradeView(session_);
+  bench_ = new BenchView(session_);
   tabs_->addTab(explore_, tr("&Explore"));
   tabs_->addTab(compare_, tr("&Compare"));
   tabs_->addTab(grade_, tr("&Grade"));
+  tabs_->addTab(bench_, tr("&Bench"));
 
   auto* split = new QSplitter;
   split->addWidget(browser);
@@ -163,6 +165,7 @@ void MainWindow::variantsChanged() {
   explore_->setVariant(specs.front());
   grade_->setVariant(specs.front());
   compare_->setVariants(specs);
+  bench_->setVariants(specs);
 }
 
 bool MainWindow::selectExercise(const QString& id, QString* error) {
@@ -205,13 +208,14 @@ bool MainWindow::selectVariants(const QStringList& specs, QString* error) {
   explore_->setVariant(full.front());
   grade_->setVariant(full.front());
   compare_->setVariants(full);
+  bench_->setVariants(full);
   return true;
 }
 
 bool MainWindow::setView(const QString& name) {
-  QWidget* views[] = {explore_, compare_, grade_};
-  const char* names[] = {"explore", "compare", "grade"};
-  for (int i = 0; i < 3; ++i)
+  QWidget* views[] = {explore_, compare_, grade_, bench_};
+  const char* names[] = {"explore", "compare", "grade", "bench"};
+  for (int i = 0; i < 4; ++i)
     if (name == names[i]) {
       tabs_->setCurrentWidget(views[i]);
       return true;
@@ -234,6 +238,7 @@ void MainWindow::exportSvg() {
 void MainWindow::exportCsv() {
   const QString text = currentView() == compare_ ? compare_->csv()
                        : currentView() == grade_ ? grade_->reportText("csv")
+                       : currentView() == bench_ ? bench_->csv()
                                                  : explore_->csv();
   const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), {}, "CSV (*.csv)");
   if (!path.isEmpty() && !save_text(text, path))

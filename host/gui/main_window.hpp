@@ -1,5 +1,5 @@
 // main_window.hpp: the workbench window: plugin and exercise browsers beside the explore,
-// compare and grade views (as tabs), with export of the current view.
+// compare, grade and bench views (as tabs), with export of the current view.
 #ifndef AWB_GUI_MAIN_WINDOW_HPP_
 #define AWB_GUI_MAIN_WINDOW_HPP_
 
@@ -10,6 +10,7 @@
 #include <QTextBrowser>
 #include <QTreeWidget>
 
+#include "gui/bench_view.hpp"
 #include "gui/compare_view.hpp"
 #include "gui/explore_view.hpp"
 #include "gui/grade_view.hpp"
@@ -27,12 +28,15 @@ class MainWindow : public QMainWindow {
   bool selectExercise(const QString& id, QString* error = nullptr);
   bool selectCase(const QString& id, QString* error = nullptr);
   bool selectVariants(const QStringList& specs, QString* error = nullptr);
-  bool setView(const QString& name);  // explore | compare | grade
+  bool setView(const QString& name);  // explore | compare | grade | bench
 
-  bool busy() const { return explore_->busy() || compare_->busy() || grade_->busy(); }
+  bool busy() const {
+    return explore_->busy() || compare_->busy() || grade_->busy() || bench_->busy();
+  }
   ExploreView* explore() const { return explore_; }
   CompareView* compare() const { return compare_; }
   GradeView* grade() const { return grade_; }
+  BenchView* bench() const { return bench_; }
   QWidget* currentView() const { return tabs_->currentWidget(); }
   QTreeWidget* pluginTree() const { return plugins_; }
 
@@ -57,6 +61,7 @@ class MainWindow : public QMainWindow {
   ExploreView* explore_;
   CompareView* compare_;
   GradeView* grade_;
+  BenchView* bench_;
 };
 
 }  // namespace awb::gui

@@ -1,0 +1,213 @@
+// loglog_chart.cpp: log10 of each axis mapped linearly to pixels, so every decade is as wide as
+// the next and a power law is a straight line.
+#include "gui/loglog_chart.hpp"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace awb::gui {
+namespace {
+
+constexpr int kTitle = 20, kLeft = 56, kRight = 14, kTickLabels = 18, kAxisTitle = 18, kMargin = 6,
+              kTick = 5, kMinorTick = 3, kMarker = 4;
+
+bool drawable(QPointF p) {
+  return std::isfinite(p.x()) && std::isfinite(p.y()) && p.x() > 0 && p.y() > 0;
+}
+
+// Decades from -3 to 4 as plain numbers (0.001 … 10000), the rest as powers of ten.
+QString decade_label(int e) {
+  if (e >= -3 && e <= 4) return QString::number(std::pow(10.0, e), 'f', std::max(0, -e));
+  static const QString kSuperscript[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  QString out = QStringLiteral("10");
+  if (e < 0) out += QStringLiteral("⁻");
+  for (QChar c : QString::number(std::abs(e))) out += kSuperscript[c.digitValue()];
+  return out;
+}
+
+// Marker shapes differ by series too, so the lines stay apart without their colours.
+void draw_marker(QPainter& painter, QPointF at, int series) {
+  const double r = kMarker;
+  switch (series % 4) {
+    case 0:
+      painter.drawEllipse(at, r, r);
+      break;
+    case 1:
+      painter.drawRect(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r));
+      break;
+    case 2: {
+      const QPointF tri[] = {
+          {at.x(), at.y() - r - 1}, {at.x() + r + 1, at.y() + r}, {at.x() - r - 1, at.y() + r}};
+      painter.drawPolygon(tri, 3);
+      break;
+    }
+    default: {
+      const QPointF dia[] = {{at.x(), at.y() - r - 1},
+                             {at.x() + r + 1, at.y()},
+                             {at.x(), at.y() + r + 1},
+                             {at.x() - r - 1, at.y()}};
+      painter.drawPolygon(dia, 4);
+    }
+  }
+}
+
+}  // namespace
+
+LogLogChart::LogLogChart(QWidget* parent) : QWidget(parent) {
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+  setMinimumSize(320, 200);
+}
+
+void LogLogChart::setSeries(std::vector<Series> series) {
+  series_ = std::move(series);
+  update();
+}
+
+QColor LogLogChart::seriesColor(int i) {
+  // Okabe and Ito's palette: told apart with every common kind of colour blindness.
+  static const QColor kColors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                   QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                   QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9),
+                                   QColor(0x40, 0x40, 0x40)};
+  return kColors[i % static_cast<int>(std::size(kColors))];
+}
+
+LogLogChart::Decades LogLogChart::decades(Qt::Orientation axis) const {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto& s : series_)
+    for (QPointF p : s.points)
+      if (drawable(p)) {
+        const double v = std::log10(axis == Qt::Horizontal ? p.x() : p.y());
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+  if (!std::isfinite(lo)) return {};
+  Decades d{static_cast<int>(std::floor(lo)), static_cast<int>(std::ceil(hi))};
+  if (d.hi <= d.lo) d.hi = d.lo + 1;  // one value, or every value on a decade
+  return d;
+}
+
+int LogLogChart::decadeLow(Qt::Orientation axis) const { return decades(axis).lo; }
+int LogLogChart::decadeHigh(Qt::Orientation axis) const { return decades(axis).hi; }
+
+QRectF LogLogChart::plotRect() const {
+  return QRectF(kLeft, kTitle + kMargin, width() - kLeft - kRight,
+                height() - kTitle - 2 * kMargin - kTickLabels - kAxisTitle);
+}
+
+QPointF LogLogChart::toPixel(QPointF data) const {
+  const QRectF p = plotRect();
+  const Decades x = decades(Qt::Horizontal), y = decades(Qt::Vertical);
+  const double fx = (std::log10(data.x()) - x.lo) / (x.hi - x.lo);
+  const double fy = (std::log10(data.y()) - y.lo) / (y.hi - y.lo);
+  return {p.left() + fx * p.width(), p.bottom() - fy * p.height()};
+}
+
+void LogLogChart::drawAxes(QPainter& painter, const QRectF& plot) const {
+  const QColor text = palette().windowText().color();
+  QColor grid = text;
+  grid.setAlphaF(0.15);
+  const Decades x = decades(Qt::Horizontal), y = decades(Qt::Vertical);
+  // A point on the other axis's low end, so toPixel gives the tick's position on this one.
+  const double x0 = std::pow(10.0, x.lo), y0 = std::pow(10.0, y.lo);
+  for (int e = x.lo; e <= x.hi; ++e) {
+    const double px = toPixel({std::pow(10.0, e), y0}).x();
+    painter.setPen(grid);
+    painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
+    painter.setPen(text);
+    painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTick));
+    painter.drawText(QRectF(px - 40, plot.bottom() + kTick, 80, kTickLabels - 2),
+                     Qt::AlignHCenter | Qt::AlignTop, decade_label(e));
+    for (int m = 2; m <= 9 && e < x.hi; ++m) {
+      const double mx = toPixel({m * std::pow(10.0, e), y0}).x();
+      painter.drawLine(QPointF(mx, plot.bottom()), QPointF(mx, plot.bottom() + kMinorTick));
+    }
+  }
+  for (int e = y.lo; e <= y.hi; ++e) {
+    const double py = toPixel({x0, std::pow(10.0, e)}).y();
+    painter.setPen(grid);
+    painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
+    painter.setPen(text);
+    painter.drawLine(QPointF(plot.left() - kTick, py), QPointF(plot.left(), py));
+    painter.drawText(QRectF(0, py - 8, kLeft - kTick - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
+                     decade_label(e));
+    for (int m = 2; m <= 9 && e < y.hi; ++m) {
+      const double my = toPixel({x0, m * std::pow(10.0, e)}).y();
+      painter.drawLine(QPointF(plot.left() - kMinorTick, my), QPointF(plot.left(), my));
+    }
+  }
+  painter.setPen(QPen(text, 1));
+  painter.drawLine(plot.bottomLeft(), plot.bottomRight());
+  painter.drawLine(plot.bottomLeft(), plot.topLeft());
+  painter.drawText(
+      QRectF(plot.left(), plot.bottom() + kTick + kTickLabels - 2, plot.width(), kAxisTitle),
+      Qt::AlignHCenter | Qt::AlignVCenter, x_title_);
+}
+
+void LogLogChart::drawLegend(QPainter& painter, const QRectF& plot) const {
+  if (series_.empty()) return;
+  const QFontMetrics fm = painter.fontMetrics();
+  const int row = fm.height() + 2, swatch = 22;
+  int text_width = 0;
+  QStringList lines;
+  for (const auto& s : series_) {
+    lines << (s.note.isEmpty() ? s.label : s.label + QStringLiteral("  ") + s.note);
+    text_width = std::max(text_width, fm.horizontalAdvance(lines.back()));
+  }
+  // Top left: a growing cost leaves that corner empty.
+  const QRectF box(plot.left() + 8, plot.top() + 6, swatch + 10 + text_width + 8,
+                   row * static_cast<int>(series_.size()) + 6);
+  QColor back = palette().window().color();
+  back.setAlphaF(0.85);
+  painter.fillRect(box, back);
+  painter.setPen(QPen(palette().mid().color(), 1));
+  painter.drawRect(box);
+  for (size_t i = 0; i < series_.size(); ++i) {
+    const int n = static_cast<int>(i);
+    const double y = box.top() + 3 + row * n + row / 2.0;
+    const QColor c = seriesColor(n);
+    painter.setPen(QPen(c, 2));
+    painter.drawLine(QPointF(box.left() + 5, y), QPointF(box.left() + 5 + swatch, y));
+    painter.setBrush(c);
+    draw_marker(painter, QPointF(box.left() + 5 + swatch / 2.0, y), n);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(palette().windowText().color());
+    painter.drawText(QRectF(box.left() + swatch + 10, y - row / 2.0, text_width + 4, row),
+                     Qt::AlignLeft | Qt::AlignVCenter, lines[n]);
+  }
+}
+
+void LogLogChart::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.fillRect(rect(), palette().window());
+  const QColor text = palette().windowText().color();
+  painter.setPen(text);
+  painter.drawText(QRectF(kMargin, 0, width() - 2 * kMargin, kTitle),
+                   Qt::AlignLeft | Qt::AlignVCenter, title_);
+  const QRectF plot = plotRect();
+  if (plot.width() < 20 || plot.height() < 20) return;
+  drawAxes(painter, plot);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.save();
+  painter.setClipRect(plot.adjusted(-kMarker - 2, -kMarker - 2, kMarker + 2, kMarker + 2));
+  for (size_t i = 0; i < series_.size(); ++i) {
+    const int n = static_cast<int>(i);
+    const QColor c = seriesColor(n);
+    QPainterPath line;
+    std::vector<QPointF> at;
+    for (QPointF p : series_[i].points)
+      if (drawable(p)) at.push_back(toPixel(p));
+    for (size_t k = 0; k < at.size(); ++k) k ? line.lineTo(at[k]) : line.moveTo(at[k]);
+    painter.setPen(QPen(c, 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawPath(line);
+    painter.setBrush(c);
+    for (QPointF p : at) draw_marker(painter, p, n);
+  }
+  painter.restore();
+  drawLegend(painter, plot);
+}
+
+}  // namespace awb::gui

@@ -1,0 +1,63 @@
+// loglog_chart.hpp: y against x on log-log axes: decade grid, ticks and labels, one coloured line
+// with markers per series, and a legend that carries a note per series (its log-log slope).
+#ifndef AWB_GUI_LOGLOG_CHART_HPP_
+#define AWB_GUI_LOGLOG_CHART_HPP_
+
+#include <QColor>
+#include <QPointF>
+#include <QString>
+#include <QWidget>
+#include <vector>
+
+class QPainter;
+
+namespace awb::gui {
+
+class LogLogChart : public QWidget {
+  Q_OBJECT
+ public:
+  struct Series {
+    QString label;
+    QString note;                 // after the label in the legend, e.g. "slope 2.01"
+    std::vector<QPointF> points;  // data units, in drawing order; only x, y > 0 can be drawn
+  };
+
+  explicit LogLogChart(QWidget* parent = nullptr);
+
+  void setSeries(std::vector<Series> series);
+  void setTitle(const QString& title) {
+    title_ = title;
+    update();
+  }
+  void setAxisTitle(const QString& x_title) {
+    x_title_ = x_title;
+    update();
+  }
+
+  // Geometry the tests read. Each axis spans whole decades [10^lo, 10^hi] around the data.
+  const std::vector<Series>& series() const { return series_; }
+  QRectF plotRect() const;
+  QPointF toPixel(QPointF data) const;
+  int decadeLow(Qt::Orientation axis) const;
+  int decadeHigh(Qt::Orientation axis) const;
+  static QColor seriesColor(int i);
+  QSize sizeHint() const override { return {560, 300}; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+
+ private:
+  struct Decades {
+    int lo = 0, hi = 1;
+  };
+  Decades decades(Qt::Orientation axis) const;
+  void drawAxes(QPainter& painter, const QRectF& plot) const;
+  void drawLegend(QPainter& painter, const QRectF& plot) const;
+
+  std::vector<Series> series_;
+  QString title_, x_title_;
+};
+
+}  // namespace awb::gui
+
+#endif  // AWB_GUI_LOGLOG_CHART_HPP_
