@@ -1,5 +1,6 @@
 // bar_chart.cpp: bars in whole device-independent pixels from one zero line.
 #include "gui/bar_chart.hpp"
+#include "gui/chart_frame.hpp"
 
 #include <QPainter>
 #include <algorithm>
@@ -72,11 +73,8 @@ QRectF BarChart::barRect(int i) const {
 
 void BarChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  painter.fillRect(rect(), palette().window());
+  paint_chart_frame(painter, *this, title_, kMargin, kTitle);
   const QColor text = palette().windowText().color();
-  painter.setPen(text);
-  painter.drawText(QRectF(kMargin, 0, width() - 2 * kMargin, kTitle),
-                   Qt::AlignLeft | Qt::AlignVCenter, title_);
   const QRectF p = plotRect();
   if (values_.empty() || p.height() < 10) return;
   const double zero = zeroLine();

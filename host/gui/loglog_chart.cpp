@@ -1,6 +1,7 @@
 // loglog_chart.cpp: log10 of each axis mapped linearly to pixels, so every decade is as wide as
 // the next and a power law is a straight line.
 #include "gui/loglog_chart.hpp"
+#include "gui/chart_frame.hpp"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -181,11 +182,7 @@ void LogLogChart::drawLegend(QPainter& painter, const QRectF& plot) const {
 
 void LogLogChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  painter.fillRect(rect(), palette().window());
-  const QColor text = palette().windowText().color();
-  painter.setPen(text);
-  painter.drawText(QRectF(kMargin, 0, width() - 2 * kMargin, kTitle),
-                   Qt::AlignLeft | Qt::AlignVCenter, title_);
+  paint_chart_frame(painter, *this, title_, kMargin, kTitle);
   const QRectF plot = plotRect();
   if (plot.width() < 20 || plot.height() < 20) return;
   drawAxes(painter, plot);
