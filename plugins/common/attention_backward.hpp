@@ -13,14 +13,7 @@ namespace awb::kernels {
 template <class T>
 void attention_backward(const Problem<T>& p, const Upstream<T>& up, Gradients<T>& g, Inputs inputs,
                         bool force_causal) {
-  const bool projected = inputs == Inputs::kProjected;
-  if (projected && !p.has_projections())
-    throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
-  const bool causal = force_causal || p.causal();
-  const int H = projected ? p.heads() : 1;
-  const Eigen::Index T_ = p.tokens();
-  const Eigen::Index dk = projected ? p.d_k() : p.d_model();
-  const Eigen::Index dv = projected ? p.d_v() : p.d_model();
+  const auto [projected, causal, H, T_, dk, dv] = geometry(p, inputs, force_causal);
   const T factor = score_factor(p, dk);
   const bool with_wo = projected && p.has_output_projection();
   const auto x = p.x();

@@ -70,6 +70,27 @@ T score_factor(const Problem<T>& p, Eigen::Index dk) {
                                              : 1.0));
 }
 
+// What one call computes, as the kernel sees it: without projections Q = K = V = X in one head
+// of width d_model. Throws when a projected variant is given no weights.
+struct Geometry {
+  bool projected, causal;
+  int heads;
+  Eigen::Index tokens, dk, dv;
+};
+
+template <class T>
+Geometry geometry(const Problem<T>& p, Inputs inputs, bool force_causal) {
+  const bool projected = inputs == Inputs::kProjected;
+  if (projected && !p.has_projections())
+    throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
+  return {projected,
+          force_causal || p.causal(),
+          projected ? p.heads() : 1,
+          p.tokens(),
+          projected ? p.d_k() : p.d_model(),
+          projected ? p.d_v() : p.d_model()};
+}
+
 namespace detail {
 
 // Softmax of each row of `a`, in place (a row-major block: each row contiguous). Row i of the
@@ -131,15 +152,8 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
 template <class T>
 void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool force_causal,
                        Workspaces& workspaces) {
-  const bool projected = inputs == Inputs::kProjected;
-  if (projected && !p.has_projections())
-    throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
+  const auto [projected, causal, H, T_, dk, dv] = geometry(p, inputs, force_causal);
   Workspace<T>& ws = workspaces.get<T>();
-  const bool causal = force_causal || p.causal();
-  const int H = projected ? p.heads() : 1;
-  const Eigen::Index T_ = p.tokens();
-  const Eigen::Index dk = projected ? p.d_k() : p.d_model();
-  const Eigen::Index dv = projected ? p.d_v() : p.d_model();
   const T factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
   const double work = double(H) * double(T_) * double(T_) * double(dk + dv) +
