@@ -64,18 +64,36 @@ void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
   }
 }
 
+// What both passes start from: the head count and widths, Q, K and V (X itself without
+// projections), and the score factor, which leaves out 1/√d_k when `forgets_scale` is this
+// plugin's mistake.
+template <class T>
+struct Activations {
+  int heads;
+  Eigen::Index dk, dv;
+  Mat<T> q, k, v;
+  double factor;
+};
+
+template <class T>
+Activations<T> activations(const awb::Problem<T>& p, bool projected, Mistake forgets_scale) {
+  const auto x = p.x();
+  const Eigen::Index dk = projected ? p.d_k() : p.d_model();
+  double factor = p.sharpness();
+  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && mistake != forgets_scale)
+    factor /= std::sqrt(double(dk));
+  return {projected ? p.heads() : 1,
+          dk,
+          projected ? p.d_v() : p.d_model(),
+          projected ? Mat<T>(x * p.w_q()) : Mat<T>(x),
+          projected ? Mat<T>(x * p.w_k()) : Mat<T>(x),
+          projected ? Mat<T>(x * p.w_v()) : Mat<T>(x),
+          factor};
+}
+
 template <class T>
 void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
-  const auto x = p.x();
-  const int heads = projected ? p.heads() : 1;
-  const auto dk = projected ? p.d_k() : p.d_model();
-  const auto dv = projected ? p.d_v() : p.d_model();
-  const Mat<T> q = projected ? Mat<T>(x * p.w_q()) : Mat<T>(x);
-  const Mat<T> k = projected ? Mat<T>(x * p.w_k()) : Mat<T>(x);
-  const Mat<T> v = projected ? Mat<T>(x * p.w_v()) : Mat<T>(x);
-  double factor = p.sharpness();
-  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && mistake != Mistake::kNoScale)
-    factor /= std::sqrt(double(dk));
+  const auto [heads, dk, dv, q, k, v, factor] = activations(p, projected, Mistake::kNoScale);
   Mat<T> concat(p.tokens(), heads * dv);
   for (int h = 0; h < heads; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
@@ -106,15 +124,8 @@ template <class T>
 void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g,
               bool projected) {
   const auto x = p.x();
-  const int heads = projected ? p.heads() : 1;
-  const auto dk = projected ? p.d_k() : p.d_model();
-  const auto dv = projected ? p.d_v() : p.d_model();
-  const Mat<T> q = projected ? Mat<T>(x * p.w_q()) : Mat<T>(x);
-  const Mat<T> k = projected ? Mat<T>(x * p.w_k()) : Mat<T>(x);
-  const Mat<T> v = projected ? Mat<T>(x * p.w_v()) : Mat<T>(x);
-  double factor = p.sharpness();
-  if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && mistake != Mistake::kBackwardNoScale)
-    factor /= std::sqrt(double(dk));
+  const auto [heads, dk, dv, q, k, v, factor] =
+      activations(p, projected, Mistake::kBackwardNoScale);
   const bool with_wo = projected && p.has_output_projection();
   const Mat<T> dheads = with_wo ? Mat<T>(up.dz() * p.w_o().transpose()) : Mat<T>(up.dz());
   Mat<T> concat(p.tokens(), heads * dv), dq(p.tokens(), heads * dk), dkey(p.tokens(), heads * dk),

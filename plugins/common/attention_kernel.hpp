@@ -197,19 +197,19 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
       detail::stream_block<T>(w.q, k, v, out, r0, causal, w);
       return;
     }
-    // Materialised: the block's scores (the exact softmax input) and weights, then A·V.
-    RowMatrix<T>& s = w.scores;
-    s.resize(n, T_);
-    s.noalias() = factor * (q * k.transpose());
-    if (r.wants_scores()) r.scores(h).middleRows(r0, n) = s;
-    if (r.wants_weights()) {
-      auto a = r.weights(h).middleRows(r0, n);
-      a = s;
+    // Materialised: the block's scores (the exact softmax input), turned into its weights in
+    // place (in A itself when A is wanted), then A·V.
+    auto materialised = [&](auto&& a) {
+      a.noalias() = factor * (q * k.transpose());
+      if (r.wants_scores()) r.scores(h).middleRows(r0, n) = a;
       detail::softmax_rows(a, r0, causal);
       out.noalias() = a * v;
+    };
+    if (r.wants_weights()) {
+      materialised(r.weights(h).middleRows(r0, n));
     } else {
-      detail::softmax_rows(s, r0, causal);
-      out.noalias() = s * v;
+      w.scores.resize(n, T_);
+      materialised(w.scores);
     }
   };
   // Tasks run head by head (a head's K and V stay in cache), except with the mask: a block's
