@@ -16,26 +16,13 @@ namespace {
 
 constexpr std::string_view kEol = "\r\n";
 
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string field(std::string_view s) {
-  return s.find_first_of(",\"\r\n") == std::string_view::npos ? std::string(s) : quoted(s);
-}
-
 // A name a student chose (a submission folder) is written where a spreadsheet may run it as a
 // formula; a leading quote keeps "=HYPERLINK(...)" plain text (OWASP "CSV injection").
 std::string text_field(std::string_view s) {
   std::string t = clean_text(s, true);
   if (!t.empty() && std::string_view("=+-@").find(t.front()) != std::string_view::npos)
     t.insert(t.begin(), '\'');
-  return field(t);
+  return csv_field(t);
 }
 
 const ExerciseReport* find_exercise(const GradeReport& r, const std::string& id) {
@@ -68,8 +55,9 @@ std::string write_csv(const std::vector<GradeReport>& reports) {
       const ExerciseReport* e = find_exercise(*r, id);
       if (e == nullptr) continue;  // not graded on this exercise: an empty cell
       // A reason is text in a column of numbers: always quoted, so no reader takes it for one.
-      out += e->not_gradable.empty() ? format_number(e->score)
-                                     : quoted(clean_text("not gradable: " + e->not_gradable, true));
+      out += e->not_gradable.empty()
+                 ? format_number(e->score)
+                 : csv_quoted(clean_text("not gradable: " + e->not_gradable, true));
     }
     out += "," + format_number(r->score()) + "," + format_number(r->max_score());
     out += kEol;

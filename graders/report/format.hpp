@@ -36,6 +36,10 @@ std::string format_number(double v);
 // becomes U+FFFD) and drop control characters, so nothing can drive the reader's terminal or
 // break the file format.
 std::string clean_text(std::string_view s, bool keep_newlines);
+// CSV fields (RFC 4180): `csv_quoted` always encloses the text in double quotes, doubling the
+// quotes in it; `csv_field` does so only when the text holds a comma, a quote, CR or LF.
+std::string csv_quoted(std::string_view s);
+std::string csv_field(std::string_view s);
 // Escapes & < > " ' and drops characters XML 1.0 forbids. In attributes, tab and newlines
 // become character references so that a parser reads them back unchanged.
 std::string xml_escape(std::string_view s, bool attribute);

@@ -135,6 +135,19 @@ std::string format_points(double v) {
   return s == "-0" ? "0" : s;
 }
 
+std::string csv_quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string csv_field(std::string_view s) {
+  return s.find_first_of(",\"\r\n") == std::string_view::npos ? std::string(s) : csv_quoted(s);
+}
+
 std::string format_number(double v) {
   if (!std::isfinite(v)) return "";
   // Rounding first keeps sums such as 0.1 + 0.2 from printing as 0.30000000000000004.

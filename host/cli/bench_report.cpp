@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/version.hpp"
+#include "report/format.hpp"
 
 namespace awb::cli {
 namespace {
@@ -124,9 +125,7 @@ void write_csv(std::ostream& out, const BenchRun& run) {
       if (!j.contains(keys[i])) continue;
       const auto& v = j[keys[i]];
       if (v.is_string()) {
-        std::string s = v.get<std::string>(), q;
-        for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-        out << '"' << q << '"';
+        out << grade::csv_quoted(v.get<std::string>());
       } else if (v.is_boolean()) {
         out << (v.get<bool>() ? "1" : "0");
       } else {

@@ -6,14 +6,10 @@
 
 #include "core/bench_calibration.hpp"
 #include "core/bench_plan.hpp"
+#include "report/format.hpp"
 
 namespace awb::gui {
 namespace {
-
-QString csv_field(const QString& s) {
-  if (!s.contains(',') && !s.contains('"')) return s;
-  return '"' + QString(s).replace('"', QStringLiteral("\"\"")) + '"';
-}
 
 // Measurements, not exact values: six significant digits are more than they carry.
 QString number(double v) { return QString::number(v, 'g', 6); }
@@ -90,7 +86,7 @@ QString bench_csv(const std::vector<BenchPoint>& points) {
     if (p.result.status != "ok") continue;
     const auto& s = p.shape;
     const auto& m = p.result.measure;
-    const QStringList cells{csv_field(p.spec),
+    const QStringList cells{QString::fromStdString(grade::csv_field(p.spec.toStdString())),
                             QString::number(s.tokens),
                             QString::number(s.d),
                             QString::fromUtf8(to_string(s.scalar)),
