@@ -1,4 +1,5 @@
-// csv.cpp: the batch gradebook: one row per subject, one column per exercise, then the totals.
+// csv.cpp: the batch gradebook (one row per subject, one column per exercise, then the totals)
+// and the roster a course imports (one row per submission, numbers only).
 //
 // RFC 4180: fields separated by commas, records ended by CRLF, a field holding a comma, quote,
 // CR or LF enclosed in double quotes with its quotes doubled. The order is fixed (rows by
@@ -33,7 +34,7 @@ const ExerciseReport* find_exercise(const GradeReport& r, const std::string& id)
 
 }  // namespace
 
-std::string write_csv(const std::vector<GradeReport>& reports) {
+std::string write_csv(const std::vector<GradeReport>& reports, const View& view) {
   std::set<std::string> ids;  // the union, sorted
   for (const auto& r : reports)
     for (const auto& e : r.exercises) ids.insert(e.exercise_id);
@@ -56,10 +57,36 @@ std::string write_csv(const std::vector<GradeReport>& reports) {
       if (e == nullptr) continue;  // not graded on this exercise: an empty cell
       // A reason is text in a column of numbers: always quoted, so no reader takes it for one.
       out += e->not_gradable.empty()
-                 ? format_number(e->score)
+                 ? format_number(shown_totals(*e, view).score)
                  : csv_quoted(clean_text("not gradable: " + e->not_gradable, true));
     }
-    out += "," + format_number(r->score()) + "," + format_number(r->max_score());
+    const ShownTotals t = shown_totals(*r, view);
+    out += "," + format_number(t.score) + "," + format_number(t.max_score);
+    out += kEol;
+  }
+  return out;
+}
+
+std::string write_roster(const std::vector<RosterRow>& rows,
+                         const std::vector<std::string>& exercise_ids, double max_points,
+                         const View& view) {
+  std::string out = "submission";
+  for (const auto& id : exercise_ids) out += "," + text_field(id);
+  out += ",total,max,late_days,final,status,comment";
+  out += kEol;
+  for (const auto& row : rows) {
+    out += text_field(row.submission);
+    double total = 0;
+    for (const auto& id : exercise_ids) {
+      // Numbers only: an exercise that could not be graded scores 0 (the status says why).
+      const ExerciseReport* e = row.report ? find_exercise(*row.report, id) : nullptr;
+      const double v = e && e->not_gradable.empty() ? shown_totals(*e, view).score : 0.0;
+      total += v;
+      out += "," + format_number(v);
+    }
+    out += "," + format_number(total) + "," + format_number(max_points) + "," +
+           std::to_string(row.late_days) + "," + format_number(total * row.kept) + "," +
+           text_field(row.status) + "," + text_field(row.comment);
     out += kEol;
   }
   return out;

@@ -7,11 +7,14 @@
 // visibility ("hidden" | "after_due_date" | "after_published" | "visible").
 // tests/schema/gradescope_results.schema.json encodes that format; the tests validate against it.
 //
-// The view does not change this file. Gradescope, not awb, decides what a student sees: a
+// The view does not change the tests. Gradescope, not awb, decides what a student sees: a
 // hidden check becomes a test with visibility "hidden" (never shown to students), an
 // after-due-date one "after_due_date" (Gradescope applies its own due date). Leaving such
 // tests out would also hide them from the instructor on Gradescope, and the course's own
-// setting for when results are published still applies on top.
+// setting for when results are published still applies on top. The top-level output is read
+// by the student, so it counts only visible checks; there is no top-level score (it would
+// override the tests' sum and show hidden points in it). Checks that did not run are no
+// tests at all.
 //
 // Names and outputs are put in front of people, so they go through clean_text (control
 // characters dropped, invalid UTF-8 replaced); JSON escaping alone would keep the controls.
@@ -89,25 +92,52 @@ Json not_gradable_test(const ExerciseReport& e, const std::string& number) {
   return t;
 }
 
-std::string summary_output(const GradeReport& r) {
+// The top-level text the student reads: per exercise the points of what they may see, so a
+// hidden check shows neither its name nor its points nor its share of a total.
+std::string summary_output(const GradeReport& r, const View& student) {
   std::string out = "awb graded " + r.subject;
   if (!r.exercises.empty() && !r.exercises.front().provenance.awb_version.empty())
     out += " (awb " + r.exercises.front().provenance.awb_version + ")";
   out += ".\n";
   for (const auto& e : r.exercises) {
     out += e.exercise_id + ": ";
-    out += e.not_gradable.empty() ? format_points(e.score) + "/" + format_points(e.max_score)
-                                  : "not gradable: " + e.not_gradable;
+    if (!e.not_gradable.empty()) {
+      out += "not gradable: " + e.not_gradable + "\n";
+      continue;
+    }
+    const ShownTotals t = shown_totals(e, student);
+    out += format_points(t.score) + "/" + format_points(t.max_score);
+    if (t.hidden > 0) out += " in the tests shown";
     out += "\n";
+  }
+  return out;
+}
+
+// The leaderboard entries an assignment asks for (Gradescope's "leaderboard" array).
+Json leaderboard(const GradeReport& r, const std::vector<std::string>& columns) {
+  Json out = Json::array();
+  for (const auto& name : columns) {
+    double value = 0;
+    if (name == "score") {
+      value = r.score();
+    } else if (name == "percent") {
+      value = r.max_score() > 0 ? 100.0 * r.score() / r.max_score() : 0.0;
+    } else if (name == "exercises_passed") {
+      for (const auto& e : r.exercises)
+        if (e.not_gradable.empty() && e.max_score > 0 && e.score >= e.max_score - 1e-9) ++value;
+    } else {
+      continue;
+    }
+    out.push_back(Json{{"name", name}, {"value", finite(value)}, {"order", "desc"}});
   }
   return out;
 }
 
 }  // namespace
 
-std::string write_gradescope(const GradeReport& report, const View& /*view*/) {
+std::string write_gradescope(const GradeReport& report, const View& /*view*/,
+                             const std::vector<std::string>& leaderboard_columns) {
   Json j;
-  double score = 0;
   Json tests = Json::array();
   for (size_t i = 0; i < report.exercises.size(); ++i) {
     const ExerciseReport& e = report.exercises[i];
@@ -116,21 +146,21 @@ std::string write_gradescope(const GradeReport& report, const View& /*view*/) {
       tests.push_back(not_gradable_test(e, prefix + "1"));
       continue;
     }
-    for (size_t k = 0; k < e.checks.size(); ++k) {
-      tests.push_back(check_test(e, e.checks[k], prefix + std::to_string(k + 1)));
-      score += tests.back()["score"].get<double>();
-    }
+    // Only checks that count are tests: a not-run check would show as a red failure.
+    int number = 0;
+    for (const auto& c : e.checks)
+      if (counts(c)) tests.push_back(check_test(e, c, prefix + std::to_string(++number)));
   }
-  // The top-level score overrides the tests' sum on Gradescope; it is set to that sum so the
-  // two cannot disagree.
-  j["score"] = score;
+  // No top-level score: Gradescope then adds up the tests' scores, each under its own
+  // visibility, and a hidden test's points never show in a total the student reads.
   j["execution_time"] = std::llround(std::fmax(0.0, finite(report.execution_seconds)));
-  j["output"] = clean_text(summary_output(report), true);
+  j["output"] = clean_text(summary_output(report, View{}), true);
   j["output_format"] = "text";
   j["visibility"] = "visible";
   // run_autograder's stdout may hold instructor-only text (a table in the instructor view).
   j["stdout_visibility"] = "hidden";
   j["tests"] = std::move(tests);
+  if (!leaderboard_columns.empty()) j["leaderboard"] = leaderboard(report, leaderboard_columns);
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

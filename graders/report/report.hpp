@@ -51,9 +51,27 @@ struct View {
 std::string write_table(const GradeReport& report, const View& view);
 std::string write_json(const GradeReport& report, const View& view);
 std::string write_junit(const std::vector<GradeReport>& reports, const View& view);
-std::string write_gradescope(const GradeReport& report, const View& view);
-// One row per subject, one column per exercise, then the total.
-std::string write_csv(const std::vector<GradeReport>& reports);
+// `leaderboard` names the Gradescope leaderboard columns to add ("score", "percent",
+// "exercises_passed").
+std::string write_gradescope(const GradeReport& report, const View& view,
+                             const std::vector<std::string>& leaderboard = {});
+// One row per subject, one column per exercise, then the total: the points the view shows.
+std::string write_csv(const std::vector<GradeReport>& reports, const View& view = View{true, true});
+
+// One submission in a course's roster: the subject graded for it and what the gradebook needs.
+struct RosterRow {
+  std::string submission;             // the folder's name, exactly
+  const GradeReport* report = nullptr;
+  int late_days = 0;
+  double kept = 1.0;                  // share of the score a late policy keeps
+  std::string status;                 // "graded" | "not gradable"
+  std::string comment;                // reasons and flags, "; "-separated
+};
+// The roster an LMS imports: one row per submission; numeric columns only (one per exercise id
+// in `exercise_ids`, total, max, late_days, final = total × kept), then status and comment.
+std::string write_roster(const std::vector<RosterRow>& rows,
+                         const std::vector<std::string>& exercise_ids, double max_points,
+                         const View& view);
 
 }  // namespace awb::grade
 

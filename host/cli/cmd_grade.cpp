@@ -6,12 +6,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
+#include "core/assignment.hpp"
 #include "core/atomic_file.hpp"
 #include "core/batch.hpp"
 #include "core/exercise.hpp"
 #include "core/grading.hpp"
 #include "core/plugin_loader.hpp"
 #include "model/error.hpp"
+#include "report/format.hpp"
 #include "report/report.hpp"
 
 namespace awb::cli {
@@ -29,6 +31,7 @@ struct GradeOptions {
   int strictness = 2;
   std::string scalar = "f64";
   std::string batch;  // a folder of submissions: batch mode, --out is then a folder
+  std::string assignment;  // an assignment file (or a bundled assignment's name)
   int jobs = 1;
   bool resume = false;
   IsolationFlags isolation;
@@ -68,6 +71,23 @@ std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
   return out;
 }
 
+// --assignment takes a file, or the name of a bundled assignment ("qkv").
+std::filesystem::path assignment_path(const std::string& spec) {
+  std::error_code ec;
+  if (std::filesystem::exists(spec, ec)) return spec;
+  const auto bundled = core::bundled_assignment_dir() / (spec + ".yaml");
+  if (std::filesystem::exists(bundled, ec)) return bundled;
+  throw Error("assignment.not_found", spec,
+              "no such file, and no bundled assignment of that name (see " +
+                  core::bundled_assignment_dir().string() + ")");
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 // The progress of a batch on stderr: a bar redrawn in place on a terminal, else one line per
 // submission (for logs and CI).
 class BatchProgressPrinter {
@@ -103,11 +123,13 @@ class BatchProgressPrinter {
   bool drawn_ = false;
 };
 
-int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercise*>& exercises) {
+int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercise*>& exercises,
+                    const core::Assignment* assignment) {
   core::BatchOptions bo;
   bo.submissions = o.batch;
   bo.results = o.out;
   bo.exercises = exercises;
+  bo.assignment = assignment;
   bo.grading.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
   bo.grading.strictness = o.strictness;
   o.isolation.apply(bo.grading);
@@ -147,8 +169,15 @@ int run_grade(const GradeOptions& o) {
   const core::ExerciseSet set = core::load_exercises(dirs);
   for (const auto& e : set.errors) std::cerr << e.what() << '\n';
   if (!set.errors.empty()) return kExitBadInput;
-  const auto exercises = pick_exercises(set, ids);
-  if (!o.batch.empty()) return run_grade_batch(o, exercises);
+  std::optional<core::Assignment> assignment;
+  if (!o.assignment.empty()) {
+    core::AssignmentLoad load = core::load_assignment(assignment_path(o.assignment), set.exercises);
+    for (const auto& e : load.errors) std::cerr << e.what() << '\n';
+    if (!load.errors.empty()) return kExitBadInput;
+    assignment = std::move(load.assignment);
+  }
+  const auto exercises = assignment ? assignment->exercise_list() : pick_exercises(set, ids);
+  if (!o.batch.empty()) return run_grade_batch(o, exercises, assignment ? &*assignment : nullptr);
 
   std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   for (const auto& p : o.plugins) {
@@ -166,6 +195,18 @@ int run_grade(const GradeOptions& o) {
   for (const auto& p : o.plugins) {
     const auto picked = pick_variants(cat, p);
     variants.insert(variants.end(), picked.begin(), picked.end());
+  }
+  if (assignment) {
+    // The assignment grades one variant; the others are named, not graded.
+    const core::VariantChoice choice = core::choose_variant(*assignment, variants);
+    if (!choice.note.empty()) std::cerr << "awb: " << choice.note << '\n';
+    if (!choice.others.empty())
+      std::cerr << "awb: the assignment grades one variant; not graded: "
+                << grade::clean_text(join_names(choice.others), false) << '\n';
+    variants = {*choice.chosen};
+    go.every_check_counts = true;
+    go.scalar = assignment->scalar;
+    go.subject_capabilities = choice.chosen->variant->capabilities;
   }
 
   std::vector<grade::GradeReport> reports;
@@ -185,12 +226,15 @@ int run_grade(const GradeOptions& o) {
   if (o.format == "junit") {
     text = grade::write_junit(reports, view);
   } else if (o.format == "csv") {
-    text = grade::write_csv(reports);
+    text = grade::write_csv(reports, view);
   } else if (o.format == "table") {
     for (const auto& r : reports) text += grade::write_table(r, view);
   } else if (reports.size() == 1) {
-    text = o.format == "json" ? grade::write_json(reports[0], view)
-                              : grade::write_gradescope(reports[0], view);
+    text = o.format == "json"
+               ? grade::write_json(reports[0], view)
+               : grade::write_gradescope(reports[0], view,
+                                         assignment ? assignment->leaderboard
+                                                    : std::vector<std::string>{});
   } else if (o.format == "json") {
     // Several subjects: one JSON array of their documents.
     text = "[\n";
@@ -235,9 +279,17 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "--plugin", opts->plugins,
       "Variant id (qkv, org.awb.qkv:qkv) or plugin file/folder; repeatable (required unless "
       "--batch)");
-  cmd->add_option("--exercise", opts->exercises,
-                  "Exercise id, file or folder; repeatable (default: every bundled exercise)");
+  auto* exercises_opt =
+      cmd->add_option("--exercise", opts->exercises,
+                      "Exercise id, file or folder; repeatable (default: every bundled exercise)");
   cmd->add_option("--exercises", opts->exercise_dirs, "Where exercise ids are looked up");
+  auto* assignment_opt = cmd->add_option(
+      "--assignment", opts->assignment,
+      "Grade under an assignment (a file, or a bundled one: parameter-free, qkv, multi-head,\n"
+      "causal): its exercises, its variant of each submission, and every check it requires\n"
+      "counting, so every submission has the same maximum; a required check the variant\n"
+      "cannot run scores 0 with the reason. With --batch, also writes RESULTS/roster.csv.");
+  assignment_opt->excludes(exercises_opt);
   cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
   auto* format_opt =
       cmd->add_option("--format", opts->format, "table, json, junit, gradescope or csv")
@@ -267,10 +319,12 @@ void add_grade_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--strictness", opts->strictness,
                   "1: outputs only; 2: also reruns and perturbation probes")
       ->check(CLI::Range(1, 2))
-      ->capture_default_str();
-  cmd->add_option("--scalar", opts->scalar, "f64 or f32")
+      ->capture_default_str()
+      ->excludes(assignment_opt);
+  cmd->add_option("--scalar", opts->scalar, "f64 or f32 (an assignment sets its own)")
       ->check(CLI::IsMember({"f64", "f32"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->excludes(assignment_opt);
   add_isolation_options(cmd, opts->isolation);
   cmd->callback([opts, &exit_code, batch_opt, out_opt] {
     if (batch_opt->count() > 0 && out_opt->count() == 0)

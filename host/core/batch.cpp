@@ -13,12 +13,16 @@
 #include <set>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include "core/atomic_file.hpp"
+#include "core/lint.hpp"
 #include "core/plugin_loader.hpp"
 #include "core/sha256.hpp"
 #include "core/subjects.hpp"
 #include "core/version.hpp"
 #include "model/error.hpp"
+#include "report/format.hpp"
 
 namespace awb::core {
 namespace {
@@ -37,9 +41,33 @@ std::string utc_now() {
   return buf;
 }
 
-std::string options_text(const GradeOptions& o) {
-  return std::string("scalar=") + (o.scalar == Scalar::kF32 ? "f32" : "f64") +
-         ";strictness=" + std::to_string(o.strictness);
+std::string options_text(const BatchOptions& b) {
+  const GradeOptions& o = b.grading;
+  std::string text = std::string("scalar=") + (o.scalar == Scalar::kF32 ? "f32" : "f64") +
+                     ";strictness=" + std::to_string(o.strictness);
+  // An edited assignment (other points, requirements, variant) grades everything again.
+  if (b.assignment) text += ";assignment=" + b.assignment->sha256;
+  return text;
+}
+
+// When the submission was made, as far as its files tell: the newest modification time of a
+// regular file in it (0 when there is none).
+int64_t newest_mtime(const fs::path& folder) {
+  int64_t newest = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) == 0) newest = std::max<int64_t>(newest, st.st_mtime);
+  }
+  return newest;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
 }
 
 // Messages name files by their path on this machine; reports name them inside the submission,
@@ -124,10 +152,28 @@ void grade_submission(Shared& s, const fs::path& folder) {
   const Catalog catalog = load_catalog({folder}, policy);
 
   std::vector<Target> subjects;
-  for (const auto& p : catalog.plugins)
-    for (const auto& v : p.variants)
-      subjects.push_back(
-          {name + "/" + p.id + ":" + v.id, p.path.filename().string(), {&p, &v}, {}, {}});
+  std::vector<std::string> notes;  // about the submission, kept in its journal records
+  const Assignment* assignment = s.options.assignment;
+  if (assignment != nullptr) {
+    // The assignment names one variant; what else the submission holds is said, not graded.
+    std::vector<VariantRef> found;
+    for (const auto& p : catalog.plugins)
+      for (const auto& v : p.variants) found.push_back({&p, &v});
+    const VariantChoice choice = choose_variant(*assignment, found);
+    if (choice.chosen)
+      subjects.push_back({name, choice.chosen->plugin->path.filename().string(), *choice.chosen,
+                          {}, {}});
+    if (!choice.note.empty()) notes.push_back(choice.note);
+    if (!choice.others.empty()) notes.push_back("not graded: " + join(choice.others, ", "));
+    if (choice.chosen)
+      for (const auto& f : catalog.failures)
+        notes.push_back("did not load: " + failure_text(f, folder, name));
+  } else {
+    for (const auto& p : catalog.plugins)
+      for (const auto& v : p.variants)
+        subjects.push_back(
+            {name + "/" + p.id + ":" + v.id, p.path.filename().string(), {&p, &v}, {}, {}});
+  }
   std::string note;
   bool not_gradable = false;
   if (subjects.empty()) {
@@ -141,7 +187,7 @@ void grade_submission(Shared& s, const fs::path& folder) {
                                        : "descriptor: the plugin declares no variant";
     subjects.push_back({name, "", {}, reason, folder_digest(folder)});
     note = "not gradable: " + reason;
-  } else {
+  } else if (assignment == nullptr) {
     // Files beside loadable plugins that did not load are listed too, never dropped silently.
     for (const auto& f : catalog.failures) {
       const std::string text = failure_text(f, folder, name);
@@ -156,7 +202,11 @@ void grade_submission(Shared& s, const fs::path& folder) {
       note += (note.empty() ? "did not load: " : "; ") + text;
     }
     if (subjects.size() == 1) subjects.front().name = name;
+  } else if (!notes.empty()) {
+    note = join(notes, "; ");
   }
+  const std::string submission_note = join(notes, "; ");
+  const int64_t submitted_at = assignment != nullptr ? newest_mtime(folder) : 0;
 
   int passed = 0, total = 0, reused = 0;
   for (auto& subj : subjects) {
@@ -170,6 +220,13 @@ void grade_submission(Shared& s, const fs::path& folder) {
         subj.not_gradable = relative_text(e.what(), folder, name);
         subj.plugin_sha = sha256_hex("unreadable");
       }
+    }
+    GradeOptions grading = s.options.grading;
+    if (assignment != nullptr) {
+      grading.every_check_counts = true;
+      grading.scalar = assignment->scalar;
+      if (subj.variant.variant != nullptr)
+        grading.subject_capabilities = subj.variant.variant->capabilities;
     }
     // The last record waits for the session's end, which may void it (a forged frame).
     std::optional<JournalRecord> pending;
@@ -196,7 +253,7 @@ void grade_submission(Shared& s, const fs::path& folder) {
         tried = true;
         try {
           instance = std::make_unique<PluginSubject>(
-              subj.variant, session_options_for(s.options.exercises, s.options.grading));
+              subj.variant, session_options_for(s.options.exercises, grading));
         } catch (const Error& e) {
           subj.not_gradable = relative_text(e.what(), folder, name);
         }
@@ -205,8 +262,10 @@ void grade_submission(Shared& s, const fs::path& folder) {
       JournalRecord& record = pending.emplace();
       record.key = key;
       record.plugin_file = subj.plugin_file;
-      if (instance) apply_exercise_limits(instance->session(), *ex, s.options.grading);
-      record.report = instance ? grade_exercise(*ex, *instance, s.options.grading)
+      record.note = submission_note;
+      record.submitted_at = submitted_at;
+      if (instance) apply_exercise_limits(instance->session(), *ex, grading);
+      record.report = instance ? grade_exercise(*ex, *instance, grading)
                                : not_gradable_report(*ex, subj.not_gradable);
       record.report.provenance = {
           AWB_VERSION, ex->sha256, subj.plugin_sha,
@@ -299,16 +358,107 @@ BatchReports build_batch_reports(std::vector<JournalRecord> records) {
   return out;
 }
 
+std::map<std::string, std::string> shipped_plugin_hashes() {
+  std::map<std::string, std::string> out;
+  const std::pair<fs::path, const char*> dirs[] = {{bundled_plugin_dir(), "bundled plugin "},
+                                                    {bundled_mutant_dir(), "shipped mutant "}};
+  for (const auto& [dir, what] : dirs) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".so" || !e.is_regular_file(ec)) continue;
+      try {
+        out.emplace(sha256_file(e.path()), what + e.path().filename().string());
+      } catch (const Error&) {
+        // an unreadable shipped file is simply not compared
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
+                                          const std::vector<JournalRecord>& records,
+                                          const Assignment& assignment,
+                                          const std::map<std::string, std::string>& known) {
+  // Per submission: its note, time, graded file's sha256; and who else handed in that file.
+  struct Facts {
+    std::string note, sha, file;
+    int64_t submitted_at = 0;
+  };
+  std::map<std::string, Facts> facts;
+  std::map<std::string, std::vector<std::string>> by_sha;
+  for (const auto& r : records) {
+    Facts& f = facts[r.key.submission];
+    f.note = r.note;
+    f.submitted_at = r.submitted_at;
+    if (r.plugin_file.empty() || !f.sha.empty()) continue;
+    f.sha = r.key.plugin_sha256;
+    f.file = r.plugin_file;
+    by_sha[f.sha].push_back(r.key.submission);
+  }
+  std::vector<grade::RosterRow> rows;
+  for (const auto& [name, report] : reports.submissions) {
+    grade::RosterRow row;
+    row.submission = name;
+    row.report = &report;
+    const Facts& f = facts[name];
+    std::vector<std::string> comment;
+    const bool gradable = std::any_of(report.exercises.begin(), report.exercises.end(),
+                                      [](const auto& e) { return e.not_gradable.empty(); });
+    row.status = gradable ? "graded" : "not gradable";
+    if (!gradable && !report.exercises.empty())
+      comment.push_back("not gradable: " + report.exercises.front().not_gradable);
+    if (!f.note.empty()) comment.push_back(f.note);
+    if (!f.sha.empty()) {
+      if (const auto it = known.find(f.sha); it != known.end())
+        comment.push_back(f.file + " is identical to the " + it->second);
+      std::vector<std::string> twins;
+      for (const auto& other : by_sha[f.sha])
+        if (other != name) twins.push_back(other);
+      if (!twins.empty())
+        comment.push_back(f.file + " is identical to the file graded for " + join(twins, ", "));
+    }
+    if (f.submitted_at > 0) {
+      const Lateness late = lateness(assignment, static_cast<std::time_t>(f.submitted_at));
+      row.late_days = late.days;
+      row.kept = late.kept;
+      if (late.days > 0)
+        comment.push_back("late " + std::to_string(late.days) +
+                          (late.days == 1 ? " day" : " days") +
+                          (assignment.late.none()
+                               ? ""
+                               : " (" + grade::format_points(100.0 * (1.0 - late.kept)) +
+                                     " % off)"));
+    }
+    row.comment = join(comment, "; ");
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 void write_batch_reports(const BatchReports& reports, const fs::path& results,
-                         const grade::View& view) {
+                         const grade::View& view, const Assignment* assignment,
+                         const std::vector<grade::RosterRow>& roster) {
   std::error_code ec;
   fs::create_directories(results / "gradescope", ec);
   if (ec) throw Error("io.write", (results / "gradescope").string(), ec.message());
-  write_file_atomic(results / "grades.csv", grade::write_csv(reports.subjects));
+  write_file_atomic(results / "grades.csv", grade::write_csv(reports.subjects, view));
   write_file_atomic(results / "junit.xml", grade::write_junit(reports.subjects, view));
+  const std::vector<std::string> no_leaderboard;
   for (const auto& [name, report] : reports.submissions)
     write_file_atomic(results / "gradescope" / (name + ".json"),
-                      grade::write_gradescope(report, view));
+                      grade::write_gradescope(report, view,
+                                              assignment ? assignment->leaderboard
+                                                         : no_leaderboard));
+  if (assignment == nullptr) return;
+  std::vector<std::string> ids;
+  double max_points = 0;
+  for (const auto& e : assignment->exercises) {
+    ids.push_back(e.exercise.id);
+    for (const auto& c : e.exercise.checks)
+      if (view.shows(c.visibility)) max_points += c.points;
+  }
+  write_file_atomic(results / "roster.csv", grade::write_roster(roster, ids, max_points, view));
 }
 
 BatchSummary run_batch(const BatchOptions& options,
@@ -342,7 +492,7 @@ BatchSummary run_batch(const BatchOptions& options,
 
   Shared shared{options,      journal,
                 done,         report_progress,
-                Clock::now(), options_text(options.grading),
+                Clock::now(), options_text(options),
                 {},           {},
                 {},           0,
                 nullptr,      {}};
@@ -385,7 +535,11 @@ BatchSummary run_batch(const BatchOptions& options,
     throw Error("io.read", journal_path.string(),
                 "the journal lacks " + std::to_string(shared.expected.size() - records.size()) +
                     " result(s) this run graded");
-  write_batch_reports(build_batch_reports(std::move(records)), options.results, options.view);
+  const BatchReports reports = build_batch_reports(records);
+  std::vector<grade::RosterRow> roster;
+  if (options.assignment)
+    roster = roster_rows(reports, records, *options.assignment, shipped_plugin_hashes());
+  write_batch_reports(reports, options.results, options.view, options.assignment, roster);
   return summary;
 }
 

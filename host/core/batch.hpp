@@ -8,6 +8,8 @@
 //   grades.csv                 one row per subject, one column per exercise, totals
 //   junit.xml                  one testsuite per (subject, exercise)
 //   gradescope/<submission>.json  a Gradescope results.json per submission
+//   roster.csv                 with an assignment: one row per submission, numbers only, for a
+//                              gradebook (the assignment's variant; the others named in comment)
 // The reports carry no timing, so a resumed run writes them byte for byte as an uninterrupted
 // run would.
 #ifndef AWB_CORE_BATCH_HPP_
@@ -16,9 +18,11 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/assignment.hpp"
 #include "core/batch_journal.hpp"
 #include "core/exercise.hpp"
 #include "core/grading.hpp"
@@ -29,9 +33,10 @@ namespace awb::core {
 struct BatchOptions {
   std::filesystem::path submissions;  // a folder of submission folders
   std::filesystem::path results;      // created if missing
-  std::vector<const Exercise*> exercises;
+  std::vector<const Exercise*> exercises;  // with an assignment: assignment->exercise_list()
+  const Assignment* assignment = nullptr;  // grade its variant only, every check counting
   GradeOptions grading;
-  grade::View view;  // for junit.xml (grades.csv and Gradescope files do not depend on it)
+  grade::View view;  // for grades.csv, junit.xml and roster.csv (Gradescope decides its own)
   int jobs = 1;      // submissions graded at once
   bool resume = false;
   const std::atomic<bool>* cancel = nullptr;  // set it to stop after the results in progress
@@ -80,9 +85,20 @@ struct BatchReports {
   std::vector<std::pair<std::string, grade::GradeReport>> submissions;
 };
 BatchReports build_batch_reports(std::vector<JournalRecord> records);
-// Writes grades.csv, junit.xml and gradescope/<submission>.json into `results`, atomically.
+// The roster rows of an assignment's batch: one per submission, its lateness, and the comment
+// (why it is not gradable, what else it held, files identical to another submission's or to one
+// that ships with awb: `known` maps sha256 to a name such as "bundled plugin qkv").
+std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
+                                          const std::vector<JournalRecord>& records,
+                                          const Assignment& assignment,
+                                          const std::map<std::string, std::string>& known);
+// sha256 → "bundled plugin <file>" / "mutant <file>" for every plugin file that ships with awb.
+std::map<std::string, std::string> shipped_plugin_hashes();
+// Writes grades.csv, junit.xml and gradescope/<submission>.json into `results`, atomically;
+// with an assignment, roster.csv too.
 void write_batch_reports(const BatchReports& reports, const std::filesystem::path& results,
-                         const grade::View& view);
+                         const grade::View& view, const Assignment* assignment = nullptr,
+                         const std::vector<grade::RosterRow>& roster = {});
 
 }  // namespace awb::core
 

@@ -191,6 +191,8 @@ std::string journal_line(const JournalRecord& r) {
   Json j;
   j["key"] = to_json(r.key);
   j["plugin_file"] = r.plugin_file;
+  if (!r.note.empty()) j["note"] = r.note;
+  if (r.submitted_at != 0) j["submitted_at"] = r.submitted_at;
   j["report"] = to_json(r.report);
   j["seconds"] = r.seconds;
   j["finished_at"] = r.finished_at;
@@ -217,6 +219,8 @@ std::optional<JournalRecord> parse_journal_line(std::string_view line, std::stri
     JournalRecord r;
     r.key = journal_key_from_json(field(j, "key"));
     r.plugin_file = get_string(j, "plugin_file");
+    if (j.contains("note")) r.note = get_string(j, "note");
+    if (j.contains("submitted_at")) r.submitted_at = static_cast<int64_t>(get_number(j, "submitted_at"));
     r.report = exercise_report_from_json(field(j, "report"));
     r.seconds = get_number(j, "seconds");
     r.finished_at = get_string(j, "finished_at");

@@ -6,6 +6,7 @@
 //   {"key": {submission, subject, exercise_id, exercise_sha256, plugin_sha256, awb_version,
 //            options},
 //    "plugin_file": the plugin's file name inside the submission ("" when not gradable),
+//    "note", "submitted_at": about the submission (only when set),
 //    "report": the full ExerciseReport (every check, provenance, not_gradable),
 //    "seconds": wall time grading this result, "finished_at": UTC ISO 8601 time,
 //    "checksum": sha256 hex of the canonical (compact) JSON of everything before it}
@@ -44,6 +45,9 @@ struct JournalKey {
 struct JournalRecord {
   JournalKey key;
   std::string plugin_file;
+  // About the submission as a whole (written only when set, so older lines still read):
+  std::string note;          // e.g. "also submitted: a:b" (what an assignment did not grade)
+  int64_t submitted_at = 0;  // newest modification time of its files, Unix seconds (0: unknown)
   grade::ExerciseReport report;
   double seconds = 0;
   std::string finished_at;

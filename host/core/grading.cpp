@@ -6,6 +6,8 @@
 #include <map>
 #include <memory>
 
+#include "core/assignment.hpp"
+#include "core/capabilities.hpp"
 #include "core/sha256.hpp"
 #include "core/subjects.hpp"
 #include "core/version.hpp"
@@ -21,6 +23,28 @@ std::string group_key(const grade::CheckSpec& c) {
   key += "|" + (o.causal ? std::to_string(*o.causal) : std::string("-"));
   key += "|" + (o.scale ? std::to_string(static_cast<int>(*o.scale)) : std::string("-"));
   return key;
+}
+
+// A check the assignment requires that the subject could not run: a failure worth 0 of its
+// points, saying what the variant lacks (or why it could not run).
+void fail_required(grade::CheckResult& r, const Exercise& exercise, const grade::CheckSpec& check,
+                   const GradeOptions& options) {
+  const CheckNeeds needs = check_needs(exercise, check, options.scalar);
+  const uint64_t missing = needs.capabilities & ~options.subject_capabilities;
+  std::string why;
+  if (missing != 0)
+    why = "the assignment requires " + describe_capabilities(missing) +
+          "; your variant does not declare " + (capability_names(missing).size() > 1 ? "them" : "it");
+  else
+    why = "the assignment requires this check, and it could not run: " +
+          (r.summary.rfind("cannot run: ", 0) == 0 ? r.summary.substr(12) : r.summary);
+  r.status = grade::Status::kFailed;
+  r.points = 0;
+  r.max_points = check.points;
+  r.summary = why;
+  r.details.clear();
+  r.diagnosis.clear();
+  r.hint.clear();  // the check's hint is about its maths, which never ran
 }
 
 }  // namespace
@@ -39,6 +63,8 @@ grade::ExerciseReport grade_exercise(const Exercise& exercise, Subject& subject,
       ctx = std::make_unique<grade::CheckContext>(subject, reference, exercise.input_for(check),
                                                   options.scalar, options.strictness);
     grade::CheckResult r = grade::evaluate(check, *ctx);
+    if (options.every_check_counts && r.status == grade::Status::kNotRun)
+      fail_required(r, exercise, check, options);
     if (r.status != grade::Status::kNotRun) out.max_score += r.max_points;
     out.score += r.points;
     out.checks.push_back(std::move(r));

@@ -26,6 +26,10 @@ struct GradeOptions {
   SessionOptions session;  // how untrusted plugins are isolated
   bool trust_all = false;  // --trusted: load every plugin in-process
   LimitOverrides limits;
+  // Under an assignment every check counts: one the subject cannot run fails with 0 points and
+  // the reason, so every submission has the same maximum.
+  bool every_check_counts = false;
+  uint64_t subject_capabilities = 0;  // what the graded variant declares (names what it lacks)
 };
 
 // The session for grading `exercises`: the runner's address space is the largest the exercises

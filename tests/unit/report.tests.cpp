@@ -305,20 +305,26 @@ TEST_CASE("report: JUnit XML parses and counts like a CI server would", "[report
 
 TEST_CASE("report: Gradescope results follow the published format", "[report][gradescope]") {
   const Json j = Json::parse(write_gradescope(sample_report(), kStudent));
-  CHECK(j["score"] == 5.5);
+  // No top-level score: Gradescope adds up the tests, each under its own visibility.
+  CHECK_FALSE(j.contains("score"));
+  CHECK_FALSE(j.contains("leaderboard"));
   CHECK(j["execution_time"] == 2);
   CHECK(j["visibility"] == "visible");
   CHECK(j["stdout_visibility"] == "hidden");
   CHECK(j["output"].get<std::string>().find("broken: not gradable: the plugin did not load") !=
         std::string::npos);
-  REQUIRE(j["tests"].size() == 8);  // 7 checks and the not-gradable exercise
-  double max = 0;
+  // 6 checks that count and the not-gradable exercise; the not-run check is no test at all.
+  REQUIRE(j["tests"].size() == 7);
+  double max = 0, score = 0;
   for (const auto& t : j["tests"]) {
     CHECK((t["status"] == "passed" || t["status"] == "failed"));
     CHECK(t["output_format"] == "text");
+    CHECK(t["name"] != "softmax-basics: causal-mask");
     max += t["max_score"].get<double>();
+    score += t["score"].get<double>();
   }
-  CHECK(max == 10);  // the not-run check has max_score 0
+  CHECK(max == 10);
+  CHECK(score == 5.5);
   const Json& rows = j["tests"][1];
   CHECK(rows["name"] == "softmax-basics: rows-sum");
   CHECK(rows["number"] == "1.2");
@@ -333,19 +339,55 @@ TEST_CASE("report: Gradescope results follow the published format", "[report][gr
   CHECK(j["tests"][2]["status"] == "failed");
   CHECK(j["tests"][2]["output"].get<std::string>().rfind("Error: plugin faulted", 0) == 0);
   CHECK(j["tests"][3]["output"].get<std::string>().rfind("Timed out: ", 0) == 0);
-  const Json& not_run = j["tests"][4];
-  CHECK(not_run["status"] == "failed");
-  CHECK(not_run["max_score"] == 0.0);
-  CHECK(not_run["output"].get<std::string>().find("cannot run: the variant has no causal mask") !=
-        std::string::npos);
   // Gradescope hides these itself; awb maps the visibility and keeps the test.
-  CHECK(j["tests"][5]["visibility"] == "hidden");
-  CHECK(j["tests"][6]["visibility"] == "after_due_date");
-  CHECK(j["tests"][7]["name"] == "broken: not gradable");
-  CHECK(j["tests"][7]["number"] == "2.1");
+  CHECK(j["tests"][4]["name"] == "softmax-basics: secret");
+  CHECK(j["tests"][4]["visibility"] == "hidden");
+  CHECK(j["tests"][5]["visibility"] == "after_due_date");
+  CHECK(j["tests"][6]["name"] == "broken: not gradable");
+  CHECK(j["tests"][6]["number"] == "2.1");
+  // The top-level output is the student's: no hidden check's name or points, in any total.
+  const std::string output = j["output"].get<std::string>();
+  CHECK(output.find("softmax-basics: 2.5/5 in the tests shown") != std::string::npos);
+  CHECK(output.find("secret") == std::string::npos);
+  CHECK(output.find("5.5") == std::string::npos);
   // The view does not change the file (see gradescope.cpp).
   CHECK(write_gradescope(sample_report(), kInstructor) ==
         write_gradescope(sample_report(), kStudent));
+}
+
+TEST_CASE("report: a Gradescope leaderboard holds the columns asked for", "[report][gradescope]") {
+  const Json j =
+      Json::parse(write_gradescope(sample_report(), kStudent, {"score", "exercises_passed"}));
+  REQUIRE(j["leaderboard"].size() == 2);
+  CHECK(j["leaderboard"][0] == Json{{"name", "score"}, {"value", 5.5}, {"order", "desc"}});
+  CHECK(j["leaderboard"][1]["name"] == "exercises_passed");
+  CHECK(j["leaderboard"][1]["value"] == 0.0);
+}
+
+TEST_CASE("report: CSV honours the view: a student's totals leave hidden checks out",
+          "[report]") {
+  // Student: the visible checks that count (2 + 0.5 + 0 + 0 of 5); instructor: everything.
+  const std::string student = write_csv({sample_report()}, kStudent);
+  CHECK(student ==
+        "subject,broken,softmax-basics,total,max\r\n"
+        "org.awb.qkv:qkv,\"not gradable: the plugin did not load: missing symbol awb_entry\","
+        "2.5,2.5,5\r\n");
+  CHECK(write_csv({sample_report()}, kInstructor).find(",5.5,5.5,10\r\n") != std::string::npos);
+}
+
+TEST_CASE("report: the roster has numbers only, the same maximum, and status and comment apart",
+          "[report]") {
+  const GradeReport graded = sample_report();
+  std::vector<RosterRow> rows = {
+      {"01-ann", &graded, 0, 1.0, "graded", ""},
+      {"02-bob, \"jr\"", nullptr, 0, 1.0, "not gradable", "not gradable: no plugin file"},
+      {"03-cy", &graded, 2, 0.8, "graded", "late 2 days (20 % off)"}};
+  const std::string csv = write_roster(rows, {"softmax-basics", "broken"}, 5, kStudent);
+  CHECK(csv ==
+        "submission,softmax-basics,broken,total,max,late_days,final,status,comment\r\n"
+        "01-ann,2.5,0,2.5,5,0,2.5,graded,\r\n"
+        "\"02-bob, \"\"jr\"\"\",0,0,0,5,0,0,not gradable,not gradable: no plugin file\r\n"
+        "03-cy,2.5,0,2.5,5,2,2,graded,late 2 days (20 % off)\r\n");
 }
 
 TEST_CASE("report: CSV gradebook, exact text", "[report]") {
@@ -390,6 +432,8 @@ TEST_CASE("report: write Gradescope samples for the schema check", "[.][report-s
   write("student.json", write_gradescope(sample_report(), kStudent));
   write("instructor.json", write_gradescope(sample_report(), kInstructor));
   write("empty.json", write_gradescope(GradeReport{}, kStudent));
+  write("leaderboard.json",
+        write_gradescope(sample_report(), kStudent, {"score", "percent", "exercises_passed"}));
   GradeReport odd = sample_report();
   odd.subject = "bad \xC3\x28 utf-8";
   odd.execution_seconds = std::numeric_limits<double>::quiet_NaN();
