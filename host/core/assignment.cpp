@@ -240,14 +240,15 @@ AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>
         const std::string p = "exercises[" + std::to_string(i) + "]";
         std::optional<double> points;
         const Exercise* ex = nullptr;
-        YAML::Node id_node, file_node;
+        // yaml-cpp's operator= on a Node assigns content; reset() rebinds it.
+        std::optional<YAML::Node> id_node, file_node;
         if (n.IsScalar()) {
-          id_node = n;
+          id_node.emplace().reset(n);
         } else if (rd.check_keys(n, p, {"id", "file", "points"})) {
           if (n["id"] && n["file"]) rd.error(n, p, rd.id("value"), "give id or file, not both");
           if (!n["id"] && !n["file"]) rd.error(n, p, rd.id("missing_key"), "needs id or file");
-          id_node = n["id"];
-          file_node = n["file"];
+          if (n["id"]) id_node.emplace().reset(n["id"]);
+          if (n["file"]) file_node.emplace().reset(n["file"]);
           if (n["points"]) {
             points = rd.number(n["points"], p + ".points");
             if (points && !(*points > 0)) {
@@ -259,20 +260,20 @@ AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>
           continue;
         }
         if (id_node) {
-          const auto id = rd.string(id_node, p);
+          const auto id = rd.string(*id_node, p);
           if (!id) continue;
           const auto it = std::find_if(available.begin(), available.end(),
                                        [&](const Exercise& e) { return e.id == *id; });
           if (it == available.end()) {
             const std::string guess = did_you_mean(*id, ids);
-            rd.error(id_node, p, rd.id("unknown_exercise"),
+            rd.error(*id_node, p, rd.id("unknown_exercise"),
                      "no exercise '" + *id + "' among those loaded" +
                          (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
             continue;
           }
           ex = &*it;
         } else if (file_node) {
-          const auto f = rd.string(file_node, p + ".file");
+          const auto f = rd.string(*file_node, p + ".file");
           if (!f) continue;
           ExerciseLoad l = load_exercise_file(fs::path(*f).is_absolute()
                                                   ? fs::path(*f)

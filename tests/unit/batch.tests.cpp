@@ -14,6 +14,7 @@
 #include "core/batch_journal.hpp"
 #include "core/exercise.hpp"
 #include "model/error.hpp"
+#include "report/format.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;
@@ -361,4 +362,64 @@ TEST_CASE("batch: unloadable submissions are not gradable, with the stage and re
   // Paths of this machine do not reach the reports.
   for (const auto& [subject, reason] : reasons)
     CHECK(reason.find(subs.string()) == std::string::npos);
+}
+
+TEST_CASE("batch: under an assignment the roster has one row per submission, one maximum",
+          "[batch][assignment]") {
+  const fs::path dir = scratch("assignment");
+  const fs::path subs = dir / "subs", results = dir / "results";
+  const fs::path plugins = AWB_TEST_PLUGIN_DIR;
+  for (const char* s : {"01-ann", "02-bob", "03-cy", "04-dee", "05-eve"})
+    fs::create_directories(subs / s);
+  fs::copy_file(plugins / "awb_qkv.so", subs / "01-ann" / "attention.so");
+  fs::copy_file(plugins / "awb_qkv.so", subs / "02-bob" / "mine.so");  // the same bytes
+  fs::copy_file(plugins / "awb_parameter_free.so", subs / "03-cy" / "a.so");  // no qkv
+  fs::copy_file(plugins / "awb_multi_head.so", subs / "03-cy" / "b.so");
+  spit(subs / "04-dee" / "broken.so", "not an ELF file");
+  // 05-eve hands in nothing.
+
+  const auto set = core::load_exercises({core::bundled_exercise_dir()});
+  REQUIRE(set.errors.empty());
+  const auto load = core::load_assignment(core::bundled_assignment_dir() / "qkv.yaml",
+                                          set.exercises);
+  REQUIRE(load.errors.empty());
+  const core::Assignment& a = *load.assignment;
+  core::BatchOptions o;
+  o.submissions = subs;
+  o.results = results;
+  o.exercises = a.exercise_list();
+  o.assignment = &a;
+  o.grading.trust_all = true;  // in-process: the test is about totals, not isolation
+  o.view = {true, false};
+  const auto summary = core::run_batch(o);
+  CHECK(summary.submissions == 5);
+
+  const std::string roster = slurp(results / "roster.csv");
+  INFO(roster);
+  std::vector<std::string> rows;
+  for (size_t at = 0, nl; (nl = roster.find("\r\n", at)) != std::string::npos; at = nl + 2)
+    rows.push_back(roster.substr(at, nl - at));
+  REQUIRE(rows.size() == 6);
+  CHECK(rows[0].rfind("submission,river-bank,animal-road,why-qkv,scaling,resolve-it,"
+                      "previous-token,total,max,late_days,final,status,comment",
+                      0) == 0);
+  const std::string max = "," + grade::format_number(a.max_points()) + ",";
+  for (size_t i = 1; i < rows.size(); ++i) CHECK(rows[i].find(max) != std::string::npos);
+  CHECK_THAT(rows[1], Catch::StartsWith("01-ann,") && Catch::Contains(",graded,") &&
+                          Catch::Contains("identical to the bundled plugin awb_qkv.so") &&
+                          Catch::Contains("identical to the file graded for 02-bob"));
+  // 03-cy: the multi-head plugin has Q/K/V, so it is graded; the other is named.
+  CHECK_THAT(rows[3], Catch::StartsWith("03-cy,") &&
+                          Catch::Contains("not graded: org.awb.parameter-free:parameter-free"));
+  CHECK_THAT(rows[4], Catch::StartsWith("04-dee,0,0,0,0,0,0,0,") &&
+                          Catch::Contains(",not gradable,not gradable: broken.so: open"));
+  CHECK_THAT(rows[5], Catch::Contains(",not gradable,not gradable: discover: no plugin file"));
+  // Numbers only in the score columns: no cell between the name and status holds text.
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto status = rows[i].find(",graded,") != std::string::npos
+                            ? rows[i].find(",graded,")
+                            : rows[i].find(",not gradable,");
+    const std::string numbers = rows[i].substr(rows[i].find(',') + 1, status - rows[i].find(','));
+    CHECK(numbers.find_first_not_of("0123456789.,") == std::string::npos);
+  }
 }
