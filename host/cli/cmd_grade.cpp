@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <map>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -12,6 +13,7 @@
 #include "core/exercise.hpp"
 #include "core/grading.hpp"
 #include "core/plugin_loader.hpp"
+#include "core/sha256.hpp"
 #include "model/error.hpp"
 #include "report/format.hpp"
 #include "report/report.hpp"
@@ -80,6 +82,27 @@ std::filesystem::path assignment_path(const std::string& spec) {
   throw Error("assignment.not_found", spec,
               "no such file, and no bundled assignment of that name (see " +
                   core::bundled_assignment_dir().string() + ")");
+}
+
+// For the instructor: a graded plugin that is not bundled but has the bytes of a plugin or
+// mutant that ships with awb (a student handing in awb's own answer).
+std::string shipped_copy_notes(const std::vector<core::VariantRef>& variants) {
+  std::string out;
+  std::map<std::string, std::string> shipped;
+  for (const auto& v : variants) {
+    if (v.plugin->bundled) continue;
+    if (shipped.empty()) shipped = core::shipped_plugin_hashes();
+    std::string sha;
+    try {
+      sha = core::sha256_file(v.plugin->path);
+    } catch (const Error&) {
+      continue;
+    }
+    if (const auto it = shipped.find(sha); it != shipped.end())
+      out += "note: " + grade::clean_text(v.plugin->path.string(), false) + " is identical to the " +
+             it->second + "\n";
+  }
+  return out;
 }
 
 std::string join_names(const std::vector<std::string>& names) {
@@ -229,6 +252,7 @@ int run_grade(const GradeOptions& o) {
     text = grade::write_csv(reports, view);
   } else if (o.format == "table") {
     for (const auto& r : reports) text += grade::write_table(r, view);
+    if (view.instructor) text += shipped_copy_notes(variants);
   } else if (reports.size() == 1) {
     text = o.format == "json"
                ? grade::write_json(reports[0], view)
@@ -270,11 +294,13 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "--resume grades only what the journal lacks (an edited exercise or a rebuilt plugin is\n"
       "graded again). The reports are built from the journal alone, without timings, so a\n"
       "resumed run writes the same bytes as an uninterrupted one: RESULTS/grades.csv,\n"
-      "RESULTS/junit.xml and RESULTS/gradescope/<submission>.json. Batch exit codes:\n"
+      "RESULTS/junit.xml, RESULTS/gradescope/<submission>.json and, with --assignment,\n"
+      "RESULTS/roster.csv (one row per submission, numbers only, for a gradebook: grade with\n"
+      "--view instructor to count hidden checks). Batch exit codes:\n"
       "  0  every submission graded (whatever the students scored)\n"
       "  1  I/O failure (a file could not be read or written; the journal is locked)\n"
       "  2  bad command line, or RESULTS already has a journal and --resume was not given\n"
-      "  3  an exercise file is invalid");
+      "  3  an exercise or assignment file is invalid");
   auto* plugin_opt = cmd->add_option(
       "--plugin", opts->plugins,
       "Variant id (qkv, org.awb.qkv:qkv) or plugin file/folder; repeatable (required unless "
