@@ -4,6 +4,7 @@
 
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
+#include "cli/validators.hpp"
 #include "cli/isolation_options.hpp"
 #include "core/bench_calibration.hpp"
 #include "core/bench_plan.hpp"
@@ -174,21 +175,23 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--runner-overhead", opts->runner_runs,
                   "Instead of a sweep: the cost of isolation over N runs (cold start of a runner, "
                   "warm round trip, the same call in-process), median and p95")
-      ->check(CLI::PositiveNumber);
+      ->check(InRange(1, 100000, "runs"));
   cmd->add_option("--preset", opts->preset,
                   "goals: exactly the points of the performance goals (ignores the sweep lists)")
       ->check(CLI::IsMember({"goals"}));
   cmd->add_flag("--quick", opts->quick,
                 "Fewer runs (1 warm-up, 3 timed); without sweep lists, a tiny sweep");
-  cmd->add_option("--tokens,-T", opts->tokens, "Sequence lengths (default 128 ... 8192)")
+  cmd->add_option("--tokens,-T", opts->tokens,
+                  "Sequence lengths, 1 to 1048576 (default 128 ... 8192)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--dims,-d", opts->dims, "Per-head widths d_k = d_v (default 64)")
+      ->check(InRange(1, 1 << 20));
+  cmd->add_option("--dims,-d", opts->dims, "Per-head widths d_k = d_v, 1 to 4096 (default 64)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--heads", opts->heads, "Head counts (default 1; d_model = heads * d)")
+      ->check(InRange(1, 4096));
+  cmd->add_option("--heads", opts->heads,
+                  "Head counts, 1 to 256 (default 1; d_model = heads * d)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(InRange(1, 256));
   cmd->add_option("--causal", opts->causal, "off, on or off,on (default off)")
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on"}));
@@ -201,16 +204,16 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f64"}));
   cmd->add_option("--threads", opts->threads,
-                  "Threads for the kernels and the GEMM (default: every core)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--warmup", opts->warmup, "Untimed calls before timing (default 2)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--reps", opts->reps, "Timed calls per point (default 7)")
-      ->check(CLI::PositiveNumber);
+                  "Threads for the kernels and the GEMM, at most 256 (default, or 0: every core)")
+      ->check(InRange(0, 256));
+  cmd->add_option("--warmup", opts->warmup, "Untimed calls before timing, at most 10000 (default 2)")
+      ->check(InRange(0, 10000));
+  cmd->add_option("--reps", opts->reps, "Timed calls per point, 1 to 100000 (default 7)")
+      ->check(InRange(1, 100000));
   cmd->add_option("--memory-budget", opts->budget_gib,
-                  "GiB the host may allocate for A and S of one point; larger points are "
-                  "skipped with a note")
-      ->check(CLI::PositiveNumber)
+                  "GiB the host may allocate for one point: A and S, and all its inputs and "
+                  "outputs; larger points are skipped with a note")
+      ->check(InRange(0.001, 1024, "GiB"))
       ->capture_default_str();
   cmd->add_option("--format", opts->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/validators.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/print.hpp"
 #include "core/capabilities.hpp"
@@ -152,8 +153,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();
-  cmd->add_option("--sharpness", opts->sharpness, "Override the problem's sharpness (> 0)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--sharpness", opts->sharpness, "Override the problem's sharpness, 1e-9 to 1e9")
+      ->check(InRange(1e-9, 1e9));
   cmd->add_flag("--causal", opts->causal, "Turn the causal mask on");
   cmd->add_option("--format", opts->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))

@@ -1,6 +1,8 @@
 // isolation_options.cpp: parsing and applying the shared isolation switches.
 #include "cli/isolation_options.hpp"
 
+#include "cli/validators.hpp"
+
 namespace awb::cli {
 
 core::SessionOptions IsolationFlags::session() const {
@@ -43,17 +45,19 @@ void add_isolation_options(CLI::App* cmd, IsolationFlags& f, bool with_limits) {
       ->capture_default_str();
   if (!with_limits) return;
   cmd->add_option("--cpu-limit", f.cpu_seconds,
-                  "CPU seconds one run may use (default: the exercise's, else 10)")
-      ->check(CLI::PositiveNumber);
+                  "CPU seconds one run may use, 0.01 to 86400 (default: the exercise's, else 10)")
+      ->check(InRange(0.01, 86400, "seconds"));
   cmd->add_option("--wall-limit", f.wall_seconds,
-                  "Wall-clock seconds one run may take (default: the exercise's, else 30)")
-      ->check(CLI::PositiveNumber);
+                  "Wall-clock seconds one run may take, 0.01 to 86400 (default: the exercise's, "
+                  "else 30)")
+      ->check(InRange(0.01, 86400, "seconds"));
   cmd->add_option("--memory-limit", f.memory_mb,
-                  "Address space of the runner in MB (default: the exercises' largest, else 1024)")
-      ->check(CLI::PositiveNumber);
+                  "Address space of the runner in MB, 64 (below it no plugin loads) to 1048576 "
+                  "(default: the exercises' largest, else 1024)")
+      ->check(InRange(64, 1 << 20, "MB"));
   cmd->add_option("--output-limit", f.output_kb,
-                  "KiB of stdout + stderr after which the runner is stopped")
-      ->check(CLI::PositiveNumber)
+                  "KiB of stdout + stderr after which the runner is stopped, 1 to 1048576")
+      ->check(InRange(1, 1 << 20, "KiB"))
       ->capture_default_str();
 }
 

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
       "  0  success\n"
       "  1  the work ran and failed (a plugin call returned an error)\n"
       "  2  bad command line\n"
-      "  3  an input file (problem, exercise) is invalid\n"
+      "  3  an input file (problem, exercise, assignment) is invalid\n"
       "  4  a plugin could not be loaded, or the requested variant was not found\n"
       "  5  the variant's capabilities do not cover the problem\n\n"
       "Run 'awb COMMAND --help' for the options of each command.");
@@ -51,7 +51,9 @@ int main(int argc, char** argv) {
   } catch (const awb::Error& e) {
     std::cerr << "awb: " << e.what() << '\n';
     const std::string& id = e.id();
-    if (id.rfind("problem.", 0) == 0 || id.rfind("exercise.", 0) == 0) return kExitBadInput;
+    if (id.rfind("problem.", 0) == 0 || id.rfind("exercise.", 0) == 0 ||
+        id.rfind("assignment.", 0) == 0)
+      return kExitBadInput;
     if (id.rfind("example.", 0) == 0 || id.ends_with(".usage")) return kExitUsage;
     if (id.rfind("plugin.", 0) == 0) return kExitPluginError;
     return kExitFailed;

@@ -213,6 +213,10 @@ std::optional<std::string> bench_skip_reason(const BenchShape& s, uint64_t caps,
   if (materialised_bytes(s) > budget_bytes)
     return "A/S would need " + format_bytes(materialised_bytes(s)) +
            ", over the memory budget of " + format_bytes(budget_bytes);
+  // Checked before anything is allocated: T, d and heads large enough to exhaust memory.
+  if (io_bytes(s, caps) > budget_bytes)
+    return "its inputs and outputs would need " + format_bytes(io_bytes(s, caps)) +
+           ", over the memory budget of " + format_bytes(budget_bytes);
   return std::nullopt;
 }
 
