@@ -69,7 +69,7 @@ std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
       out.push_back(&ex);
   for (const auto& w : wanted)
     if (std::none_of(out.begin(), out.end(), [&](const core::Exercise* e) { return e->id == w; }))
-      throw Error("exercise.not_found", "no exercise with id '" + w + "'");
+      throw core::unknown_exercise(set, w);
   return out;
 }
 

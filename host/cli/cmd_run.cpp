@@ -48,7 +48,7 @@ RunInput input_from(const RunOptions& o, std::string& source) {
       throw Error("exercise.unknown_case", ex.file.string(), "no case '" + o.case_id + "'");
     }
     for (const auto& e : set.errors) std::cerr << e.what() << '\n';
-    throw Error("exercise.not_found", "no exercise with id '" + o.exercise + "'");
+    throw core::unknown_exercise(set, o.exercise);
   }
   const ProblemSpec p = o.problem_file.empty() ? core::example_problem(o.example)
                                                : core::load_problem_file(o.problem_file);

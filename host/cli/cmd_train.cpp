@@ -38,7 +38,7 @@ core::Exercise find_exercise(const TrainOptions& o) {
   for (auto& ex : set.exercises)
     if (ex.id == o.exercise) return std::move(ex);
   for (const auto& e : set.errors) std::cerr << e.what() << '\n';
-  throw Error("exercise.not_found", "no exercise with id '" + o.exercise + "'");
+  throw core::unknown_exercise(set, o.exercise);
 }
 
 std::string fixed(double v, int decimals) {

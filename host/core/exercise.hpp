@@ -97,6 +97,9 @@ struct ExerciseSet {
   int files = 0;
 };
 ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations);
+// The error for an exercise id the set does not have ("exercise.not_found", with the closest
+// id as a did-you-mean).
+Error unknown_exercise(const ExerciseSet& set, const std::string& id);
 
 // The bundled exercises folder: <prefix>/share/awb/exercises, or the source tree's exercises/
 // when running from the build tree.

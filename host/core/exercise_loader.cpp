@@ -565,6 +565,15 @@ ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations) 
   return set;
 }
 
+Error unknown_exercise(const ExerciseSet& set, const std::string& id) {
+  std::vector<std::string> ids;
+  for (const auto& e : set.exercises) ids.push_back(e.id);
+  const std::string guess = did_you_mean(id, ids);
+  return Error("exercise.not_found",
+               "no exercise with id '" + id + "'" +
+                   (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
+}
+
 std::filesystem::path bundled_exercise_dir() {
   return shipped_path(AWB_SOURCE_EXERCISE_DIR, "share/awb/exercises");
 }

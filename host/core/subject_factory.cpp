@@ -36,7 +36,7 @@ void WarmSubjects::clear() {
 const Exercise& find_exercise(const ExerciseSet& set, const std::string& id) {
   for (const auto& ex : set.exercises)
     if (ex.id == id) return ex;
-  throw Error("exercise.not_found", "no exercise with id '" + id + "'");
+  throw unknown_exercise(set, id);
 }
 
 RunInput case_input(const Exercise& exercise, const std::string& case_id) {
