@@ -170,7 +170,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--variant", opts->variants,
                   "Variant id, or plugin-id:variant-id; repeatable (default: every bundled "
                   "variant; with --preset goals, the variant each goal is about)");
-  cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
+  add_plugin_dir_option(cmd, opts->plugin_dirs);
   add_isolation_options(cmd, opts->isolation, false);
   cmd->add_option("--runner-overhead", opts->runner_runs,
                   "Instead of a sweep: the cost of isolation over N runs (cold start of a runner, "

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/isolation_options.hpp"
 #include "core/compare.hpp"
 #include "core/exercise.hpp"
 #include "core/plugin_loader.hpp"
@@ -143,7 +144,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--case", opts->case_id, "Which case of the exercise (default: the first)");
   cmd->add_option("--exercises", opts->exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");
-  cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
+  add_plugin_dir_option(cmd, opts->plugin_dirs);
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();

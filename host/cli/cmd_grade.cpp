@@ -192,6 +192,9 @@ int run_grade(const GradeOptions& o) {
   const core::ExerciseSet set = core::load_exercises(dirs);
   for (const auto& e : set.errors) std::cerr << e.what() << '\n';
   if (!set.errors.empty()) return kExitBadInput;
+  if (set.exercises.empty())
+    throw Error("exercise.none_found", dirs.front().string(),
+                "no exercise file (*.yaml, *.yml) here: nothing to grade");
   std::optional<core::Assignment> assignment;
   if (!o.assignment.empty()) {
     core::AssignmentLoad load = core::load_assignment(assignment_path(o.assignment), set.exercises);
@@ -316,7 +319,7 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "counting, so every submission has the same maximum; a required check the variant\n"
       "cannot run scores 0 with the reason. With --batch, also writes RESULTS/roster.csv.");
   assignment_opt->excludes(exercises_opt);
-  cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
+  add_plugin_dir_option(cmd, opts->plugin_dirs);
   auto* format_opt =
       cmd->add_option("--format", opts->format, "table, json, junit, gradescope or csv")
           ->check(CLI::IsMember({"table", "json", "junit", "gradescope", "csv"}))

@@ -149,7 +149,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                               "Variant id, or plugin-id:variant-id; repeatable");
   auto* all = cmd->add_flag("--all", opts->all, "Run every loaded variant");
   var->excludes(all);
-  cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
+  add_plugin_dir_option(cmd, opts->plugin_dirs);
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();

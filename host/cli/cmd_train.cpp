@@ -126,7 +126,7 @@ void add_train_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--exercise", opts->exercise, "An exercise id or an exercise file")->required();
   cmd->add_option("--exercises", opts->exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");
-  cmd->add_option("--plugin-dir", opts->plugin_dirs, "Extra plugin folder or file; repeatable");
+  add_plugin_dir_option(cmd, opts->plugin_dirs);
   cmd->add_option("--out", opts->out, "Write the learned weights here as a YAML layers: section");
   cmd->add_option("--steps", opts->steps, "Override the exercise's step budget")
       ->check(CLI::PositiveNumber);

@@ -29,20 +29,40 @@ void IsolationFlags::apply(core::GradeOptions& grading) const {
   grading.limits = {cpu_seconds, wall_seconds, memory_mb};
 }
 
+void add_plugin_dir_option(CLI::App* cmd, std::vector<std::string>& dirs) {
+  cmd->add_option("--plugin-dir", dirs, "Extra plugin folder or file; repeatable")
+      ->check(CLI::ExistingPath);
+}
+
 void add_isolation_options(CLI::App* cmd, IsolationFlags& f, bool with_limits) {
   const auto levels = CLI::IsMember({"process", "limited", "confined"});
-  cmd->add_flag("--trusted", f.trusted,
+  auto* trusted = cmd->add_flag("--trusted", f.trusted,
                 "Load every plugin into this process (no runner): for timing your own code. "
                 "Plugins that are not bundled otherwise run in a locked-down awb-runner");
-  cmd->add_option("--isolation", f.isolation,
-                  "Lockdown the runner aims for: process (own process, rlimits), limited "
-                  "(+ seccomp), confined (+ unprivileged uid, Landlock)")
-      ->check(levels)
-      ->capture_default_str();
-  cmd->add_option("--min-isolation", f.min_isolation,
-                  "Refuse to run an untrusted plugin in a runner that locked down less")
-      ->check(levels)
-      ->capture_default_str();
+  auto* aim = cmd->add_option("--isolation", f.isolation,
+                              "Lockdown the runner aims for: process (own process, rlimits), "
+                              "limited (+ seccomp), confined (+ unprivileged uid, Landlock)")
+                  ->check(levels)
+                  ->capture_default_str();
+  auto* floor = cmd->add_option("--min-isolation", f.min_isolation,
+                                "Refuse to run an untrusted plugin in a runner that locked down "
+                                "less (not with --trusted, which runs nothing in a runner)")
+                    ->check(levels)
+                    ->capture_default_str();
+  // --trusted runs every plugin in this process: asking for a runner's lockdown beside it is a
+  // contradiction, not something to ignore.
+  trusted->excludes(aim);
+  trusted->excludes(floor);
+  // Aiming below the floor could only ever refuse: say so before anything runs.
+  floor->check(CLI::Validator(
+      [&f](std::string& floor_name) -> std::string {
+        const auto want = runner::parse_isolation(floor_name);
+        const auto aim_level = runner::parse_isolation(f.isolation);
+        if (want && aim_level && *aim_level < *want)
+          return "--isolation " + f.isolation + " aims below --min-isolation " + floor_name;
+        return {};
+      },
+      ""));
   if (!with_limits) return;
   cmd->add_option("--cpu-limit", f.cpu_seconds,
                   "CPU seconds one run may use, 0.01 to 86400 (default: the exercise's, else 10)")

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/grading.hpp"
 #include "core/plugin_loader.hpp"
@@ -24,6 +25,9 @@ struct IsolationFlags {
   core::SessionOptions session() const;
   void apply(core::GradeOptions& grading) const;
 };
+
+// --plugin-dir: extra plugin folders or files, each of which must exist.
+void add_plugin_dir_option(CLI::App* cmd, std::vector<std::string>& dirs);
 
 // Adds the switches to `cmd`; `with_limits` adds the limit overrides too.
 void add_isolation_options(CLI::App* cmd, IsolationFlags& flags, bool with_limits = true);

@@ -464,14 +464,18 @@ void write_batch_reports(const BatchReports& reports, const fs::path& results,
 BatchSummary run_batch(const BatchOptions& options,
                        const std::function<void(const BatchProgress&)>& progress) {
   std::error_code ec;
+  // Results inside the submissions would be graded as a student by the next run (or resume).
+  const fs::path subs_c = fs::weakly_canonical(fs::absolute(options.submissions), ec);
+  const fs::path results_c = fs::weakly_canonical(fs::absolute(options.results), ec);
+  const auto [end, _] = std::mismatch(subs_c.begin(), subs_c.end(), results_c.begin(),
+                                      results_c.end());
+  if (end == subs_c.end())
+    throw Error("batch.usage", options.results.string(),
+                "the results folder (--out) must not be the submissions folder (--batch) or "
+                "inside it");
   fs::create_directories(options.results, ec);
   if (ec) throw Error("io.write", options.results.string(), ec.message());
-  auto submissions = list_submissions(options.submissions);
-  // A results folder inside the submissions folder is not a submission.
-  std::erase_if(submissions, [&](const fs::path& p) {
-    std::error_code eq;
-    return fs::equivalent(p, options.results, eq);
-  });
+  const auto submissions = list_submissions(options.submissions);
 
   const fs::path journal_path = options.results / kJournalName;
   JournalContents contents;
