@@ -473,11 +473,10 @@ void RunnerProcess::forward(uint32_t variant, const awb_problem& problem, awb_re
 }
 
 void RunnerProcess::backward(uint32_t variant, const awb_problem& problem,
-                             const awb_results& forward, const awb_tensor& dz,
-                             const awb_tensor* da, awb_gradients& grads) {
+                             const awb_results& forward, const awb_tensor& dz, const awb_tensor* da,
+                             awb_gradients& grads) {
   const auto payload =
-      call(wire::Type::kBackward,
-           runner::encode_backward(variant, problem, forward, dz, da, grads),
+      call(wire::Type::kBackward, runner::encode_backward(variant, problem, forward, dz, da, grads),
            runner::max_backward_result_size(grads, problem.scalar));
   std::string why;
   auto head = runner::decode_backward_result(payload, problem.scalar, grads, why);

@@ -543,10 +543,10 @@ std::optional<ResultHead> decode_backward_result(const std::vector<uint8_t>& pay
     const uint64_t count = r.u64();
     if (!r.ok()) return malformed("the result ends before " + std::string(kGradientNames[i]));
     if (slot != i)
-      return malformed("the backward returned " +
-                       (slot < 5 ? std::string(kGradientNames[slot]) : "gradient #" +
-                                                                          std::to_string(slot)) +
-                       " where " + kGradientNames[i] + " was due");
+      return malformed(
+          "the backward returned " +
+          (slot < 5 ? std::string(kGradientNames[slot]) : "gradient #" + std::to_string(slot)) +
+          " where " + kGradientNames[i] + " was due");
     const auto expected = static_cast<uint64_t>(element_count(*slots[i]));
     if (count != expected)
       return malformed(std::string(kGradientNames[i]) + " has " + std::to_string(count) +

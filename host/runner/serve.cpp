@@ -143,8 +143,7 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
       if (ext)
         call = [&](void* instance, char* error, size_t capacity) {
           return ext->backward(instance, &request->problem, &request->forward, &request->dz,
-                               request->da.data ? &request->da : nullptr, &given, error,
-                               capacity);
+                               request->da.data ? &request->da : nullptr, &given, error, capacity);
         };
       const awb_status status = invoke(request->variant_index, call, kNotTrainable);
       answer = encode_backward_result(status, g_allocation_failed, message, *request, given);
