@@ -7,6 +7,7 @@
 
 #include "model/abi_buffers.hpp"
 #include "model/error.hpp"
+#include "runner/protocol.hpp"
 
 namespace awb::core {
 namespace {
@@ -78,14 +79,7 @@ VariantInstance::VariantInstance(std::shared_ptr<const Library> library, const V
   if (st != AWB_OK)
     throw Error("plugin.create_failed", variant_.id,
                 std::string(to_string(st)) + ": " + message_from(err));
-  // The extension table is read only as far as its struct_size says it reaches.
-  if (variant_.raw->get_extension) {
-    const auto* ext = static_cast<const awb_backward_ext*>(
-        variant_.raw->get_extension(variant_.raw, AWB_EXT_BACKWARD));
-    if (ext && ext->struct_size >= offsetof(awb_backward_ext, backward) + sizeof(ext->backward) &&
-        ext->backward)
-      backward_ = ext;
-  }
+  backward_ = runner::backward_extension(variant_.raw);
 }
 
 VariantInstance::~VariantInstance() { variant_.raw->destroy(instance_); }

@@ -147,7 +147,7 @@ LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& p
     if (auto why = inconsistent_capabilities(v.capabilities, d.abi_minor))
       return fail(LoadStage::kDescriptor, vname + ": inconsistent capabilities: " + *why);
     plugin->variants.push_back(VariantDesc{v.id, v.name, v.description, v.capabilities, nullptr,
-                                           static_cast<uint32_t>(i)});
+                                           static_cast<uint32_t>(i), v.has_backward});
   }
   result.plugin = std::move(plugin);
   return result;

@@ -34,6 +34,7 @@ struct VariantDesc {
   uint64_t capabilities = 0;
   const awb_variant* raw = nullptr;  // in-process only; valid while `library` is loaded
   uint32_t index = 0;                // position in the plugin's descriptor
+  bool trainable = false;            // exports AWB_EXT_BACKWARD (as described at load)
 };
 
 struct PluginDesc {

@@ -426,7 +426,8 @@ std::optional<RunnerProcess::Frame> RunnerProcess::await_frame(
   }
 }
 
-void RunnerProcess::forward(uint32_t variant, const awb_problem& problem, awb_results& results) {
+std::vector<uint8_t> RunnerProcess::call(wire::Type type, const std::vector<uint8_t>& payload,
+                                         size_t max_result) {
   if (!alive()) throw Error(error_id(Fault::kNoResult), "the runner is not running");
   if (!inbox_.empty())
     fail(Fault::kMalformedResult, "the runner sent a frame nobody asked for (a forged result?)");
@@ -434,40 +435,53 @@ void RunnerProcess::forward(uint32_t variant, const awb_problem& problem, awb_re
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   const uint64_t nonce = rng();
   wire::Header h;
-  h.type = static_cast<uint16_t>(wire::Type::kForward);
+  h.type = static_cast<uint16_t>(type);
   h.request_id = id;
   h.nonce = nonce;
-  std::vector<uint8_t> payload = runner::encode_forward(variant, problem, results);
   h.payload_size = static_cast<uint32_t>(payload.size());
   std::vector<uint8_t> request(sizeof h);
   std::memcpy(request.data(), &h, sizeof h);
   request.insert(request.end(), payload.begin(), payload.end());
 
-  size_t data_bytes = 0;
-  for (const awb_tensor* t : {&results.z, &results.a, &results.s})
-    if (t->data)
-      data_bytes += static_cast<size_t>(t->shape[0] * (t->rank > 1 ? t->shape[1] : 1) *
-                                        (t->rank > 2 ? t->shape[2] : 1)) *
-                    runner::element_size(problem.scalar);
-  const size_t max_payload = 4 + 1 + 4 + 4096 + data_bytes;
   auto frame =
-      await_frame(static_cast<uint32_t>(std::min<size_t>(max_payload, UINT32_MAX)), &request);
+      await_frame(static_cast<uint32_t>(std::min<size_t>(max_result, UINT32_MAX)), &request);
   if (!frame) fail_from_exit();
   if (frame->header.type != static_cast<uint16_t>(wire::Type::kResult) ||
       frame->header.request_id != id || frame->header.nonce != nonce)
     fail(Fault::kMalformedResult,
          "a result frame did not answer the request (wrong type, id or nonce: a forged frame?)");
-  auto head = runner::decode_result(frame->payload, problem.scalar, results);
-  if (!head) fail(Fault::kMalformedResult, "the result frame's layout does not match the request");
-  if (head->allocation_failed || head->status == AWB_ERR_OUT_OF_MEMORY)
+  return std::move(frame->payload);
+}
+
+void RunnerProcess::raise_for_status(const runner::ResultHead& head, const char* failed_id) {
+  if (head.allocation_failed || head.status == AWB_ERR_OUT_OF_MEMORY)
     throw Error(error_id(Fault::kMemoryLimit),
                 "ran out of memory: the address-space limit is " +
                     std::to_string(options_.limits.memory_mb) + " MB" +
-                    (head->message.empty() ? "" : " (" + head->message + ")"));
-  if (head->status != AWB_OK)
-    throw Error(head->message.starts_with("create() failed") ? "plugin.create_failed"
-                                                             : "plugin.forward_failed",
-                std::string("status ") + std::to_string(head->status) + ": " + head->message);
+                    (head.message.empty() ? "" : " (" + head.message + ")"));
+  if (head.status != AWB_OK)
+    throw Error(head.message.starts_with("create() failed") ? "plugin.create_failed" : failed_id,
+                std::string("status ") + std::to_string(head.status) + ": " + head.message);
+}
+
+void RunnerProcess::forward(uint32_t variant, const awb_problem& problem, awb_results& results) {
+  const auto payload = call(wire::Type::kForward, runner::encode_forward(variant, problem, results),
+                            runner::max_result_size(results, problem.scalar));
+  auto head = runner::decode_result(payload, problem.scalar, results);
+  if (!head) fail(Fault::kMalformedResult, "the result frame's layout does not match the request");
+  raise_for_status(*head, "plugin.forward_failed");
+}
+
+void RunnerProcess::backward(uint32_t variant, const awb_problem& problem,
+                             const awb_results& forward, const awb_tensor& dz, const awb_tensor* da,
+                             awb_gradients& grads) {
+  const auto payload =
+      call(wire::Type::kBackward, runner::encode_backward(variant, problem, forward, dz, da, grads),
+           runner::max_backward_result_size(grads, problem.scalar));
+  std::string why;
+  auto head = runner::decode_backward_result(payload, problem.scalar, grads, why);
+  if (!head) fail(Fault::kMalformedResult, "the backward result is malformed: " + why);
+  raise_for_status(*head, "plugin.backward_failed");
 }
 
 void RunnerProcess::close() {

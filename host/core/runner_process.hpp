@@ -67,6 +67,12 @@ class RunnerProcess {
   // One forward call of variant #`variant` (descriptor order). `results` holds the host's
   // buffers; their shapes are what the runner must return.
   void forward(uint32_t variant, const awb_problem& problem, awb_results& results);
+  // One backward call (AWB_EXT_BACKWARD) of variant #`variant`: the problem, its forward
+  // results, dZ and dA (null when absent) travel to the runner; `grads` holds the host's
+  // gradient buffers, whose shapes the result must match exactly (a missing, extra or mis-sized
+  // gradient is a malformed result). NaN in a gradient is data: judging it is the check's job.
+  void backward(uint32_t variant, const awb_problem& problem, const awb_results& forward,
+                const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads);
 
   // Ends the session: asks the runner to exit and checks that it sent nothing it was not asked
   // for. Throws awb::Error("runner.malformed_result") for a stray frame (a forged result).
@@ -88,6 +94,13 @@ class RunnerProcess {
     wire::Header header;
     std::vector<uint8_t> payload;
   };
+  // Sends one request and returns the payload of the result frame that answers it (same id and
+  // nonce); every other outcome is a fault.
+  std::vector<uint8_t> call(wire::Type type, const std::vector<uint8_t>& payload,
+                            size_t max_result);
+  // A plugin status other than AWB_OK as awb::Error: the memory limit, a failed create(), or
+  // `failed_id` with the plugin's message.
+  void raise_for_status(const runner::ResultHead& head, const char* failed_id);
   [[noreturn]] void fail(Fault fault, const std::string& reason);
   [[noreturn]] void fail_from_exit();
   std::optional<Frame> await_frame(uint32_t max_payload, const std::vector<uint8_t>* request);

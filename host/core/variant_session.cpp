@@ -13,7 +13,7 @@ class InProcessSession : public VariantSession {
   runner::Isolation isolation() const override { return runner::Isolation::kInProcess; }
   std::optional<std::string> cannot_backward() const override {
     if (instance_.has_backward()) return std::nullopt;
-    return "the variant has no backward pass (extension " AWB_EXT_BACKWARD ")";
+    return runner::kNotTrainable;
   }
   void backward(const awb_problem& p, const awb_results& f, const awb_tensor& dz,
                 const awb_tensor* da, awb_gradients& g) override {
@@ -35,29 +35,18 @@ class RunnerSession : public VariantSession {
   ~RunnerSession() override = default;
 
   void forward(const awb_problem& p, awb_results& r) override {
-    if (given_up_) throw *given_up_;
-    if (!process_ || !process_->alive()) {
-      if (starts_ >= kMaxStarts)
-        throw Error("runner.given_up", "not run: the plugin's runner failed " +
-                                           std::to_string(starts_) + " times in this session");
-      start();
-    }
-    try {
-      process_->forward(index_, p, r);
-    } catch (const Error& e) {
-      if ((e.id() == "runner.wall_limit" || e.id() == "runner.cpu_limit") && ++timeouts_ >= 2)
-        given_up_ = Error(e.id(), e.message() + " (later runs in this session are not tried)");
-      throw;
-    }
+    guarded([&](RunnerProcess& runner) { runner.forward(index_, p, r); });
   }
   runner::Isolation isolation() const override { return level_; }
+  // The runner's hello says whether the variant exports the backward extension.
   std::optional<std::string> cannot_backward() const override {
-    return "the backward pass of an untrusted plugin cannot run in awb-runner yet; use --trusted "
-           "for your own plugin";
+    if (trainable_) return std::nullopt;
+    return runner::kNotTrainable;
   }
-  void backward(const awb_problem&, const awb_results&, const awb_tensor&, const awb_tensor*,
-                awb_gradients&) override {
-    throw Error("plugin.no_backward", *cannot_backward());
+  void backward(const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                const awb_tensor* da, awb_gradients& g) override {
+    if (!trainable_) throw Error("plugin.no_backward", runner::kNotTrainable);
+    guarded([&](RunnerProcess& runner) { runner.backward(index_, p, f, dz, da, g); });
   }
   void set_limits(double cpu_seconds, double wall_seconds) override {
     options_.runner.limits.cpu_seconds = cpu_seconds;
@@ -77,6 +66,25 @@ class RunnerSession : public VariantSession {
  private:
   static constexpr int kMaxStarts = 4;
 
+  // One call on a live runner (restarted when the last one died), counting timeouts.
+  template <class Call>
+  void guarded(Call&& call) {
+    if (given_up_) throw *given_up_;
+    if (!process_ || !process_->alive()) {
+      if (starts_ >= kMaxStarts)
+        throw Error("runner.given_up", "not run: the plugin's runner failed " +
+                                           std::to_string(starts_) + " times in this session");
+      start();
+    }
+    try {
+      call(*process_);
+    } catch (const Error& e) {
+      if ((e.id() == "runner.wall_limit" || e.id() == "runner.cpu_limit") && ++timeouts_ >= 2)
+        given_up_ = Error(e.id(), e.message() + " (later runs in this session are not tried)");
+      throw;
+    }
+  }
+
   void start() {
     if (process_) output_ += process_->stdout_text() + process_->stderr_text();
     process_ = std::make_unique<RunnerProcess>(path_, options_.runner);
@@ -86,6 +94,8 @@ class RunnerSession : public VariantSession {
                   f->stage + ": " + f->message +
                       (f->system_error.empty() ? "" : " (" + f->system_error + ")"));
     level_ = process_->level();
+    const auto& variants = process_->hello()->descriptor.variants;
+    trainable_ = index_ < variants.size() && variants[index_].has_backward;
     if (level_ < options_.minimum)
       throw Error("runner.isolation", std::string("the runner reached isolation '") +
                                           runner::to_string(level_) + "', below the required '" +
@@ -98,6 +108,7 @@ class RunnerSession : public VariantSession {
   SessionOptions options_;
   std::unique_ptr<RunnerProcess> process_;
   runner::Isolation level_ = runner::Isolation::kProcess;
+  bool trainable_ = false;
   int starts_ = 0, timeouts_ = 0;
   std::optional<Error> given_up_;
   std::string output_;

@@ -36,7 +36,8 @@ class VariantSession {
   RawForward as_raw() {
     return [this](const awb_problem& p, awb_results& r) { forward(p, r); };
   }
-  // Why this session cannot run the backward pass, or nothing.
+  // Why this session cannot run the backward pass (exactly runner::kNotTrainable when the
+  // variant exports none, in-process and in a runner alike), or nothing.
   virtual std::optional<std::string> cannot_backward() const = 0;
   // One backward call (awb_plugin.h, AWB_EXT_BACKWARD).
   virtual void backward(const awb_problem& problem, const awb_results& forward,

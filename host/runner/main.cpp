@@ -1,7 +1,7 @@
 // main.cpp: awb-runner, the process that hosts ONE untrusted plugin for the host. It opens the
 // plugin file, locks itself down, only then loads the plugin (static constructors run inside
-// dlopen), answers forward requests on fd 3 with exactly one result frame each on fd 4, and
-// exits. fd 0 is /dev/null; fds 1 and 2 are the host's capped output pipes.
+// dlopen), answers forward and backward requests on fd 3 with exactly one result frame each on
+// fd 4, and exits. fd 0 is /dev/null; fds 1 and 2 are the host's capped output pipes.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>

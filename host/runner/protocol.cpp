@@ -2,6 +2,7 @@
 #include "runner/protocol.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -28,6 +29,18 @@ int64_t element_count(const awb_tensor& t) {
   return n;
 }
 
+// Where row `row` of a row-major tensor starts in its buffer (in elements), whatever its strides;
+// a "row" is a run of the innermost dimension.
+int64_t row_offset(const awb_tensor& t, int64_t row) {
+  if (t.rank == 2) return row * t.stride[0];
+  if (t.rank == 3) return (row / t.shape[1]) * t.stride[0] + (row % t.shape[1]) * t.stride[1];
+  return 0;
+}
+int64_t row_length(const awb_tensor& t) { return t.shape[t.rank - 1]; }
+int64_t row_count(const awb_tensor& t) {
+  return element_count(t) / std::max<int64_t>(row_length(t), 1);
+}
+
 // Present flag, rank and shape; with `data`, the elements packed row-major.
 void put_tensor(wire::Writer& w, const awb_tensor& t, size_t elem, bool data) {
   w.u8(t.data != nullptr);
@@ -36,49 +49,172 @@ void put_tensor(wire::Writer& w, const awb_tensor& t, size_t elem, bool data) {
   for (int i = 0; i < 3; ++i) w.i64(i < t.rank ? t.shape[i] : 1);
   if (!data) return;
   const auto* base = static_cast<const uint8_t*>(t.data);
-  const int64_t n0 = t.shape[0], n1 = t.rank > 1 ? t.shape[1] : 1, n2 = t.rank > 2 ? t.shape[2] : 1;
-  const int64_t inner = t.rank == 1 ? n0 : (t.rank == 2 ? n1 : n2);
-  const int64_t rows = element_count(t) / std::max<int64_t>(inner, 1);
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t offset = 0;
-    if (t.rank == 2) offset = r * t.stride[0];
-    if (t.rank == 3) offset = (r / n1) * t.stride[0] + (r % n1) * t.stride[1];
-    w.raw(base + offset * static_cast<int64_t>(elem), static_cast<size_t>(inner) * elem);
-  }
+  for (int64_t r = 0; r < row_count(t); ++r)
+    w.raw(base + row_offset(t, r) * static_cast<int64_t>(elem),
+          static_cast<size_t>(row_length(t)) * elem);
 }
 
-// Reads a tensor header and allocates contiguous storage for it; false when malformed.
-bool get_tensor(wire::Reader& r, awb_tensor& t, size_t elem, bool data, bool nan_fill,
-                std::vector<std::vector<double>>& storage) {
-  t = awb_tensor{};
+// Reads packed row-major elements into `t`'s buffer, honouring its strides; false when short.
+bool get_packed(wire::Reader& r, awb_tensor& t, size_t elem) {
+  auto* base = static_cast<uint8_t*>(t.data);
+  for (int64_t row = 0; row < row_count(t); ++row)
+    if (!r.raw(base + row_offset(t, row) * static_cast<int64_t>(elem),
+               static_cast<size_t>(row_length(t)) * elem))
+      return false;
+  return true;
+}
+
+// A tensor header as read, before any storage exists for it.
+struct TensorHead {
+  bool present = false;
+  int32_t rank = 0;
+  int64_t shape[3] = {1, 1, 1};
+  int64_t count = 0;
+};
+
+// Reads a present flag, rank and shape; false when malformed or larger than any request allows.
+bool get_head(wire::Reader& r, TensorHead& h) {
+  h = TensorHead{};
   const uint8_t present = r.u8();
   if (!r.ok() || present > 1) return false;
+  h.present = present;
   if (!present) return true;
-  t.rank = r.i32();
-  if (t.rank < 1 || t.rank > 3) return false;
-  int64_t n = 1;
+  h.rank = r.i32();
+  if (h.rank < 1 || h.rank > 3) return false;
+  h.count = 1;
   for (int i = 0; i < 3; ++i) {
     const int64_t s = r.i64();
-    if (s < 0 || (i >= t.rank && s != 1)) return false;
-    t.shape[i] = i < t.rank ? s : 1;
-    if (s > 0 && n > kMaxElements / s) return false;
-    n *= s;
+    if (s < 0 || (i >= h.rank && s != 1)) return false;
+    h.shape[i] = s;
+    if (s > 0 && h.count > kMaxElements / s) return false;
+    h.count *= s;
   }
+  return r.ok();
+}
+
+// Gives a read header contiguous 8-byte aligned storage: its packed elements from `r` when
+// `data` (refused when the payload is shorter than they are), else NaN. Absent stays null.
+bool attach(wire::Reader& r, const TensorHead& h, awb_tensor& t, size_t elem, bool data,
+            std::vector<std::vector<double>>& storage) {
+  t = awb_tensor{};
+  if (!h.present) return true;
+  t.rank = h.rank;
+  for (int i = 0; i < 3; ++i) t.shape[i] = h.shape[i];
   for (int i = t.rank - 1, st = 1; i >= 0; st *= static_cast<int>(t.shape[i]), --i)
     t.stride[i] = st;
-  for (int i = t.rank; i < 3; ++i) t.stride[i] = 0, t.shape[i] = 1;
-  const size_t bytes = static_cast<size_t>(n) * elem;
+  const size_t bytes = static_cast<size_t>(h.count) * elem;
   if (data && bytes > r.remaining()) return false;
   auto& buf = storage.emplace_back((bytes + 7) / 8 + 1);
   t.data = buf.data();
   if (data) return r.raw(t.data, bytes);
-  if (nan_fill) {
-    if (elem == sizeof(double))
-      std::fill_n(static_cast<double*>(t.data), n, std::numeric_limits<double>::quiet_NaN());
-    else
-      std::fill_n(static_cast<float*>(t.data), n, std::numeric_limits<float>::quiet_NaN());
-  }
+  if (elem == sizeof(double))
+    std::fill_n(static_cast<double*>(t.data), h.count, std::numeric_limits<double>::quiet_NaN());
+  else
+    std::fill_n(static_cast<float*>(t.data), h.count, std::numeric_limits<float>::quiet_NaN());
   return true;
+}
+
+bool get_tensor(wire::Reader& r, awb_tensor& t, size_t elem, bool data,
+                std::vector<std::vector<double>>& storage) {
+  TensorHead h;
+  return get_head(r, h) && attach(r, h, t, elem, data, storage);
+}
+
+// The problem's scalars and inputs (x required), shared by forward and backward requests.
+void put_problem(wire::Writer& w, const awb_problem& p) {
+  w.i32(p.scalar);
+  w.i32(p.n_heads);
+  w.i32(p.causal);
+  w.i32(p.scale_mode);
+  w.i32(p.n_threads);
+  w.f64(p.sharpness);
+  const size_t elem = element_size(p.scalar);
+  for (const awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o}) put_tensor(w, *t, elem, true);
+}
+
+bool get_problem(wire::Reader& r, awb_problem& p, std::vector<std::vector<double>>& storage) {
+  p.struct_size = sizeof(awb_problem);
+  const int32_t scalar = r.i32();
+  if (scalar != AWB_SCALAR_F64 && scalar != AWB_SCALAR_F32) return false;
+  p.scalar = static_cast<awb_scalar>(scalar);
+  p.n_heads = r.i32();
+  p.causal = r.i32();
+  const int32_t scale = r.i32();
+  if (scale != AWB_SCALE_NONE && scale != AWB_SCALE_INV_SQRT_DK) return false;
+  p.scale_mode = static_cast<awb_scale_mode>(scale);
+  p.n_threads = r.i32();
+  p.sharpness = r.f64();
+  const size_t elem = element_size(p.scalar);
+  for (awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o})
+    if (!get_tensor(r, *t, elem, true, storage)) return false;
+  return r.ok() && p.x.data && p.x.rank == 2;
+}
+
+// Status, allocation flag and message: the head of every result frame.
+void put_result_head(wire::Writer& w, awb_status status, bool allocation_failed,
+                     const std::string& message) {
+  w.u32(static_cast<uint32_t>(status));
+  w.u8(allocation_failed);
+  w.str(message.substr(0, kMaxString));
+}
+constexpr size_t kResultHeadBound = 4 + 1 + 4 + kMaxString;
+
+std::optional<ResultHead> get_result_head(wire::Reader& r) {
+  ResultHead h;
+  const uint32_t status = r.u32();
+  if (status > AWB_ERR_INTERNAL) return std::nullopt;
+  h.status = static_cast<awb_status>(status);
+  const uint8_t alloc = r.u8();
+  if (alloc > 1) return std::nullopt;
+  h.allocation_failed = alloc;
+  h.message = r.str(kMaxString);
+  if (!r.ok()) return std::nullopt;
+  return h;
+}
+
+bool same_shape(const TensorHead& h, const awb_tensor& t) {
+  if (h.present != (t.data != nullptr)) return false;
+  if (!h.present) return true;
+  if (h.rank != t.rank) return false;
+  for (int i = 0; i < t.rank; ++i)
+    if (h.shape[i] != t.shape[i]) return false;
+  return true;
+}
+
+// h × T × T, as A, S and dA are.
+bool is_head_planes(const TensorHead& h, const awb_problem& p) {
+  return h.rank == 3 && h.shape[0] == p.n_heads && h.shape[1] == p.x.shape[0] &&
+         h.shape[2] == p.x.shape[0];
+}
+
+// The gradients in wire order, each with its name and the input it belongs to.
+constexpr const char* kGradientNames[] = {"dX", "dW_q", "dW_k", "dW_v", "dW_o"};
+std::array<awb_tensor*, 5> gradient_slots(awb_gradients& g) {
+  return {&g.dx, &g.dw_q, &g.dw_k, &g.dw_v, &g.dw_o};
+}
+std::array<const awb_tensor*, 5> gradient_slots(const awb_gradients& g) {
+  return {&g.dx, &g.dw_q, &g.dw_k, &g.dw_v, &g.dw_o};
+}
+std::array<const awb_tensor*, 5> input_slots(const awb_problem& p) {
+  return {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o};
+}
+
+// The element count a descriptor the plugin may have rewritten claims, saturating rather than
+// overflowing (a rank out of range claims nothing).
+uint64_t claimed_count(const awb_tensor& t) {
+  if (t.rank < 1 || t.rank > 3) return 0;
+  uint64_t n = 1;
+  for (int i = 0; i < t.rank; ++i) {
+    const uint64_t s = t.shape[i] < 0 ? 0 : static_cast<uint64_t>(t.shape[i]);
+    n = s != 0 && n > static_cast<uint64_t>(kMaxElements) / s ? kMaxElements + uint64_t{1} : n * s;
+  }
+  return n;
+}
+
+std::string shape_text(const awb_tensor& t) {
+  std::string s;
+  for (int i = 0; i < t.rank; ++i) s += (i ? " x " : "") + std::to_string(t.shape[i]);
+  return s;
 }
 
 void put_descriptor(wire::Writer& w, const RawDescriptor& d) {
@@ -97,7 +233,8 @@ void put_descriptor(wire::Writer& w, const RawDescriptor& d) {
     w.str(v.name);
     w.str(v.description);
     w.u64(v.capabilities);
-    w.u8(static_cast<uint8_t>(v.has_create | v.has_destroy << 1 | v.has_forward << 2));
+    w.u8(static_cast<uint8_t>(v.has_create | v.has_destroy << 1 | v.has_forward << 2 |
+                              v.has_backward << 3));
   }
 }
 
@@ -123,6 +260,7 @@ bool get_descriptor(wire::Reader& r, RawDescriptor& d) {
     v.has_create = fns & 1;
     v.has_destroy = fns & 2;
     v.has_forward = fns & 4;
+    v.has_backward = fns & 8;
   }
   return r.ok();
 }
@@ -185,8 +323,20 @@ RawDescriptor read_descriptor(const awb_plugin_descriptor* raw) {
     v.has_create = cv.create != nullptr;
     v.has_destroy = cv.destroy != nullptr;
     v.has_forward = cv.forward != nullptr;
+    v.has_backward = backward_extension(rv) != nullptr;
   }
   return d;
+}
+
+const awb_backward_ext* backward_extension(const awb_variant* variant) {
+  constexpr size_t kCovers = offsetof(awb_variant, get_extension) + sizeof(void*);
+  if (!variant || variant->struct_size < kCovers || !variant->get_extension) return nullptr;
+  const auto* ext =
+      static_cast<const awb_backward_ext*>(variant->get_extension(variant, AWB_EXT_BACKWARD));
+  // The table is read only as far as its struct_size says it reaches.
+  if (!ext || ext->struct_size < offsetof(awb_backward_ext, backward) + sizeof(ext->backward))
+    return nullptr;
+  return ext->backward ? ext : nullptr;
 }
 
 std::vector<uint8_t> encode(const Hello& hello) {
@@ -235,13 +385,7 @@ std::vector<uint8_t> encode_forward(uint32_t variant_index, const awb_problem& p
   wire::Writer w;
   const size_t elem = element_size(p.scalar);
   w.u32(variant_index);
-  w.i32(p.scalar);
-  w.i32(p.n_heads);
-  w.i32(p.causal);
-  w.i32(p.scale_mode);
-  w.i32(p.n_threads);
-  w.f64(p.sharpness);
-  for (const awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o}) put_tensor(w, *t, elem, true);
+  put_problem(w, p);
   for (const awb_tensor* t : {&results.z, &results.a, &results.s}) put_tensor(w, *t, elem, false);
   return std::move(w.bytes());
 }
@@ -250,35 +394,19 @@ std::optional<DecodedForward> decode_forward(const std::vector<uint8_t>& payload
   wire::Reader r(payload.data(), payload.size());
   DecodedForward d;
   d.variant_index = r.u32();
-  awb_problem& p = d.problem;
-  p.struct_size = sizeof(awb_problem);
-  const int32_t scalar = r.i32();
-  if (scalar != AWB_SCALAR_F64 && scalar != AWB_SCALAR_F32) return std::nullopt;
-  p.scalar = static_cast<awb_scalar>(scalar);
-  p.n_heads = r.i32();
-  p.causal = r.i32();
-  const int32_t scale = r.i32();
-  if (scale != AWB_SCALE_NONE && scale != AWB_SCALE_INV_SQRT_DK) return std::nullopt;
-  p.scale_mode = static_cast<awb_scale_mode>(scale);
-  p.n_threads = r.i32();
-  p.sharpness = r.f64();
-  const size_t elem = element_size(p.scalar);
-  d.storage.reserve(8);
-  for (awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o})
-    if (!get_tensor(r, *t, elem, true, false, d.storage)) return std::nullopt;
+  if (!get_problem(r, d.problem, d.storage)) return std::nullopt;
+  const size_t elem = element_size(d.problem.scalar);
   d.results.struct_size = sizeof(awb_results);
   for (awb_tensor* t : {&d.results.z, &d.results.a, &d.results.s})
-    if (!get_tensor(r, *t, elem, false, true, d.storage)) return std::nullopt;
-  if (!r.ok() || !r.at_end() || !p.x.data || !d.results.z.data) return std::nullopt;
+    if (!get_tensor(r, *t, elem, false, d.storage)) return std::nullopt;
+  if (!r.ok() || !r.at_end() || !d.results.z.data) return std::nullopt;
   return d;
 }
 
 std::vector<uint8_t> encode_result(awb_status status, bool allocation_failed,
                                    const std::string& message, const DecodedForward& request) {
   wire::Writer w;
-  w.u32(static_cast<uint32_t>(status));
-  w.u8(allocation_failed);
-  w.str(message.substr(0, kMaxString));
+  put_result_head(w, status, allocation_failed, message);
   if (status == AWB_OK) {
     const size_t elem = element_size(request.problem.scalar);
     for (const awb_tensor* t : {&request.results.z, &request.results.a, &request.results.s})
@@ -290,34 +418,154 @@ std::vector<uint8_t> encode_result(awb_status status, bool allocation_failed,
 std::optional<ResultHead> decode_result(const std::vector<uint8_t>& payload, awb_scalar scalar,
                                         awb_results& results) {
   wire::Reader r(payload.data(), payload.size());
-  ResultHead h;
-  const uint32_t status = r.u32();
-  if (status > AWB_ERR_INTERNAL) return std::nullopt;
-  h.status = static_cast<awb_status>(status);
-  const uint8_t alloc = r.u8();
-  if (alloc > 1) return std::nullopt;
-  h.allocation_failed = alloc;
-  h.message = r.str(kMaxString);
-  if (!r.ok()) return std::nullopt;
-  if (h.status != AWB_OK) return r.at_end() ? std::optional(h) : std::nullopt;
+  auto h = get_result_head(r);
+  if (!h) return std::nullopt;
+  if (h->status != AWB_OK) return r.at_end() ? h : std::nullopt;
   // Outputs come packed row-major in the order z, a, s; scatter them into the host's strides.
   const size_t elem = element_size(scalar);
-  for (awb_tensor* t : {&results.z, &results.a, &results.s}) {
-    if (!t->data) continue;
-    const int64_t inner = t->shape[t->rank - 1];
-    const int64_t rows = element_count(*t) / std::max<int64_t>(inner, 1);
-    const int64_t n1 = t->rank > 1 ? t->shape[1] : 1;
-    for (int64_t row = 0; row < rows; ++row) {
-      int64_t offset = 0;
-      if (t->rank == 2) offset = row * t->stride[0];
-      if (t->rank == 3) offset = (row / n1) * t->stride[0] + (row % n1) * t->stride[1];
-      if (!r.raw(static_cast<uint8_t*>(t->data) + offset * static_cast<int64_t>(elem),
-                 static_cast<size_t>(inner) * elem))
-        return std::nullopt;
-    }
-  }
+  for (awb_tensor* t : {&results.z, &results.a, &results.s})
+    if (t->data && !get_packed(r, *t, elem)) return std::nullopt;
   if (!r.at_end()) return std::nullopt;
   return h;
+}
+
+size_t max_result_size(const awb_results& results, awb_scalar scalar) {
+  size_t bytes = kResultHeadBound;
+  for (const awb_tensor* t : {&results.z, &results.a, &results.s})
+    if (t->data) bytes += static_cast<size_t>(element_count(*t)) * element_size(scalar);
+  return bytes;
+}
+
+std::vector<uint8_t> encode_backward(uint32_t variant_index, const awb_problem& p,
+                                     const awb_results& forward, const awb_tensor& dz,
+                                     const awb_tensor* da, const awb_gradients& grads) {
+  wire::Writer w;
+  const size_t elem = element_size(p.scalar);
+  w.u32(variant_index);
+  put_problem(w, p);
+  for (const awb_tensor* t : {&forward.z, &forward.a, &forward.s}) put_tensor(w, *t, elem, true);
+  put_tensor(w, dz, elem, true);
+  put_tensor(w, da ? *da : awb_tensor{}, elem, true);
+  for (const awb_tensor* t : gradient_slots(grads)) put_tensor(w, *t, elem, false);
+  return std::move(w.bytes());
+}
+
+std::optional<DecodedBackward> decode_backward(const std::vector<uint8_t>& payload) {
+  wire::Reader r(payload.data(), payload.size());
+  DecodedBackward d;
+  d.variant_index = r.u32();
+  awb_problem& p = d.problem;
+  if (!get_problem(r, p, d.storage) || p.n_heads < 1) return std::nullopt;
+  const size_t elem = element_size(p.scalar);
+  const int64_t T = p.x.shape[0];
+  // Z is T × d_out; A and S (where kept) and dA (where sent) are h × T × T; dZ is Z's shape.
+  TensorHead z, a, s, dz, da;
+  d.forward.struct_size = sizeof(awb_results);
+  if (!get_head(r, z) || !z.present || z.rank != 2 || z.shape[0] != T ||
+      !attach(r, z, d.forward.z, elem, true, d.storage))
+    return std::nullopt;
+  for (auto [head, t] : {std::pair{&a, &d.forward.a}, std::pair{&s, &d.forward.s}})
+    if (!get_head(r, *head) || (head->present && !is_head_planes(*head, p)) ||
+        !attach(r, *head, *t, elem, true, d.storage))
+      return std::nullopt;
+  if (!get_head(r, dz) || !same_shape(dz, d.forward.z) ||
+      !attach(r, dz, d.dz, elem, true, d.storage))
+    return std::nullopt;
+  if (!get_head(r, da) || (da.present && !is_head_planes(da, p)) ||
+      !attach(r, da, d.da, elem, true, d.storage))
+    return std::nullopt;
+  // Every gradient has its input's shape and exists exactly where the input does: all five
+  // headers are checked before any gradient buffer is allocated.
+  d.grads.struct_size = sizeof(awb_gradients);
+  TensorHead heads[5];
+  const auto inputs = input_slots(p);
+  for (size_t i = 0; i < 5; ++i)
+    if (!get_head(r, heads[i]) || !same_shape(heads[i], *inputs[i])) return std::nullopt;
+  if (!r.ok() || !r.at_end()) return std::nullopt;
+  const auto slots = gradient_slots(d.grads);
+  for (size_t i = 0; i < 5; ++i)
+    if (!attach(r, heads[i], *slots[i], elem, false, d.storage)) return std::nullopt;
+  return d;
+}
+
+std::vector<uint8_t> encode_backward_result(awb_status status, bool allocation_failed,
+                                            const std::string& message,
+                                            const DecodedBackward& request,
+                                            const awb_gradients& left) {
+  wire::Writer w;
+  put_result_head(w, status, allocation_failed, message);
+  if (status != AWB_OK) return std::move(w.bytes());
+  const size_t elem = element_size(request.problem.scalar);
+  const auto own = gradient_slots(request.grads);
+  const auto claimed = gradient_slots(left);
+  uint8_t n = 0;
+  for (size_t i = 0; i < 5; ++i) n += own[i]->data && claimed[i]->data;
+  w.u8(n);
+  for (size_t i = 0; i < 5; ++i) {
+    if (!own[i]->data || !claimed[i]->data) continue;  // a gradient the plugin dropped is absent
+    const uint64_t count = claimed_count(*claimed[i]);
+    w.u8(static_cast<uint8_t>(i));
+    w.u64(count);
+    const uint64_t have = static_cast<uint64_t>(element_count(*own[i]));
+    w.raw(own[i]->data, static_cast<size_t>(std::min(count, have)) * elem);
+  }
+  return std::move(w.bytes());
+}
+
+std::optional<ResultHead> decode_backward_result(const std::vector<uint8_t>& payload,
+                                                 awb_scalar scalar, awb_gradients& grads,
+                                                 std::string& why) {
+  wire::Reader r(payload.data(), payload.size());
+  auto h = get_result_head(r);
+  auto malformed = [&](std::string reason) {
+    why = std::move(reason);
+    return std::nullopt;
+  };
+  if (!h) return malformed("the result's status or message is malformed");
+  if (h->status != AWB_OK) {
+    if (!r.at_end()) return malformed("an error result carries data after its message");
+    return h;
+  }
+  const auto slots = gradient_slots(grads);
+  std::string asked;
+  size_t n_asked = 0;
+  for (size_t i = 0; i < 5; ++i)
+    if (slots[i]->data) asked += (n_asked++ ? ", " : "") + std::string(kGradientNames[i]);
+  const uint8_t n = r.u8();
+  if (!r.ok()) return malformed("the result ends before its gradient count");
+  if (n != n_asked)
+    return malformed("the backward returned " + std::to_string(n) + " gradients; the request " +
+                     "asked for " + std::to_string(n_asked) + " (" + asked + ")");
+  const size_t elem = element_size(scalar);
+  for (size_t i = 0; i < 5; ++i) {
+    if (!slots[i]->data) continue;
+    const uint8_t slot = r.u8();
+    const uint64_t count = r.u64();
+    if (!r.ok()) return malformed("the result ends before " + std::string(kGradientNames[i]));
+    if (slot != i)
+      return malformed(
+          "the backward returned " +
+          (slot < 5 ? std::string(kGradientNames[slot]) : "gradient #" + std::to_string(slot)) +
+          " where " + kGradientNames[i] + " was due");
+    const auto expected = static_cast<uint64_t>(element_count(*slots[i]));
+    if (count != expected)
+      return malformed(std::string(kGradientNames[i]) + " has " + std::to_string(count) +
+                       " values; the host shaped it " + shape_text(*slots[i]) + " (" +
+                       std::to_string(expected) + ")");
+    if (!get_packed(r, *slots[i], elem))
+      return malformed(std::string(kGradientNames[i]) + " is cut short: the frame holds fewer " +
+                       "than the " + std::to_string(count) + " values it claims");
+  }
+  if (!r.at_end())
+    return malformed(std::to_string(r.remaining()) + " bytes follow the last gradient");
+  return h;
+}
+
+size_t max_backward_result_size(const awb_gradients& grads, awb_scalar scalar) {
+  size_t bytes = kResultHeadBound + 1;
+  for (const awb_tensor* t : gradient_slots(grads))
+    if (t->data) bytes += 1 + 8 + static_cast<size_t>(element_count(*t)) * element_size(scalar);
+  return bytes;
 }
 
 }  // namespace awb::runner

@@ -34,6 +34,7 @@ struct RawVariant {
   std::string id, name, description;
   uint64_t capabilities = 0;
   bool has_create = false, has_destroy = false, has_forward = false;
+  bool has_backward = false;  // exports AWB_EXT_BACKWARD (asked through get_extension)
 };
 struct RawDescriptor {
   bool present = false;
@@ -46,6 +47,12 @@ struct RawDescriptor {
 };
 inline constexpr size_t kMaxVariants = 256;
 RawDescriptor read_descriptor(const awb_plugin_descriptor* raw);
+
+// The variant's backward extension when it exports one whose struct_size covers `backward`, else
+// null. Calls the plugin's get_extension (read only when the variant's struct_size covers it).
+const awb_backward_ext* backward_extension(const awb_variant* variant);
+// What a variant without it is told, in-process and in the runner alike.
+inline constexpr const char* kNotTrainable = "not trainable: the plugin exports no backward pass";
 
 struct Hello {
   Isolation level = Isolation::kProcess;
@@ -91,6 +98,44 @@ struct ResultHead {
 };
 std::optional<ResultHead> decode_result(const std::vector<uint8_t>& payload, awb_scalar scalar,
                                         awb_results& results);
+// The largest result payload a forward request with these outputs may be answered with.
+size_t max_result_size(const awb_results& results, awb_scalar scalar);
+
+// The backward pass (AWB_EXT_BACKWARD). Host side: the problem, its forward results (z, and a
+// and s where kept), dZ, dA (null when absent) with their data, and the shapes of the wanted
+// gradients (the host's buffers; present exactly where the problem has the matching input).
+std::vector<uint8_t> encode_backward(uint32_t variant_index, const awb_problem& problem,
+                                     const awb_results& forward, const awb_tensor& dz,
+                                     const awb_tensor* da, const awb_gradients& grads);
+
+// Runner side: every shape is checked against the problem's before anything is allocated;
+// gradient buffers are pre-filled with NaN. `da.data` is null when the host sent no dA.
+struct DecodedBackward {
+  uint32_t variant_index = 0;
+  awb_problem problem{};
+  awb_results forward{};
+  awb_tensor dz{}, da{};
+  awb_gradients grads{};
+  std::vector<std::vector<double>> storage;
+};
+std::optional<DecodedBackward> decode_backward(const std::vector<uint8_t>& payload);
+
+// Runner side: status, message and, on success, each gradient the plugin left in `left` (the
+// descriptors it was handed, which it may have rewritten): its slot, the element count its
+// descriptor claims, and the data of the runner's own buffer up to that count. The host judges
+// the counts; the runner neither trusts nor follows the plugin's pointers.
+std::vector<uint8_t> encode_backward_result(awb_status status, bool allocation_failed,
+                                            const std::string& message,
+                                            const DecodedBackward& request,
+                                            const awb_gradients& left);
+
+// Host side: checks that exactly the requested gradients come back, each with the count of the
+// buffer the host shaped, and copies them into `grads`. nullopt when malformed, with `why`
+// naming what was wrong (a missing, extra or mis-sized gradient, a frame cut short).
+std::optional<ResultHead> decode_backward_result(const std::vector<uint8_t>& payload,
+                                                 awb_scalar scalar, awb_gradients& grads,
+                                                 std::string& why);
+size_t max_backward_result_size(const awb_gradients& grads, awb_scalar scalar);
 
 }  // namespace awb::runner
 

@@ -8,6 +8,7 @@
 #include <boost/dll/shared_library.hpp>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <new>
 #include <string>
 #include <vector>
@@ -67,24 +68,20 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
       if (created[i]) descriptor->variants[i]->destroy(instances[i]);
   };
   char message[4096];
-  for (;;) {
-    wire::Header h;
-    if (!wire::read_all(request_fd, &h, sizeof h)) break;  // the host went away
-    if (h.magic != wire::kMagic || h.version != wire::kVersion) return 3;
-    if (h.type == static_cast<uint16_t>(wire::Type::kBye)) break;
-    if (h.type != static_cast<uint16_t>(wire::Type::kForward)) return 3;
-    std::vector<uint8_t> payload(h.payload_size);
-    if (!wire::read_all(request_fd, payload.data(), payload.size())) return 3;
-    auto request = decode_forward(payload);
-    payload = {};
-    if (!request) return 3;
+  // One plugin call on variant #v's instance (created on first use): the status, with the
+  // plugin's message (or why it was not called) in `message`. `call` is null when the variant
+  // cannot do what was asked.
+  using Call = std::function<awb_status(void* instance, char* error, size_t capacity)>;
+  auto invoke = [&](size_t v, const Call& call, const char* missing) {
     message[0] = '\0';
     awb_status status = AWB_ERR_INVALID_ARGUMENT;
-    const size_t v = request->variant_index;
     g_allocation_failed = false;
     std::set_new_handler(on_allocation_failure);
     if (v >= n_variants || !hello.descriptor.variants[v].has_forward) {
       std::snprintf(message, sizeof message, "no variant #%zu", v);
+    } else if (!call) {
+      status = AWB_ERR_UNSUPPORTED;
+      std::snprintf(message, sizeof message, "%s", missing);
     } else {
       const awb_variant* variant = descriptor->variants[v];
       status = AWB_OK;
@@ -98,9 +95,7 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
             std::snprintf(message, sizeof message, "create() failed: %s", why.c_str());
           }
         }
-        if (status == AWB_OK)
-          status = variant->forward(instances[v], &request->problem, &request->results, message,
-                                    sizeof message);
+        if (status == AWB_OK) status = call(instances[v], message, sizeof message);
       } catch (const std::exception& e) {
         status = AWB_ERR_INTERNAL;
         std::snprintf(message, sizeof message, "an exception escaped the plugin: %s", e.what());
@@ -110,9 +105,50 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
       }
     }
     message[sizeof message - 1] = '\0';
-    if (!wire::send_frame(result_fd, wire::Type::kResult, h.request_id, h.nonce,
-                          encode_result(status, g_allocation_failed, message, *request)))
-      break;
+    return status;
+  };
+  auto variant_at = [&](size_t v) { return v < n_variants ? descriptor->variants[v] : nullptr; };
+  for (;;) {
+    wire::Header h;
+    if (!wire::read_all(request_fd, &h, sizeof h)) break;  // the host went away
+    if (h.magic != wire::kMagic || h.version != wire::kVersion) return 3;
+    if (h.type == static_cast<uint16_t>(wire::Type::kBye)) break;
+    const bool is_forward = h.type == static_cast<uint16_t>(wire::Type::kForward);
+    if (!is_forward && h.type != static_cast<uint16_t>(wire::Type::kBackward)) return 3;
+    std::vector<uint8_t> payload(h.payload_size);
+    if (!wire::read_all(request_fd, payload.data(), payload.size())) return 3;
+    std::vector<uint8_t> answer;
+    if (is_forward) {
+      auto request = decode_forward(payload);
+      payload = {};
+      if (!request) return 3;
+      const awb_variant* variant = variant_at(request->variant_index);
+      const awb_status status = invoke(
+          request->variant_index,
+          [&](void* instance, char* error, size_t capacity) {
+            return variant->forward(instance, &request->problem, &request->results, error,
+                                    capacity);
+          },
+          "");
+      answer = encode_result(status, g_allocation_failed, message, *request);
+    } else {
+      auto request = decode_backward(payload);
+      payload = {};
+      if (!request) return 3;
+      // The plugin gets a copy of the gradient descriptors: whatever it rewrites there is
+      // reported as it claims, while the data always comes from the runner's own buffers.
+      awb_gradients given = request->grads;
+      const awb_backward_ext* ext = backward_extension(variant_at(request->variant_index));
+      Call call;
+      if (ext)
+        call = [&](void* instance, char* error, size_t capacity) {
+          return ext->backward(instance, &request->problem, &request->forward, &request->dz,
+                               request->da.data ? &request->da : nullptr, &given, error, capacity);
+        };
+      const awb_status status = invoke(request->variant_index, call, kNotTrainable);
+      answer = encode_backward_result(status, g_allocation_failed, message, *request, given);
+    }
+    if (!wire::send_frame(result_fd, wire::Type::kResult, h.request_id, h.nonce, answer)) break;
   }
   destroy_all();
   ::_exit(0);

@@ -6,8 +6,9 @@
 
 namespace awb::runner {
 
-// Loads the plugin open on `plugin_fd`, sends Hello (or LoadFailed), then serves forward
-// requests until kBye or the end of the request pipe. Returns the process exit status.
+// Loads the plugin open on `plugin_fd`, sends Hello (or LoadFailed), then serves forward and
+// backward requests (exactly one result frame each) until kBye or the end of the request pipe.
+// Returns the process exit status.
 int serve(int plugin_fd, const LockdownReport& report, int request_fd, int result_fd);
 
 }  // namespace awb::runner

@@ -21,8 +21,9 @@ enum class Type : uint16_t {
   kHello = 1,       // runner → host: lockdown reached + plugin description
   kLoadFailed = 2,  // runner → host: the plugin could not be loaded (stage + reason)
   kForward = 3,     // host → runner: one problem
-  kResult = 4,      // runner → host: exactly one per kForward, same request id and nonce
+  kResult = 4,      // runner → host: exactly one per kForward or kBackward, same id and nonce
   kBye = 5,         // host → runner: destroy instances and exit
+  kBackward = 6,    // host → runner: one backward pass (problem, forward results, dZ, dA)
 };
 
 // Native byte order: both ends are the same build on the same machine.

@@ -23,6 +23,7 @@
 #include "core/grading.hpp"
 #include "core/plugin_loader.hpp"
 #include "core/problem_file.hpp"
+#include "core/subjects.hpp"
 #include "core/variant_session.hpp"
 
 using namespace awb;
@@ -65,6 +66,15 @@ const std::vector<Case> kCases = {
     {"nan_output", "NaN vs"},
     {"wrong_shape", "NaN vs"},
     {"nondeterministic", "a second run on the same input gave different outputs"},
+    // The backward pass travels through the runner too; each is a fault of the gradient check.
+    {"backward_crash", "error backward: crashed: SIGSEGV"},
+    {"backward_hang", "error backward: wall-clock limit of 1.5 s exceeded", "", 10, 1.5},
+    {"backward_forged_frame", "error backward: a result frame did not answer the request"},
+    {"backward_wrong_shape",
+     "error backward: the backward result is malformed: dX has 15 values; the host shaped it "
+     "6 x 3 (18)"},
+    {"backward_nan", "dX[0][0]: got NaN vs expected"},
+    {"backward_flood", "error backward: printed more than 1024 KiB"},
 };
 
 const core::Exercise& journey() {
@@ -260,4 +270,41 @@ TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
   const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
   CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
   CHECK_NOTHROW(session->finish());
+}
+
+TEST_CASE("a backward fault spoils only its own call; the session's next call runs as usual",
+          "[isolation]") {
+  const ProblemSpec problem = core::without_weights(core::example_problem("journey"));
+  BackwardSeed up;
+  up.dz = Matrix(problem.tokens_count(), problem.d_out());
+  for (auto& v : up.dz.data) v = 0.5;
+  const std::pair<const char*, const char*> cases[] = {
+      {"backward_crash", "runner.crashed"},
+      {"backward_forged_frame", "runner.malformed_result"},
+      {"backward_wrong_shape", "runner.malformed_result"},
+      {"backward_flood", "runner.output_limit"},
+      {"backward_nan", ""},  // NaN gradients are data: the call succeeds, the check judges
+  };
+  for (const auto& [name, fault] : cases) {
+    DYNAMIC_SECTION(name) {
+      const core::Catalog cat = core::load_catalog({plugin_file(name)});
+      REQUIRE(cat.failures.empty());
+      const auto& p = cat.plugins.at(0);
+      CHECK(p.variants.at(0).trainable);  // the describing runner said so
+      core::PluginSubject subject({&p, &p.variants.at(0)}, {});
+      REQUIRE_FALSE(subject.cannot_backward());
+      std::string id;
+      try {
+        const LayerGradients g = subject.backward(problem, up, Scalar::kF64);
+        CHECK(std::isnan(g.dx(0, 0)));
+      } catch (const Error& e) {
+        id = e.id();
+        INFO(e.message());
+      }
+      CHECK(id == fault);
+      CHECK_NOTHROW(core::run_forward(subject.session().as_raw(), problem, {}));
+      CHECK_NOTHROW(subject.session().finish());
+      CHECK(leftovers().empty());
+    }
+  }
 }

@@ -2,11 +2,15 @@
 // (under a neutral name) caught with a diagnosis that names its mistake.
 #include "core/grading.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <set>
 
 #include "core/exercise.hpp"
 #include "core/lint.hpp"
+#include "core/subjects.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;
@@ -88,8 +92,8 @@ TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[
                                              "1/sqrt(d_k) was forgotten in the backward",
                                              "transpose of the right gradient",
                                              "recomputes the scores without the causal mask"};
-  // Loaded here (trusted) rather than in a runner: the backward pass does not travel through the
-  // runner yet, and this test is about diagnosis, not isolation.
+  // Loaded here (trusted) rather than in runners: this test is about diagnosis, not isolation
+  // (the runner's gradient checks are the next test's).
   core::LoadPolicy trusted;
   trusted.trust_all = true;
   const core::Catalog cat = core::load_catalog({AWB_TEST_NEUTRAL_DIR}, trusted);
@@ -109,5 +113,84 @@ TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[
     }
     INFO(stem << " should be diagnosed with \"" << words << "\"");
     CHECK(named);
+  }
+}
+
+namespace {
+
+// Every gradient check of every variant of the plugin in `file`, graded as a submission (in an
+// awb-runner) on every bundled exercise: "variant/exercise" with its status and summary.
+std::vector<std::pair<std::string, grade::CheckResult>> gradient_checks_untrusted(
+    const std::filesystem::path& file) {
+  const core::Catalog cat = core::load_catalog({file});
+  REQUIRE(cat.failures.empty());
+  REQUIRE(cat.plugins.size() == 1);
+  std::vector<std::pair<std::string, grade::CheckResult>> out;
+  const auto& plugin = cat.plugins[0];
+  for (const auto& variant : plugin.variants) {
+    CHECK(variant.trainable);
+    const auto report = core::grade_variant({&plugin, &variant}, all_exercises());
+    for (const auto& ex : report.exercises) {
+      INFO(variant.id << " on " << ex.exercise_id << ": " << ex.not_gradable);
+      CHECK(ex.provenance.lockdown != "in-process");
+      for (const auto& c : ex.checks)
+        if (c.kind == grade::CheckKind::kGradient && c.status != grade::Status::kNotRun)
+          out.emplace_back(variant.id + "/" + ex.exercise_id, c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a submission's gradient checks are graded through awb-runner", "[grader][runner]") {
+  SECTION("the bundled qkv plugin, loaded as a submission, passes every gradient check") {
+    // Copied out of the bundled folder, which is trusted: anywhere else it is a submission.
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("awb-submission-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    fs::copy_file(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_qkv.so", dir / "awb_qkv.so",
+                  fs::copy_options::overwrite_existing);
+    const auto checks = gradient_checks_untrusted(dir / "awb_qkv.so");
+    fs::remove_all(dir);
+    CHECK(checks.size() >= 3);  // causal, previous-token, resolve-it, scaling: qkv runs them
+    for (const auto& [where, c] : checks) {
+      INFO(where << " " << c.id << ": " << c.summary);
+      CHECK(c.status == grade::Status::kPassed);
+    }
+  }
+  SECTION("each backward mutant fails some gradient check, and none errs in the transport") {
+    for (const char* name : {"backward_no_softmax_term", "backward_no_scale",
+                             "backward_transposed_weight_grad", "backward_no_causal_mask"}) {
+      const auto file =
+          std::filesystem::path(AWB_TEST_MUTANT_DIR) / ("mutant_" + std::string(name) + ".so");
+      const auto checks = gradient_checks_untrusted(file);
+      size_t failed = 0;
+      for (const auto& [where, c] : checks) {
+        INFO(name << " " << where << " " << c.id << ": " << c.summary);
+        CHECK(c.status != grade::Status::kError);
+        failed += c.status == grade::Status::kFailed;
+      }
+      INFO(name);
+      CHECK(failed > 0);
+    }
+  }
+}
+
+TEST_CASE("a variant without a backward pass is 'not trainable', in-process and in a runner",
+          "[grader][runner]") {
+  // The C fixture exports no get_extension at all.
+  const auto file = std::filesystem::path(AWB_TEST_BROKEN_DIR) / "duplicate_id_a.so";
+  core::LoadPolicy trusted;
+  trusted.trust_all = true;
+  for (const auto& policy : {core::LoadPolicy{}, trusted}) {
+    const core::Catalog cat = core::load_catalog({file}, policy);
+    REQUIRE(cat.failures.empty());
+    const auto& p = cat.plugins.at(0);
+    CHECK_FALSE(p.variants.at(0).trainable);
+    core::PluginSubject subject({&p, &p.variants.at(0)}, {});
+    INFO(runner::to_string(subject.session().isolation()));
+    CHECK(subject.cannot_backward() == "not trainable: the plugin exports no backward pass");
   }
 }

@@ -2,6 +2,8 @@
 // oversized or out of range is refused rather than read past its end.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "runner/protocol.hpp"
@@ -95,6 +97,155 @@ TEST_CASE("a forward request round-trips, strided inputs packed row by row", "[r
   }
 }
 
+namespace {
+
+// A backward request on a 2-token, d_model 3, one-head problem with W_q only (so dX and dW_q
+// are asked for), its forward results and dZ, all in the host's own buffers.
+struct BackwardFixture {
+  std::vector<double> x = {1, 2, 3, 4, 5, 6}, w_q = {1, 0, 0, 1, 1, 1}, z = {1, 1, 1, 2, 2, 2},
+                      a = {1, 0, 0.5, 0.5}, dz = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+  std::vector<double> dx = std::vector<double>(6, -1), dw_q = std::vector<double>(6, -1);
+  awb_problem p{};
+  awb_results f{};
+  awb_tensor dz_t{};
+  awb_gradients g{};
+  BackwardFixture() {
+    p.struct_size = sizeof p;
+    p.scalar = AWB_SCALAR_F64;
+    p.n_heads = 1;
+    p.sharpness = 1;
+    p.x = matrix(x, 2, 3, 3);
+    p.w_q = matrix(w_q, 3, 2, 2);
+    f.struct_size = sizeof f;
+    f.z = matrix(z, 2, 3, 3);
+    f.a = matrix(a, 2, 2, 2);
+    f.a.rank = 3;  // h × T × T
+    f.a.shape[0] = 1, f.a.shape[1] = 2, f.a.shape[2] = 2;
+    f.a.stride[0] = 4, f.a.stride[1] = 2, f.a.stride[2] = 1;
+    dz_t = matrix(dz, 2, 3, 3);
+    g.struct_size = sizeof g;
+    g.dx = matrix(dx, 2, 3, 3);
+    g.dw_q = matrix(dw_q, 3, 2, 2);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a backward request round-trips; exactly the asked gradients come back", "[runner]") {
+  BackwardFixture fx;
+  const auto payload = runner::encode_backward(2, fx.p, fx.f, fx.dz_t, nullptr, fx.g);
+  auto d = runner::decode_backward(payload);
+  REQUIRE(d);
+  CHECK(d->variant_index == 2);
+  CHECK(d->da.data == nullptr);
+  REQUIRE(d->forward.a.data != nullptr);
+  CHECK(d->forward.a.rank == 3);
+  const auto* dz = static_cast<const double*>(d->dz.data);
+  CHECK(std::vector<double>(dz, dz + 6) == fx.dz);
+  REQUIRE(d->grads.dx.data != nullptr);
+  REQUIRE(d->grads.dw_q.data != nullptr);
+  CHECK(d->grads.dw_k.data == nullptr);
+  CHECK(std::isnan(static_cast<const double*>(d->grads.dx.data)[0]));  // unwritten stays NaN
+
+  auto* rdx = static_cast<double*>(d->grads.dx.data);
+  auto* rdw = static_cast<double*>(d->grads.dw_q.data);
+  for (int i = 0; i < 6; ++i) rdx[i] = 10 + i, rdw[i] = 20 + i;
+  rdx[1] = std::numeric_limits<double>::quiet_NaN();  // NaN is data, not a transport fault
+  const auto answer = runner::encode_backward_result(AWB_OK, false, "", *d, d->grads);
+  std::string why;
+  const auto head = runner::decode_backward_result(answer, AWB_SCALAR_F64, fx.g, why);
+  REQUIRE(head);
+  CHECK(why.empty());
+  CHECK(fx.dx[0] == 10);
+  CHECK(std::isnan(fx.dx[1]));
+  CHECK(fx.dw_q == std::vector<double>{20, 21, 22, 23, 24, 25});
+  CHECK(answer.size() <= runner::max_backward_result_size(fx.g, AWB_SCALAR_F64));
+
+  SECTION("truncated, padded or wrongly counted answers are refused, naming what was wrong") {
+    auto shorter = answer;
+    shorter.pop_back();
+    CHECK_FALSE(runner::decode_backward_result(shorter, AWB_SCALAR_F64, fx.g, why));
+    CHECK(why.find("dW_q is cut short") != std::string::npos);
+    auto longer = answer;
+    longer.push_back(0);
+    CHECK_FALSE(runner::decode_backward_result(longer, AWB_SCALAR_F64, fx.g, why));
+    CHECK(why.find("follow the last gradient") != std::string::npos);
+    // The plugin rewrote the descriptor it was handed: dX one row shorter (a lying count).
+    awb_gradients lying = d->grads;
+    lying.dx.shape[0] = 1;
+    const auto short_dx = runner::encode_backward_result(AWB_OK, false, "", *d, lying);
+    CHECK_FALSE(runner::decode_backward_result(short_dx, AWB_SCALAR_F64, fx.g, why));
+    CHECK(why == "dX has 3 values; the host shaped it 2 x 3 (6)");
+    // ... or claims far more than its buffer: the runner sends what it owns, no more.
+    lying.dx.shape[0] = int64_t{1} << 40;
+    const auto huge = runner::encode_backward_result(AWB_OK, false, "", *d, lying);
+    CHECK(huge.size() <= answer.size());
+    CHECK_FALSE(runner::decode_backward_result(huge, AWB_SCALAR_F64, fx.g, why));
+    CHECK(why.find("dX has") == 0);
+    // ... or dropped a gradient.
+    awb_gradients dropped = d->grads;
+    dropped.dw_q.data = nullptr;
+    const auto missing = runner::encode_backward_result(AWB_OK, false, "", *d, dropped);
+    CHECK_FALSE(runner::decode_backward_result(missing, AWB_SCALAR_F64, fx.g, why));
+    CHECK(why == "the backward returned 1 gradients; the request asked for 2 (dX, dW_q)");
+    // A forged count byte: more gradients than were asked for.
+    auto extra = answer;
+    const size_t count_at = 4 + 1 + 4;  // status, allocation flag, empty message
+    extra[count_at] = 3;
+    CHECK_FALSE(runner::decode_backward_result(extra, AWB_SCALAR_F64, fx.g, why));
+    CHECK(why.find("returned 3 gradients") != std::string::npos);
+    // A gradient in the wrong slot.
+    auto swapped = answer;
+    swapped[count_at + 1] = 1;
+    CHECK_FALSE(runner::decode_backward_result(swapped, AWB_SCALAR_F64, fx.g, why));
+    CHECK(why == "the backward returned dW_q where dX was due");
+  }
+  SECTION("an error answer carries the status and message only") {
+    const auto err = runner::encode_backward_result(AWB_ERR_UNSUPPORTED, false,
+                                                    runner::kNotTrainable, *d, d->grads);
+    const auto h = runner::decode_backward_result(err, AWB_SCALAR_F64, fx.g, why);
+    REQUIRE(h);
+    CHECK(h->status == AWB_ERR_UNSUPPORTED);
+    CHECK(h->message == "not trainable: the plugin exports no backward pass");
+  }
+  SECTION("a truncated request is refused") {
+    for (size_t n : {size_t{0}, size_t{3}, payload.size() / 2, payload.size() - 1}) {
+      const std::vector<uint8_t> cut(payload.begin(), payload.begin() + static_cast<long>(n));
+      CHECK_FALSE(runner::decode_backward(cut));
+    }
+  }
+  SECTION("gradient shapes that do not match the problem are refused before allocating") {
+    // dX asked as 2 × 4 for an X of 2 × 3.
+    fx.g.dx.shape[1] = 4;
+    CHECK_FALSE(
+        runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, fx.dz_t, nullptr, fx.g)));
+    fx.g.dx.shape[1] = 3;
+    // dW_k asked for although the problem has no W_k.
+    fx.g.dw_k = fx.g.dw_q;
+    CHECK_FALSE(
+        runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, fx.dz_t, nullptr, fx.g)));
+    fx.g.dw_k = awb_tensor{};
+    // A gradient of 2^40 elements: refused from its header alone.
+    fx.g.dw_q.shape[0] = int64_t{1} << 40;
+    CHECK_FALSE(
+        runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, fx.dz_t, nullptr, fx.g)));
+  }
+  SECTION("dZ and dA must fit Z and the heads") {
+    awb_tensor wrong_dz = fx.dz_t;
+    wrong_dz.shape[0] = 1;
+    CHECK_FALSE(
+        runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, wrong_dz, nullptr, fx.g)));
+    awb_tensor da = fx.f.a;
+    const auto with_da =
+        runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, fx.dz_t, &da, fx.g));
+    REQUIRE(with_da);
+    CHECK(with_da->da.data != nullptr);
+    da.shape[0] = 2;  // two heads of dA for a one-head problem
+    CHECK_FALSE(
+        runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, fx.dz_t, &da, fx.g)));
+  }
+}
+
 TEST_CASE("hello and load reports round-trip; a lying variant count is refused", "[runner]") {
   runner::Hello h;
   h.level = runner::Isolation::kConfined;
@@ -103,13 +254,14 @@ TEST_CASE("hello and load reports round-trip; a lying variant count is refused",
   h.descriptor.id = "org.example.x";
   h.descriptor.n_variants = 1;
   h.descriptor.has_variants = true;
-  h.descriptor.variants.push_back({true, 64, "v", "V", "", AWB_CAP_F64, true, true, true});
+  h.descriptor.variants.push_back({true, 64, "v", "V", "", AWB_CAP_F64, true, true, true, true});
   const auto bytes = runner::encode(h);
   const auto back = runner::decode_hello(bytes);
   REQUIRE(back);
   CHECK(back->level == runner::Isolation::kConfined);
   CHECK(back->descriptor.variants.at(0).id == "v");
   CHECK(back->descriptor.variants.at(0).has_forward);
+  CHECK(back->descriptor.variants.at(0).has_backward);  // the host knows before calling
 
   auto lying = bytes;  // claim 100000 variants where one follows
   const size_t count_at = bytes.size() - (1 + 8 + 4 + 1 + 4 + 1 + 4 + 0 + 8 + 1) - 4;
