@@ -78,14 +78,43 @@ void fsync_dir(const fs::path& file) {
   }
 }
 
+// The process holding a flock on the file open as `fd`, from /proc/locks (its lines read
+// "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"), or 0 when unknown.
+long lock_holder(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return 0;
+  std::ifstream locks("/proc/locks");
+  std::string line;
+  const std::string inode = ":" + std::to_string(st.st_ino) + " ";
+  while (std::getline(locks, line)) {
+    std::istringstream in(line);
+    std::string n, type, mode, access, dev;
+    long pid = 0;
+    if (!(in >> n >> type >> mode >> access >> pid >> dev)) continue;
+    if (type == "FLOCK" && (dev + " ").size() > inode.size() &&
+        (dev + " ").compare((dev + " ").size() - inode.size(), inode.size(), inode) == 0)
+      return pid;
+  }
+  return 0;
+}
+
+Error journal_in_use(int fd, const fs::path& file) {
+  const long pid = lock_holder(fd);
+  return Error("batch.journal_locked", file.string(),
+               "in use by " + (pid > 0 ? "pid " + std::to_string(pid) : std::string("another process")) +
+                   ": another awb grade --batch is writing these results");
+}
+
 int lock_or_throw(int fd, const fs::path& file) {
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const bool busy = errno == EWOULDBLOCK;
     const std::string why = io_why();
+    if (busy) {
+      Error e = journal_in_use(fd, file);
+      ::close(fd);
+      throw e;
+    }
     ::close(fd);
-    if (busy)
-      throw Error("batch.journal_locked", file.string(),
-                  "another batch run is writing this journal");
     throw Error("io.write", file.string(), "flock: " + why);
   }
   return fd;
@@ -292,10 +321,21 @@ Journal::~Journal() {
 Journal Journal::create(const fs::path& file) {
   const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
-    if (errno == EEXIST)
+    if (errno == EEXIST) {
+      // A journal another run is still writing is "in use", not "from an earlier run".
+      const int probe = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+      if (probe >= 0) {
+        if (::flock(probe, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+          Error e = journal_in_use(probe, file);
+          ::close(probe);
+          throw e;
+        }
+        ::close(probe);
+      }
       throw Error("batch.journal_exists", file.string(),
                   "a journal from an earlier run is here: pass --resume to continue it, or "
                   "remove it to start again");
+    }
     throw Error("io.write", file.string(), "cannot create the journal: " + io_why());
   }
   lock_or_throw(fd, file);
