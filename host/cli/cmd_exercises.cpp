@@ -114,9 +114,10 @@ std::string cell_text(const core::LintCell& cell, const std::vector<core::Exerci
   return out;
 }
 
-// Prints the mutant × kind matrix and one diagnosis per mutant; returns the number of
-// applicable pairs that escape (failures only over a whole set).
-int print_discrimination(const std::vector<core::Exercise>& exercises, bool whole) {
+// Prints the mutant × kind matrix and one diagnosis per mutant; returns it (its escapes are
+// failures only over a whole set).
+core::Discrimination print_discrimination(const std::vector<core::Exercise>& exercises,
+                                          bool whole) {
   const core::Discrimination d = core::discrimination_check(exercises, core::bundled_mutant_dir());
   std::printf(
       "\nMutants x variant kinds: each cell lists the exercises (numbered below) on which the\n"
@@ -163,7 +164,7 @@ int print_discrimination(const std::vector<core::Exercise>& exercises, bool whol
   }
   for (const auto& id : d.uncatchable_exercises)
     std::printf("  flagged: no mutant loses points on exercise '%s'\n", id.c_str());
-  return d.escapes();
+  return d;
 }
 
 int run_lint(const LintOptions& o) {
@@ -188,13 +189,21 @@ int run_lint(const LintOptions& o) {
     broken += !full;
   }
   const bool whole = whole_set(o.locations);
-  const int escapes =
-      o.mutants && !set.exercises.empty() ? print_discrimination(set.exercises, whole) : 0;
+  const core::Discrimination d = o.mutants && !set.exercises.empty()
+                                     ? print_discrimination(set.exercises, whole)
+                                     : core::Discrimination{};
+  const int escapes = d.escapes();
   std::printf(
       "\n%d file(s), %zu exercise(s) loaded, %zu problem(s), %d exercise(s) the reference "
-      "cannot pass, %d applicable (mutant, kind) pair(s) %s\n",
-      set.files, set.exercises.size(), set.errors.size(), broken, escapes,
-      whole ? "escaping the set" : "the given files do not catch (not a failure of a subset)");
+      "cannot pass, ",
+      set.files, set.exercises.size(), set.errors.size(), broken);
+  if (whole)
+    std::printf("%d applicable (mutant, kind) pair(s) escaping the set\n", escapes);
+  else
+    std::printf(
+        "%d applicable (mutant, kind) pair(s) not caught by the given files and %d in kinds they "
+        "do not run (neither is a failure of a subset)\n",
+        d.count(core::CellState::kNotCaught), d.count(core::CellState::kNotCovered));
   if (!set.errors.empty()) return kExitBadInput;
   return broken || (whole && escapes) ? kExitFailed : kExitOk;
 }

@@ -51,12 +51,15 @@ std::filesystem::path bundled_mutant_dir() {
   return shipped_path(AWB_BUILD_TREE_MUTANT_DIR, "lib/awb/mutants");
 }
 
-int Discrimination::escapes() const {
+int Discrimination::count(CellState state) const {
   int n = 0;
   for (const auto& m : mutants)
-    for (const auto& cell : m.cells)
-      n += cell.state == CellState::kNotCaught || cell.state == CellState::kNotCovered;
+    for (const auto& cell : m.cells) n += cell.state == state;
   return n;
+}
+
+int Discrimination::escapes() const {
+  return count(CellState::kNotCaught) + count(CellState::kNotCovered);
 }
 
 Discrimination discrimination_check(const std::vector<Exercise>& exercises,

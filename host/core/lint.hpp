@@ -51,6 +51,7 @@ struct Discrimination {
   // Applicable (mutant, kind) pairs the set does not catch: kNotCaught, or kNotCovered (a kind
   // the set has no exercise for). Over a whole exercise set each is a failure.
   int escapes() const;
+  int count(CellState state) const;  // cells in that state
 };
 
 // Grades every variant (one per kind) of every mutant in `mutant_dir`, loaded in-process (the
