@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "checks/diagnosis.hpp"
+#include "checks/measures.hpp"
 #include "model/error.hpp"
 
 namespace awb::grade {
@@ -82,6 +83,14 @@ const RunOutput& CheckContext::reference_run(Scalar scalar) {
   return it->second;
 }
 
+CheckContext& CheckContext::in_scalar(Scalar scalar) {
+  if (scalar == scalar_) return *this;
+  auto& sibling = siblings_[scalar];
+  if (!sibling)
+    sibling = std::make_unique<CheckContext>(subject_, reference_, base_, scalar, strictness_);
+  return *sibling;
+}
+
 const Registry& Registry::instance() {
   static const Registry registry = [] {
     Registry r;
@@ -110,8 +119,8 @@ std::vector<std::string> Registry::names(CheckKind kind) const {
 void Registry::add(CheckDef def) { defs_.push_back(std::move(def)); }
 
 const std::vector<std::string>& common_check_keys() {
-  static const std::vector<std::string> keys = {"id",         "kind", "points", "hint",
-                                                "visibility", "case", "layer",  "parameters"};
+  static const std::vector<std::string> keys = {
+      "id", "kind", "points", "hint", "visibility", "case", "layer", "parameters", "scalar"};
   return keys;
 }
 
@@ -132,9 +141,19 @@ std::string fallback_diagnosis(const CheckSpec& spec, CheckContext& ctx) {
   }
 }
 
+// Why the outputs this check reads cannot be judged (a NaN, an Inf, a degenerate layer), or "".
+std::string unjudgeable_outputs(const CheckSpec& spec, const CheckDef& def, CheckContext& ctx) {
+  if (!def.reads) return "";
+  const RunOutput& got = ctx.subject_run();
+  return unjudgeable(layer_of(got, spec.layer), def.reads,
+                     spec.kind == CheckKind::kExpect ? spec.head : -1);
+}
+
 }  // namespace
 
-CheckResult evaluate(const CheckSpec& spec, CheckContext& ctx) {
+CheckResult evaluate(const CheckSpec& spec, CheckContext& grading_ctx) {
+  // A check may ask for its own scalar type (an f32 probe in an f64 grading, say).
+  CheckContext& ctx = spec.scalar ? grading_ctx.in_scalar(*spec.scalar) : grading_ctx;
   CheckResult r;
   r.id = spec.id;
   r.name = spec.name;
@@ -166,7 +185,10 @@ CheckResult evaluate(const CheckSpec& spec, CheckContext& ctx) {
     }
   }
   try {
-    const Judgement j = def->judge(spec, ctx);
+    const std::string why = unjudgeable_outputs(spec, *def, ctx);
+    const Judgement j = why.empty()
+                            ? def->judge(spec, ctx)
+                            : Judgement{false, 0, why + "; no check passes on that", "", ""};
     r.status = j.passed ? Status::kPassed : Status::kFailed;
     r.points = spec.points * (j.passed ? 1.0 : std::clamp(j.partial, 0.0, 1.0));
     r.summary = j.summary;

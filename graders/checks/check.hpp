@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,7 @@ struct CheckSpec {
   int case_index = 0;
   int layer = -1;  // -1: the last layer
   ParameterOverrides parameters;
+  std::optional<Scalar> scalar;  // unset: the grading's scalar type
 
   // reference (outputs, rows, tolerance); gradient (tolerance)
   std::vector<Output> outputs{Output::kWeights, Output::kScores, Output::kContext};
@@ -110,6 +112,9 @@ class CheckContext {
     return subject_.cannot_run(base_, scalar_);
   }
   Scalar scalar() const { return scalar_; }
+  // This context's input graded in `scalar` (itself when it already is): the sibling shares the
+  // subject, the reference and the strictness, and memoises its own runs.
+  CheckContext& in_scalar(Scalar scalar);
   int strictness() const { return strictness_; }
   const RunOutput& subject_run();                 // memoised
   const RunOutput& reference_run(Scalar scalar);  // memoised per scalar
@@ -128,6 +133,7 @@ class CheckContext {
   int strictness_;
   std::optional<RunOutput> subject_run_;
   std::map<Scalar, RunOutput> reference_runs_;
+  std::map<Scalar, std::unique_ptr<CheckContext>> siblings_;
 };
 
 // The judgement a definition returns; evaluate() adds ids, points and the hint.
@@ -148,6 +154,10 @@ struct CheckDef {
   std::vector<std::string> optional_keys;
   int strictness = 1;  // run only when the grading strictness is at least this
   std::function<Judgement(const CheckSpec&, CheckContext&)> judge;
+  // What it reads of the subject's run on the check's input (measures.hpp's Reads flags): a NaN
+  // or Inf there, or a degenerate layer, fails the check before judge() runs. 0: judge() sees
+  // to it (reference and gradient checks compare every entry; a sweep reads other runs).
+  unsigned reads = 0;
 };
 
 // All definitions, by kind and name. Each check family adds itself from its own source file.

@@ -88,10 +88,42 @@ std::string diagnose_assembly(const ForwardResult& got, const ProblemSpec& p) {
          "the values (A·V), computed from the normalised weights, not the raw scores.";
 }
 
+// exp() of a score above this overflows a float (a double only above about 709): a larger
+// score is the evidence an overflow diagnosis needs.
+constexpr double kExpOverflowF32 = 88.0;
+
+// Why row `t` of the weights is not finite, read from the same row of the plugin's own scores
+// (`s`, when it returned them): each cause is named only when its evidence is there.
+std::string diagnose_non_finite_row(const std::string& where, const Matrix* s, int64_t t) {
+  const std::string head = "The weights contain " + where;
+  if (!s || t >= s->rows) return head + ".";
+  double largest = -INFINITY, sum = 0, magnitude = 0;
+  for (int64_t j = 0; j < s->cols; ++j) {
+    const double v = (*s)(t, j);
+    if (!std::isfinite(v))
+      return head + " and the scores contain " + first_non_finite(*s) +
+             ": the NaN or Inf comes before the softmax (from Q·Kᵀ, or an entry never written).";
+    largest = std::fmax(largest, v);
+    sum += v;
+    magnitude += std::fabs(v);
+  }
+  if (largest > kExpOverflowF32)
+    return head + ": exp() of a large score (" + format_value(largest) +
+           ") overflows. Subtract each row's maximum score before exponentiating; the softmax is "
+           "unchanged by that shift.";
+  if (std::fabs(sum) <= 1e-12 * magnitude)
+    return head +
+           " in a row whose scores sum to 0: the scores were divided by their row sum "
+           "(0 here) instead of passed through exp() and normalised.";
+  return head +
+         " although every score of that row is small enough for exp(): a normalising sum "
+         "of 0, or an entry never written.";
+}
+
 std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
   const int64_t T = a.rows;
   bool negative = false, future = false, zero_diagonal = true, rows_one = true, cols_one = true;
-  bool rows_short = false;
+  bool rows_short = false, beyond_next = false;
   for (int64_t t = 0; t < T; ++t) {
     double row = 0, col = 0;
     for (int64_t j = 0; j < T; ++j) {
@@ -99,6 +131,7 @@ std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
       col += a(j, t);
       if (a(t, j) < 0) negative = true;
       if (j > t && a(t, j) != 0) future = true;
+      if (j > t + 1 && a(t, j) != 0) beyond_next = true;
     }
     if (a(t, t) != 0) zero_diagonal = false;
     if (std::fabs(row - 1) > kSumTol) rows_one = false;
@@ -112,6 +145,11 @@ std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
   if (!rows_one && cols_one && T > 1)
     return "The columns of A sum to 1 but the rows do not: the softmax was taken over the wrong "
            "axis. Each query's row (over the keys) must sum to 1.";
+  // Weight on the next token only, never further (and T >= 3, so "further" exists): the mask's
+  // comparison is off by one, not missing.
+  if (p.causal && future && !beyond_next && T > 2)
+    return "Each query also sees the token right after it, and nothing later: the causal mask "
+           "is off by one (it hides t2 > t + 1; it must hide t2 > t).";
   if (p.causal && future)
     return "Queries put weight on later tokens although the causal mask is on: the mask is "
            "missing (query t may only see keys t2 <= t).";
@@ -134,16 +172,25 @@ std::string diagnose(const LayerRun& got, const LayerRun* expected, const Proble
   for (const Matrix& a : r.weights)
     if (std::any_of(a.data.begin(), a.data.end(), [](double v) { return v < 0; }))
       return diagnose_weights(a, problem);
-  for (const Matrix& a : r.weights)
-    if (!first_non_finite(a).empty())
-      return "The weights contain " + first_non_finite(a) +
-             ": exp() of a large score overflows. Subtract each row's maximum score before "
-             "exponentiating; the softmax is unchanged by that shift.";
+  for (size_t h = 0; h < r.weights.size(); ++h) {
+    const Matrix& a = r.weights[h];
+    for (int64_t t = 0; t < a.rows; ++t)
+      for (int64_t c = 0; c < a.cols; ++c)
+        if (!std::isfinite(a(t, c)))
+          return diagnose_non_finite_row(std::string(std::isnan(a(t, c)) ? "NaN" : "Inf") +
+                                             " at (" + std::to_string(t) + ", " +
+                                             std::to_string(c) + ")",
+                                         h < r.scores.size() ? &r.scores[h] : nullptr, t);
+  }
   if (!first_non_finite(r.z).empty())
     return "The context vectors contain " + first_non_finite(r.z) +
-           ". If the scores are large, exp() overflowed: subtract each row's maximum score "
-           "before exponentiating (the softmax does not change). Otherwise an output entry was "
-           "never written.";
+           (r.weights.empty() ? "."
+                              : " although the weights are finite: Z = A·V, so a value "
+                                "or an entry of Z was never written, or V overflowed.");
+  if (is_degenerate(got))
+    return "Z is " + format_value(r.z.data.front()) +
+           " in every entry although the input rows differ: the output does not depend on the "
+           "input. Compute Z = A·V from this call's X, and write every entry.";
   for (const Matrix& a : r.weights) {
     std::string d = diagnose_weights(a, problem);
     if (!d.empty()) return d;
@@ -159,6 +206,13 @@ std::string diagnose(const LayerRun& got, const LayerRun* expected, const Proble
         close(a, softmax_rows(e.scores[h], std::sqrt(dk), problem.causal), 1e-6))
       return "The weights match a softmax of scores that were not divided by sqrt(d_k). Scale "
              "Q·Kᵀ by 1/sqrt(d_k) before the softmax, or wide heads saturate it.";
+    const double dm = static_cast<double>(problem.d_model());
+    if (problem.resolved_scale() == ScaleMode::kInvSqrtDk && dm != dk &&
+        close(a, softmax_rows(e.scores[h], std::sqrt(dk / dm), problem.causal), 1e-6))
+      return "The weights match a softmax of scores divided by sqrt(d_model) = sqrt(" +
+             format_value(dm) + ") instead of sqrt(d_k) = sqrt(" + format_value(dk) +
+             "): d_k is the width of one head's query (W_q's columns / heads), not the width "
+             "of the embeddings.";
     if (close(a, softmax_rows(transposed(e.scores[h]), 1.0, problem.causal), 1e-6))
       return "The weights match the softmax of the transposed scores: queries and keys are "
              "swapped (S = K·Qᵀ instead of Q·Kᵀ), so each row answers the wrong question.";

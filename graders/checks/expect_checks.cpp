@@ -23,14 +23,24 @@ std::string tok(const CheckContext& ctx, int64_t i) { return token_name(ctx.base
 
 Judgement verdict(bool ok, std::string summary) { return {ok, 0, std::move(summary), "", ""}; }
 
+// A key tied with another for the largest weight is not "the" argmax: a constant row has none.
 Judgement argmax_is(const CheckSpec& s, CheckContext& ctx) {
   const View v = view(s, ctx);
-  const int64_t best = row_argmax(v.a, s.query);
-  return verdict(best == s.key, tok(ctx, s.query) + " attends most to " + tok(ctx, best) + " (" +
-                                    format_value(v.a(s.query, best)) + ")" +
-                                    (best == s.key ? ""
-                                                   : "; expected " + tok(ctx, s.key) + " (" +
-                                                         format_value(v.a(s.query, s.key)) + ")"));
+  if (rank_in_row(v.a, s.query, s.key) == 0)
+    return verdict(true, tok(ctx, s.query) + " attends most to " + tok(ctx, s.key) + " (" +
+                             format_value(v.a(s.query, s.key)) + ")");
+  int64_t rival = -1;  // the first other key at least as large: the best, or a tie
+  for (int64_t c = 0; c < v.a.cols; ++c)
+    if (c != s.key && (rival < 0 || v.a(s.query, c) > v.a(s.query, rival))) rival = c;
+  const bool tie = v.a(s.query, rival) == v.a(s.query, s.key);
+  return verdict(
+      false,
+      tok(ctx, s.query) +
+          (tie ? " gives " + tok(ctx, s.key) + " and " + tok(ctx, rival) + " the same weight ("
+               : " attends most to " + tok(ctx, rival) + " (") +
+          format_value(v.a(s.query, rival)) + ")" +
+          (tie ? ": a tie is no argmax; expected " + tok(ctx, s.key) + " alone"
+               : "; expected " + tok(ctx, s.key) + " (" + format_value(v.a(s.query, s.key)) + ")"));
 }
 
 Judgement in_top_k(const CheckSpec& s, CheckContext& ctx) {
@@ -38,8 +48,8 @@ Judgement in_top_k(const CheckSpec& s, CheckContext& ctx) {
   const int64_t rank = rank_in_row(v.a, s.query, s.key);
   return verdict(rank < s.k, tok(ctx, s.key) + " is number " + std::to_string(rank + 1) +
                                  " in the weights of " + tok(ctx, s.query) + " (" +
-                                 format_value(v.a(s.query, s.key)) + "); expected within the top " +
-                                 std::to_string(s.k));
+                                 format_value(v.a(s.query, s.key)) + ", ties ranked above it)" +
+                                 "; expected within the top " + std::to_string(s.k));
 }
 
 Judgement weight_above(const CheckSpec& s, CheckContext& ctx) {
@@ -110,8 +120,9 @@ Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
   double worst = 0;
   std::string got;
   for (size_t i = 0; i < z.size(); ++i) {
-    worst = std::fmax(worst,
-                      i < s.vector_value.size() ? std::fabs(z[i] - s.vector_value[i]) : INFINITY);
+    // Not fmax: it drops a NaN, and a NaN entry is as far from the value as can be.
+    const double d = i < s.vector_value.size() ? std::fabs(z[i] - s.vector_value[i]) : INFINITY;
+    if (!(d <= worst)) worst = std::isnan(d) ? INFINITY : d;
     got += (i ? ", " : "") + format_value(z[i]);
   }
   if (z.size() != s.vector_value.size()) worst = INFINITY;
@@ -158,6 +169,10 @@ Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
     in.params.sharpness = value;  // the loader only admits sharpness sweeps in version 1
     const RunOutput run = ctx.run_subject(in);
     const Matrix& a = weights_of(run, s.layer, s.head);
+    if (const std::string bad = unjudgeable(layer_of(run, s.layer), kReadsWeights, s.head);
+        !bad.empty())
+      return verdict(false, "at " + s.sweep.parameter + " " + format_value(value) +
+                                " the run cannot be judged: " + bad);
     const int64_t q = s.measure.query;
     double m = 0;
     if (s.measure.metric == "entropy")
@@ -182,36 +197,45 @@ Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
 }  // namespace
 
 void register_expect_checks(Registry& r) {
-  const std::vector<std::string> head_layer = {"head"};
-  auto add = [&](std::string name, std::string what, std::vector<std::string> req,
+  auto add = [&](std::string name, std::string what, unsigned reads, std::vector<std::string> req,
                  std::vector<std::string> opt,
                  std::function<Judgement(const CheckSpec&, CheckContext&)> fn) {
     opt.push_back("head");
-    r.add({CheckKind::kExpect, std::move(name), std::move(what), std::move(req), std::move(opt), 1,
-           std::move(fn)});
+    CheckDef def{CheckKind::kExpect, std::move(name), std::move(what),
+                 std::move(req),     std::move(opt),  1,
+                 std::move(fn)};
+    def.reads = reads;
+    r.add(std::move(def));
   };
-  add("argmax_is", "key has the largest weight in query's row", {"query", "key"}, {}, argmax_is);
-  add("in_top_k", "key is among the k largest weights of query's row", {"query", "key", "k"}, {},
-      in_top_k);
-  add("weight_above", "A[query, key] > value", {"query", "key", "value"}, {}, weight_above);
-  add("weight_below", "A[query, key] < value", {"query", "key", "value"}, {}, weight_below);
-  add("weight_greater", "A[query, key] > A[query, than]", {"query", "key", "than"}, {},
+  const unsigned weights = kReadsWeights, context = kReadsContext, scores = kReadsScores;
+  add("argmax_is", "key has the largest weight in query's row, strictly (a tie is no argmax)",
+      weights, {"query", "key"}, {}, argmax_is);
+  add("in_top_k", "fewer than k other weights of query's row are >= key's", weights,
+      {"query", "key", "k"}, {}, in_top_k);
+  add("weight_above", "A[query, key] > value", weights, {"query", "key", "value"}, {},
+      weight_above);
+  add("weight_below", "A[query, key] < value", weights, {"query", "key", "value"}, {},
+      weight_below);
+  add("weight_greater", "A[query, key] > A[query, than]", weights, {"query", "key", "than"}, {},
       weight_greater);
-  add("entropy_below", "row entropy (nats) < value", {"value"}, {"query", "all_rows"},
+  add("entropy_below", "row entropy (nats) < value", weights, {"value"}, {"query", "all_rows"},
       [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, true); });
-  add("entropy_above", "row entropy (nats) > value", {"value"}, {"query", "all_rows"},
+  add("entropy_above", "row entropy (nats) > value", weights, {"value"}, {"query", "all_rows"},
       [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, false); });
-  add("uniform_rows", "every row within tolerance of uniform", {"tolerance"}, {}, uniform_rows);
-  add("one_hot_rows", "every row's top weight > 1 - tolerance", {"tolerance"}, {}, one_hot_rows);
-  add("context_close", "Z[query] within tolerance of value", {"query", "value", "tolerance"}, {},
-      context_close);
-  add("cosine_closer_to", "cos(Z[query], x[to]) > cos(Z[query], x[than])", {"query", "to", "than"},
-      {}, cosine_closer_to);
-  add("scores_asymmetric", "S[query, key] - S[key, query] > margin", {"query", "key", "margin"}, {},
-      scores_asymmetric);
-  add("scores_symmetric", "S equals S transposed within tolerance", {"tolerance"}, {},
+  add("uniform_rows", "every row within tolerance of uniform", weights, {"tolerance"}, {},
+      uniform_rows);
+  add("one_hot_rows", "every row's top weight > 1 - tolerance", weights, {"tolerance"}, {},
+      one_hot_rows);
+  add("context_close", "Z[query] within tolerance of value", context,
+      {"query", "value", "tolerance"}, {}, context_close);
+  add("cosine_closer_to", "cos(Z[query], x[to]) > cos(Z[query], x[than])", context,
+      {"query", "to", "than"}, {}, cosine_closer_to);
+  add("scores_asymmetric", "S[query, key] - S[key, query] > margin", scores,
+      {"query", "key", "margin"}, {}, scores_asymmetric);
+  add("scores_symmetric", "S equals S transposed within tolerance", scores, {"tolerance"}, {},
       scores_symmetric);
-  add("monotone", "a measure moves one way over a sweep", {"sweep", "measure", "direction"}, {},
+  // A sweep reads runs of its own; monotone() looks at each of them.
+  add("monotone", "a measure moves one way over a sweep", 0, {"sweep", "measure", "direction"}, {},
       monotone);
 }
 

@@ -25,10 +25,10 @@ int64_t row_argmax(const Matrix& a, int64_t row) {
 }
 
 int64_t rank_in_row(const Matrix& a, int64_t row, int64_t col) {
-  int64_t larger = 0;
+  int64_t at_least = 0;
   for (int64_t c = 0; c < a.cols; ++c)
-    if (a(row, c) > a(row, col)) ++larger;
-  return larger;
+    if (c != col && !(a(row, c) < a(row, col))) ++at_least;  // NaN never ranks above anything
+  return at_least;
 }
 
 double cosine(const std::vector<double>& u, const std::vector<double>& v) {
@@ -65,6 +65,47 @@ std::string first_non_finite(const Matrix& m) {
       if (!std::isfinite(m(r, c)))
         return std::string(std::isnan(m(r, c)) ? "NaN" : "Inf") + " at (" + std::to_string(r) +
                ", " + std::to_string(c) + ")";
+  return "";
+}
+
+std::string non_finite_in(const Matrix& m, const std::string& what) {
+  const std::string where = first_non_finite(m);
+  return where.empty() ? "" : what + " contain " + where;
+}
+
+bool is_constant(const Matrix& m) {
+  if (m.data.empty()) return false;
+  for (double v : m.data)
+    if (!(v == m.data.front())) return false;
+  return true;
+}
+
+bool is_degenerate(const LayerRun& layer) {
+  const Matrix& x = layer.input;
+  bool rows_differ = false;
+  for (int64_t t = 1; t < x.rows && !rows_differ; ++t) rows_differ = row_of(x, t) != row_of(x, 0);
+  return rows_differ && is_constant(layer.result.z);
+}
+
+std::string unjudgeable(const LayerRun& layer, unsigned reads, int head) {
+  const auto& r = layer.result;
+  auto heads = [&](const std::vector<Matrix>& ms, const std::string& what) -> std::string {
+    for (size_t h = 0; h < ms.size(); ++h) {
+      if (head >= 0 && static_cast<size_t>(head) != h) continue;
+      const std::string bad =
+          non_finite_in(ms[h], ms.size() > 1 ? what + " of head " + std::to_string(h) : what);
+      if (!bad.empty()) return bad;
+    }
+    return "";
+  };
+  std::string bad;
+  if (reads & kReadsWeights) bad = heads(r.weights, "the weights");
+  if (bad.empty() && (reads & kReadsScores)) bad = heads(r.scores, "the scores");
+  if (bad.empty() && (reads & kReadsContext)) bad = non_finite_in(r.z, "the context vectors");
+  if (!bad.empty()) return bad;
+  if (is_degenerate(layer))
+    return "Z is " + format_value(r.z.data.front()) +
+           " in every entry although the input rows differ: a degenerate output";
   return "";
 }
 

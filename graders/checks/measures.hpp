@@ -13,7 +13,9 @@ namespace awb::grade {
 double row_entropy(const Matrix& a, int64_t row);
 // Index of the largest entry of a row (the first on ties).
 int64_t row_argmax(const Matrix& a, int64_t row);
-// How many entries of the row are strictly larger than entry `col` (0: it is the largest).
+// How many other entries of the row are at least as large as entry `col`. Ties count against
+// the entry, so "key is in the top k" (rank < k) never holds by a tie: on a constant row every
+// entry has rank T − 1, in the top k only when k ≥ T. 0: it is strictly the largest.
 int64_t rank_in_row(const Matrix& a, int64_t row, int64_t col);
 double cosine(const std::vector<double>& u, const std::vector<double>& v);
 std::vector<double> row_of(const Matrix& m, int64_t row);
@@ -25,6 +27,24 @@ std::string format_value(double v);
 std::string token_name(const RunInput& input, int64_t index);
 // "NaN at (2, 1)" for the first non-finite entry, or "" when every entry is finite.
 std::string first_non_finite(const Matrix& m);
+
+// "the weights contain NaN at (2, 1)" for the first non-finite entry of `m` (`what`: "the
+// weights", "Z", ...), or "" when every entry is finite.
+std::string non_finite_in(const Matrix& m, const std::string& what);
+// Whether every entry of `m` is the same number (false for an empty matrix).
+bool is_constant(const Matrix& m);
+
+// Whether a layer's Z is one number in every entry although its input rows differ: such a Z
+// does not depend on the input (correct attention gives it only when W_v or W_o is zero).
+bool is_degenerate(const LayerRun& layer);
+
+// What a check reads of a layer's outputs (bit flags).
+enum Reads : unsigned { kReadsWeights = 1u, kReadsScores = 2u, kReadsContext = 4u };
+
+// Why a layer's outputs cannot be judged at all, or "" when they can: the first NaN or Inf in
+// the tensors a check reads (`head` < 0: every head), or a degenerate layer (is_degenerate). No
+// property or expect check passes on either.
+std::string unjudgeable(const LayerRun& layer, unsigned reads, int head = -1);
 
 // The selected layer (-1: last) and head of a run; throws Error("check.index") when absent.
 const LayerRun& layer_of(const RunOutput& run, int layer);

@@ -189,43 +189,24 @@ Judgement permutation_equivariant(const CheckSpec& spec, CheckContext& ctx) {
 }  // namespace
 
 void register_property_checks(Registry& r) {
-  r.add({CheckKind::kProperty,
-         "rows_sum_to_one",
-         "every row of A is >= 0 and sums to 1",
-         {},
-         {},
-         1,
-         rows_sum_to_one});
-  r.add({CheckKind::kProperty, "finite", "no NaN or Inf in A, S or Z", {}, {}, 1, finite});
-  r.add({CheckKind::kProperty, "shape", "Z is T x d_out", {}, {}, 1, shape});
-  r.add({CheckKind::kProperty,
-         "masked_zero",
-         "masked weights are exactly 0",
-         {},
-         {},
-         1,
-         masked_zero});
-  r.add({CheckKind::kProperty,
-         "deterministic",
-         "a rerun gives bit-identical outputs",
-         {},
-         {},
-         2,
-         deterministic});
-  r.add({CheckKind::kProperty,
-         "causal_no_leak",
-         "later tokens cannot change earlier outputs",
-         {},
-         {},
-         2,
-         causal_no_leak});
-  r.add({CheckKind::kProperty,
-         "permutation_equivariant",
-         "permuting tokens permutes outputs (no positions)",
-         {},
-         {},
-         2,
-         permutation_equivariant});
+  auto add = [&](std::string name, std::string what, int strictness, unsigned reads,
+                 std::function<Judgement(const CheckSpec&, CheckContext&)> fn) {
+    CheckDef def{CheckKind::kProperty, std::move(name), std::move(what), {}, {},
+                 strictness,           std::move(fn)};
+    def.reads = reads;
+    r.add(std::move(def));
+  };
+  // A property of outputs that hold a NaN, an Inf or one constant is never "held": each reads
+  // the weights or the context (the base run's; the reruns are compared against it).
+  const unsigned weights = kReadsWeights, context = kReadsContext;
+  add("rows_sum_to_one", "every row of A is >= 0 and sums to 1", 1, weights, rows_sum_to_one);
+  add("finite", "no NaN or Inf in A, S or Z", 1, weights | kReadsScores | context, finite);
+  add("shape", "Z is T x d_out", 1, context, shape);
+  add("masked_zero", "masked weights are exactly 0", 1, weights, masked_zero);
+  add("deterministic", "a rerun gives bit-identical outputs", 2, weights | context, deterministic);
+  add("causal_no_leak", "later tokens cannot change earlier outputs", 2, context, causal_no_leak);
+  add("permutation_equivariant", "permuting tokens permutes outputs (no positions)", 2, context,
+      permutation_equivariant);
 }
 
 }  // namespace awb::grade

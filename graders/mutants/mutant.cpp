@@ -4,30 +4,23 @@
 // SPDX-License-Identifier: MIT
 #include <awb/plugin.hpp>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <type_traits>
+
+#include "mistakes.hpp"
 
 namespace {
 
-// The mistakes, one per plugin. kNone is the correct kernel the mistakes deviate from.
-enum class Mistake {
-  kNone,
-  kDivideBySum,          // normalise scores by their row sum instead of a softmax
-  kNoMaxSubtraction,     // exp() of raw scores: overflows on large scores
-  kNoScale,              // forgets 1/sqrt(d_k)
-  kWrongAxis,            // softmax over columns instead of rows
-  kNoCausalMask,         // declares causal, never masks
-  kMaskAfterSoftmax,     // zeroes the future after the softmax, no renormalising
-  kMaskHidesDiagonal,    // masks t2 >= t instead of t2 > t
-  kSwapQK,               // S = K·Qᵀ
-  kHeadsReversed,        // concatenates heads in reverse order
-  kSkipOutputProj,       // ignores W_o
-  kUnnormalisedContext,  // Z = S·V instead of A·V
-  // Backward-pass mistakes (the forward is right):
-  kBackwardNoSoftmaxTerm,   // dS = A ∘ dA, missing −A·(A·dA)
-  kBackwardNoScale,         // forgets 1/sqrt(d_k) in the backward (recomputed A, dQ, dK)
-  kBackwardTransposedGrad,  // computes dQᵀ·X (the transpose) and copies it into dW's buffer
-  kBackwardNoCausalMask,    // recomputes the weights without the causal mask
-};
+using awb::mutants::Mistake;
+
+// Each table row describes the enum value of its position (the entry point casts a number).
+constexpr bool table_in_enum_order() {
+  for (size_t i = 0; i < std::size(awb::mutants::kMistakes); ++i)
+    if (awb::mutants::kMistakes[i].mistake != static_cast<Mistake>(i + 1)) return false;
+  return true;
+}
+static_assert(table_in_enum_order(), "kMistakes must list the mistakes in enum order");
 
 // This plugin's mistake: set once, by the entry point, before the host can call anything.
 Mistake mistake = Mistake::kNone;
@@ -50,13 +43,19 @@ void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
   for (Eigen::Index t = 0; t < n; ++t) {
     Eigen::Index visible = n;
     if (causal && mistake != Mistake::kNoCausalMask && mistake != Mistake::kMaskAfterSoftmax)
-      visible = mistake == Mistake::kMaskHidesDiagonal ? t : t + 1;
+      visible = mistake == Mistake::kMaskHidesDiagonal ? t
+                : mistake == Mistake::kMaskOffByOne    ? std::min<Eigen::Index>(t + 2, n)
+                                                       : t + 1;
     if (visible == 0) continue;  // a fully hidden row: nothing to normalise
     auto row = s.row(t).head(visible);
     if (mistake == Mistake::kDivideBySum) {
       a.row(t).head(visible) = row / row.sum();
     } else {
-      const T mx = mistake == Mistake::kNoMaxSubtraction ? T(0) : row.maxCoeff();
+      // The f32-only variant is the mistake that hides in f64 tests: exp() overflows a float
+      // above a score of about 88, a double only above about 709.
+      const bool no_max = mistake == Mistake::kNoMaxSubtraction ||
+                          (mistake == Mistake::kNoMaxSubtractionF32 && std::is_same_v<T, float>);
+      const T mx = no_max ? T(0) : row.maxCoeff();
       a.row(t).head(visible) = (row.array() - mx).exp();
       a.row(t).head(visible) /= a.row(t).head(visible).sum();
     }
@@ -81,7 +80,7 @@ Activations<T> activations(const awb::Problem<T>& p, bool projected, Mistake for
   const Eigen::Index dk = projected ? p.d_k() : p.d_model();
   double factor = p.sharpness();
   if (p.scale_mode() == awb::ScaleMode::kInvSqrtDk && mistake != forgets_scale)
-    factor /= std::sqrt(double(dk));
+    factor /= std::sqrt(double(mistake == Mistake::kScaleByDModel ? p.d_model() : dk));
   return {projected ? p.heads() : 1,
           dk,
           projected ? p.d_v() : p.d_model(),
@@ -91,14 +90,35 @@ Activations<T> activations(const awb::Problem<T>& p, bool projected, Mistake for
           factor};
 }
 
+// The degenerate mistakes ignore the input altogether: every output NaN, or a constant (uniform
+// weights, zero scores, Z one subnormal number) that no check may mistake for an answer.
 template <class T>
-void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
+bool degenerate_forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+  if (mistake != Mistake::kNanEverywhere && mistake != Mistake::kConstantOutput) return false;
+  const bool nan = mistake == Mistake::kNanEverywhere;
+  const T value = nan ? std::numeric_limits<T>::quiet_NaN() : std::numeric_limits<T>::denorm_min();
+  auto z = r.z();
+  z.setConstant(value);
+  for (int h = 0; h < (p.has_projections() ? p.heads() : 1); ++h) {
+    if (r.wants_scores()) r.scores(h).setConstant(nan ? value : T(0));
+    if (r.wants_weights()) {
+      auto a = r.weights(h);
+      a.setConstant(nan ? value : T(1) / T(a.cols()));
+    }
+  }
+  return true;
+}
+
+template <class T>
+void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+  if (degenerate_forward(p, r)) return;
+  const bool projected = p.has_projections();
   const auto [heads, dk, dv, q, k, v, factor] = activations(p, projected, Mistake::kNoScale);
   Mat<T> concat(p.tokens(), heads * dv);
   for (int h = 0; h < heads; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
     Mat<T> s = T(factor) * (mistake == Mistake::kSwapQK ? Mat<T>(kh * qh.transpose())
-                                                         : Mat<T>(qh * kh.transpose()));
+                                                        : Mat<T>(qh * kh.transpose()));
     if (r.wants_scores()) r.scores(h) = s;
     Mat<T> a;
     softmax_rows(s, a, p.causal());
@@ -121,12 +141,24 @@ void forward(const awb::Problem<T>& p, awb::Results<T>& r, bool projected) {
 
 // The backward pass, right unless the mistake is one of the backward ones.
 template <class T>
-void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g,
-              bool projected) {
+void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+  const bool projected = p.has_projections();
+  const bool with_wo = projected && p.has_output_projection();
+  if (mistake == Mistake::kNanEverywhere || mistake == Mistake::kConstantOutput) {
+    // The derivative of what the forward returned: NaN, or zero for a constant.
+    const T value = mistake == Mistake::kNanEverywhere ? std::numeric_limits<T>::quiet_NaN() : T(0);
+    g.dx().setConstant(value);
+    if (projected) {
+      g.dw_q().setConstant(value);
+      g.dw_k().setConstant(value);
+      g.dw_v().setConstant(value);
+    }
+    if (with_wo) g.dw_o().setConstant(value);
+    return;
+  }
   const auto x = p.x();
   const auto [heads, dk, dv, q, k, v, factor] =
       activations(p, projected, Mistake::kBackwardNoScale);
-  const bool with_wo = projected && p.has_output_projection();
   const Mat<T> dheads = with_wo ? Mat<T>(up.dz() * p.w_o().transpose()) : Mat<T>(up.dz());
   Mat<T> concat(p.tokens(), heads * dv), dq(p.tokens(), heads * dk), dkey(p.tokens(), heads * dk),
       dval(p.tokens(), heads * dv);
@@ -169,33 +201,33 @@ void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradien
   weight_grad(xm, dval, g.dw_v());
 }
 
-constexpr uint64_t kCommon = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;
-
-struct ParameterFreeMutant {
-  static constexpr awb::VariantInfo kInfo{"parameter-free", "Parameter-free (mutant)",
-                                          "A parameter-free kernel with one deliberate mistake.",
-                                          kCommon};
-  template <class T>
-  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    ::forward(p, r, false);
-  }
-  template <class T>
-  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
-    ::backward(p, up, g, false);
-  }
+// One variant per kind, each with exactly the capabilities of the bundled plugin of that kind
+// (plugins/parameter_free.cpp, qkv.cpp, multi_head.cpp, causal.cpp), all sharing the body above:
+// the problem says whether there are projections, the host whether the mask is on.
+constexpr uint64_t kBase = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;
+constexpr uint64_t kProjected = kBase | AWB_CAP_QKV;
+constexpr uint64_t kHeads = kProjected | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ;
+constexpr awb::VariantInfo kKinds[] = {
+    {"parameter-free", "Parameter-free (mutant)", "Parameter-free, with one deliberate mistake.",
+     kBase},
+    {"qkv", "Q/K/V (mutant)", "Single-head Q/K/V, with one deliberate mistake.", kProjected},
+    {"multi-head", "Multi-head (mutant)", "Multi-head with W_o, with one deliberate mistake.",
+     kHeads},
+    {"causal", "Causal (mutant)", "Causal-only multi-head, with one deliberate mistake.",
+     kHeads | AWB_CAP_CAUSAL_ONLY},
 };
+static_assert(std::size(kKinds) == awb::mutants::kKindCount);
 
-struct ProjectedMutant {
-  static constexpr awb::VariantInfo kInfo{
-      "multi-head", "Multi-head (mutant)", "A multi-head kernel with one deliberate mistake.",
-      kCommon | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ};
+template <int kKind>
+struct KindMutant {
+  static constexpr awb::VariantInfo kInfo = kKinds[kKind];
   template <class T>
   void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    ::forward(p, r, true);
+    ::forward(p, r);
   }
   template <class T>
   void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
-    ::backward(p, up, g, true);
+    ::backward(p, up, g);
   }
 };
 
@@ -205,7 +237,7 @@ struct ProjectedMutant {
 // (the order of AWB_MUTANTS in CMake, from 1), `id` its plugin id (a string with static storage).
 extern "C" const awb_plugin_descriptor* awb_mutant_entry(int which, const char* id) {
   mistake = static_cast<Mistake>(which);
-  return awb::detail::descriptor_for<ParameterFreeMutant, ProjectedMutant>(
+  return awb::detail::descriptor_for<KindMutant<0>, KindMutant<1>, KindMutant<2>, KindMutant<3>>(
       awb::PluginInfo{id, "Mutant", "1.0.0", "Attention Workbench",
                       "Carries one classic mistake, for mutation-testing exercises."});
 }

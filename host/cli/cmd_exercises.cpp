@@ -1,5 +1,8 @@
-// cmd_exercises.cpp: `awb exercises [DIR...]` lists exercises; `awb lint` validates them and
-// proves the reference earns full marks on every check.
+// cmd_exercises.cpp: `awb exercises [DIR...]` lists exercises; `awb lint` validates them, proves
+// the reference earns full marks on every check, and prints the mutant × kind matrix.
+#include <algorithm>
+#include <array>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -81,32 +84,87 @@ struct LintOptions {
   bool mutants = true;
 };
 
-// Prints which exercises catch each mutant; returns nothing: escapes are warnings, since one
-// file alone need not catch every mistake.
-void print_discrimination(const std::vector<core::Exercise>& exercises) {
+// Whether the linted exercises are a whole set (folders, or the bundled set) rather than some
+// files picked out of one: a whole set must catch every applicable (mutant, kind) pair; a few
+// files need not, so there an uncaught pair is reported, not failed.
+bool whole_set(const std::vector<std::string>& locations) {
+  return std::all_of(locations.begin(), locations.end(),
+                     [](const std::string& l) { return std::filesystem::is_directory(l); });
+}
+
+// One cell of the matrix in words: the numbers of the exercises that catch it, or why none do.
+std::string cell_text(const core::LintCell& cell, const std::vector<core::Exercise>& exercises,
+                      bool whole) {
+  switch (cell.state) {
+    case core::CellState::kNotApplicable:
+      return "n/a";
+    case core::CellState::kNotCaught:
+      return whole ? "ESCAPES" : "not caught";
+    case core::CellState::kNotCovered:
+      return whole ? "ESCAPES" : "-";
+    case core::CellState::kCaught:
+      break;
+  }
+  std::string out;
+  for (const auto& id : cell.exercises) {
+    const auto it = std::find_if(exercises.begin(), exercises.end(),
+                                 [&](const core::Exercise& e) { return e.id == id; });
+    out += (out.empty() ? "" : " ") + std::to_string(it - exercises.begin() + 1);
+  }
+  return out;
+}
+
+// Prints the mutant × kind matrix and one diagnosis per mutant; returns it (its escapes are
+// failures only over a whole set).
+core::Discrimination print_discrimination(const std::vector<core::Exercise>& exercises,
+                                          bool whole) {
   const core::Discrimination d = core::discrimination_check(exercises, core::bundled_mutant_dir());
-  std::printf("\nMutants (each carries one classic mistake; an exercise set should catch all):\n");
+  std::printf(
+      "\nMutants x variant kinds: each cell lists the exercises (numbered below) on which the\n"
+      "mutant's variant of that kind loses points; n/a: the mistake cannot occur in that kind;\n"
+      "%s\n",
+      whole ? "ESCAPES: no exercise of the set catches it (a failure)."
+            : "not caught: the exercises given run that kind and do not catch it; -: none of them "
+              "runs that kind.");
+  for (size_t i = 0; i < exercises.size(); ++i)
+    std::printf("  %2zu %s\n", i + 1, exercises[i].id.c_str());
+  std::vector<std::array<std::string, mutants::kKindCount>> rows;
+  size_t name_width = 6;
+  std::array<size_t, mutants::kKindCount> width{};
+  for (int k = 0; k < mutants::kKindCount; ++k) width[size_t(k)] = mutants::kKindIds[k].size();
+  for (const auto& m : d.mutants) {
+    name_width = std::max(name_width, m.mutant.size());
+    auto& row = rows.emplace_back();
+    for (int k = 0; k < mutants::kKindCount; ++k) {
+      row[size_t(k)] = cell_text(m.cells[size_t(k)], exercises, whole);
+      width[size_t(k)] = std::max(width[size_t(k)], row[size_t(k)].size());
+    }
+  }
+  std::printf("\n  %-*s", int(name_width), "mutant");
+  for (int k = 0; k < mutants::kKindCount; ++k)
+    std::printf("  %-*s", int(width[size_t(k)]), std::string(mutants::kKindIds[k]).c_str());
+  std::printf("\n");
+  for (size_t i = 0; i < d.mutants.size(); ++i) {
+    std::printf("  %-*s", int(name_width), d.mutants[i].mutant.c_str());
+    for (int k = 0; k < mutants::kKindCount; ++k)
+      std::printf("  %-*s", int(width[size_t(k)]), rows[i][size_t(k)].c_str());
+    std::printf("\n");
+  }
+  std::printf("\nWhat a student with each mistake reads first:\n");
   for (const auto& m : d.mutants) {
     if (!m.load_error.empty()) {
-      std::printf("  %-32s did not load: %s\n", m.mutant.c_str(), m.load_error.c_str());
+      std::printf("  %s did not load: %s\n", m.mutant.c_str(), m.load_error.c_str());
       continue;
     }
-    if (m.caught_by.empty()) {
-      std::printf("  %-32s ESCAPES every exercise: no check fails it\n", m.mutant.c_str());
-      continue;
-    }
-    std::string where;
-    for (const auto& c : m.caught_by) where += (where.empty() ? "" : ", ") + c.exercise;
-    std::printf("  %-32s caught by %zu exercise(s): %s\n", m.mutant.c_str(), m.caught_by.size(),
-                where.c_str());
+    if (m.caught_by.empty()) continue;
     const auto& first = m.caught_by.front();
-    std::printf("  %-32s   e.g. %s/%s: %s\n", "", first.exercise.c_str(), first.check.c_str(),
-                first.summary.c_str());
-    if (!first.diagnosis.empty())
-      std::printf("  %-32s   diagnosis: %s\n", "", first.diagnosis.c_str());
+    const std::string& text = first.diagnosis.empty() ? first.summary : first.diagnosis;
+    std::printf("  %s (%s) on %s/%s: %s\n", m.mutant.c_str(), first.kind.c_str(),
+                first.exercise.c_str(), first.check.c_str(), text.c_str());
   }
   for (const auto& id : d.uncatchable_exercises)
     std::printf("  flagged: no mutant loses points on exercise '%s'\n", id.c_str());
+  return d;
 }
 
 int run_lint(const LintOptions& o) {
@@ -130,13 +188,24 @@ int run_lint(const LintOptions& o) {
     }
     broken += !full;
   }
-  if (o.mutants && !set.exercises.empty()) print_discrimination(set.exercises);
+  const bool whole = whole_set(o.locations);
+  const core::Discrimination d = o.mutants && !set.exercises.empty()
+                                     ? print_discrimination(set.exercises, whole)
+                                     : core::Discrimination{};
+  const int escapes = d.escapes();
   std::printf(
       "\n%d file(s), %zu exercise(s) loaded, %zu problem(s), %d exercise(s) the reference "
-      "cannot pass\n",
+      "cannot pass, ",
       set.files, set.exercises.size(), set.errors.size(), broken);
+  if (whole)
+    std::printf("%d applicable (mutant, kind) pair(s) escaping the set\n", escapes);
+  else
+    std::printf(
+        "%d applicable (mutant, kind) pair(s) not caught by the given files and %d in kinds they "
+        "do not run (neither is a failure of a subset)\n",
+        d.count(core::CellState::kNotCaught), d.count(core::CellState::kNotCovered));
   if (!set.errors.empty()) return kExitBadInput;
-  return broken ? kExitFailed : kExitOk;
+  return broken || (whole && escapes) ? kExitFailed : kExitOk;
 }
 
 }  // namespace
@@ -172,7 +241,10 @@ void add_lint_command(CLI::App& app, int& exit_code) {
       "lint",
       "Validate exercise files and run their self-check: the reference kernels must earn full\n"
       "points on every check. Every problem in a file is reported, each with an id and\n"
-      "file:line:column. Exits 3 when a file is invalid, 1 when the reference fails a check.");
+      "file:line:column. Then grades every shipped mutant's variant of each kind on every\n"
+      "exercise and prints the mutant x kind matrix. Exits 3 when a file is invalid, 1 when\n"
+      "the reference fails a check or, for a whole set (folders; the bundled set by default),\n"
+      "when an applicable (mutant, kind) pair escapes every exercise.");
   cmd->add_option("locations", opts->locations, "Exercise folders or files (default: bundled)");
   cmd->add_flag("!--no-mutants", opts->mutants, "Skip the mutant discrimination check");
   cmd->callback([opts, &exit_code] { exit_code = run_lint(*opts); });

@@ -232,6 +232,9 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
         spec.visibility = *w == "visible"  ? grade::Visibility::kVisible
                           : *w == "hidden" ? grade::Visibility::kHidden
                                            : grade::Visibility::kAfterDueDate;
+    if (cn["scalar"])
+      if (auto w = rd.word(cn["scalar"], cp + ".scalar", {"f64", "f32"}))
+        spec.scalar = *w == "f32" ? Scalar::kF32 : Scalar::kF64;
     if (ex.cases.empty()) continue;  // no sentence loaded: tokens cannot be resolved
     spec.case_id = ex.cases.front().id;
     if (cn["case"]) {
