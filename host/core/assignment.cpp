@@ -90,7 +90,8 @@ uint64_t capability_list(YamlReader& rd, const YAML::Node& n, const std::string&
 CheckNeeds check_needs(const Exercise& exercise, const grade::CheckSpec& check, Scalar scalar) {
   const RunInput in = exercise.input_for(check);
   CheckNeeds n;
-  n.capabilities = scalar == Scalar::kF64 ? AWB_CAP_F64 : AWB_CAP_F32;
+  // A check with its own scalar key is graded in that type whatever the grading's is.
+  n.capabilities = check.scalar.value_or(scalar) == Scalar::kF64 ? AWB_CAP_F64 : AWB_CAP_F32;
   for (const auto& l : in.layers) {
     if (l.w_q) n.capabilities |= AWB_CAP_QKV;
     if (l.w_o) n.capabilities |= AWB_CAP_OUTPUT_PROJ;

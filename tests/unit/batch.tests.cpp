@@ -401,7 +401,8 @@ TEST_CASE("batch: under an assignment the roster has one row per submission, one
     rows.push_back(roster.substr(at, nl - at));
   REQUIRE(rows.size() == 6);
   CHECK(rows[0].rfind("submission,river-bank,animal-road,why-qkv,scaling,resolve-it,"
-                      "previous-token,total,max,late_days,final,status,comment",
+                      "previous-token,qkv-stability,causal-single-head,total,max,late_days,final,status,"
+                      "comment",
                       0) == 0);
   const std::string max = "," + grade::format_number(a.max_points()) + ",";
   for (size_t i = 1; i < rows.size(); ++i) CHECK(rows[i].find(max) != std::string::npos);
@@ -411,7 +412,7 @@ TEST_CASE("batch: under an assignment the roster has one row per submission, one
   // 03-cy: the multi-head plugin has Q/K/V, so it is graded; the other is named.
   CHECK_THAT(rows[3], Catch::StartsWith("03-cy,") &&
                           Catch::Contains("not graded: org.awb.parameter-free:parameter-free"));
-  CHECK_THAT(rows[4], Catch::StartsWith("04-dee,0,0,0,0,0,0,0,") &&
+  CHECK_THAT(rows[4], Catch::StartsWith("04-dee,0,0,0,0,0,0,0,0,0,") &&
                           Catch::Contains(",not gradable,not gradable: broken.so: open"));
   CHECK_THAT(rows[5], Catch::Contains(",not gradable,not gradable: discover: no plugin file"));
   // Numbers only in the score columns: no cell between the name and status holds text.
