@@ -36,6 +36,10 @@ std::string format_number(double v);
 // becomes U+FFFD) and drop control characters, so nothing can drive the reader's terminal or
 // break the file format.
 std::string clean_text(std::string_view s, bool keep_newlines);
+// For a terminal line: every control character (escape sequences, newlines, OSC titles) shown
+// as a visible \xNN, so a name can neither drive the terminal nor hide or forge lines; invalid
+// UTF-8 becomes U+FFFD.
+std::string terminal_text(std::string_view s);
 // CSV fields (RFC 4180): `csv_quoted` always encloses the text in double quotes, doubling the
 // quotes in it; `csv_field` does so only when the text holds a comma, a quote, CR or LF.
 std::string csv_quoted(std::string_view s);

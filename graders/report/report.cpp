@@ -173,6 +173,22 @@ std::string clean_text(std::string_view s, bool keep_newlines) {
   return out;
 }
 
+std::string terminal_text(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const char32_t cp = next_code_point(s, i);
+    if (!is_control(cp)) {
+      append_utf8(out, cp);
+      continue;
+    }
+    char buf[16];
+    std::snprintf(buf, sizeof buf, cp < 0x100 ? "\\x%02x" : "\\u%04x", static_cast<unsigned>(cp));
+    out += buf;
+  }
+  return out;
+}
+
 std::string xml_escape(std::string_view s, bool attribute) {
   std::string out;
   out.reserve(s.size() + s.size() / 8);

@@ -23,8 +23,9 @@ std::vector<std::filesystem::path> locations_or_bundled(const std::vector<std::s
   return {given.begin(), given.end()};
 }
 
+// Problems of the files are errors: on stderr, whatever the command prints on stdout.
 void print_errors(const std::vector<Error>& errors) {
-  for (const auto& e : errors) std::cout << e.what() << '\n';
+  for (const auto& e : errors) std::cerr << e.what() << '\n';
 }
 
 struct ListOptions {
@@ -51,7 +52,7 @@ int run_list(const ListOptions& o) {
                   ex.checks.size(), ex.max_points(), ex.title.c_str());
     std::fflush(stdout);
     if (!set.errors.empty()) {
-      std::cout << "\nProblems:\n";
+      std::cerr << "\nProblems:\n";
       print_errors(set.errors);
     }
   }

@@ -118,11 +118,12 @@ class BatchProgressPrinter {
   BatchProgressPrinter() : tty_(::isatty(STDERR_FILENO) == 1) {}
   void operator()(const core::BatchProgress& p) {
     if (!tty_) {
-      std::cerr << "graded " << p.done << "/" << p.total << ": " << p.submission << " ("
+      std::cerr << "graded " << p.done << "/" << p.total << ": "
+                << grade::terminal_text(p.submission) << " ("
                 << p.exercises_passed << "/" << p.exercises_total << " exercises passed";
       if (p.reused > 0) std::cerr << ", " << p.reused << " from the journal";
       std::cerr << ")";
-      if (!p.note.empty()) std::cerr << " " << p.note;
+      if (!p.note.empty()) std::cerr << " " << grade::terminal_text(p.note);
       std::cerr << std::endl;
       return;
     }

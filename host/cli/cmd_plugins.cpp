@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "report/format.hpp"
 #include "cli/isolation_options.hpp"
 #include "core/capabilities.hpp"
 #include "core/plugin_loader.hpp"
@@ -47,22 +48,26 @@ int run_plugins(const PluginsOptions& o) {
                                {"system_error", f.system_error}});
     std::cout << j.dump(2) << '\n';
   } else {
+    // Ids, names and paths come from plugins and file names: shown with controls made visible.
+    auto t = [](const std::string& s) { return grade::terminal_text(s); };
     for (const auto& p : cat.plugins) {
-      std::cout << p.id << "  " << p.name << "  " << p.version << (p.bundled ? "  [bundled]" : "")
-                << "\n  file: " << p.path.string() << "\n  runs: "
+      std::cout << t(p.id) << "  " << t(p.name) << "  " << t(p.version)
+                << (p.bundled ? "  [bundled]" : "") << "\n  file: " << t(p.path.string())
+                << "\n  runs: "
                 << (p.library
                         ? "in-process (trusted)"
                         : std::string("in awb-runner, isolation ") + runner::to_string(p.isolation))
                 << '\n';
       for (const auto& v : p.variants)
-        std::cout << "  variant " << v.id << ": " << v.name
+        std::cout << "  variant " << t(v.id) << ": " << t(v.name)
                   << "\n    capabilities: " << core::describe_capabilities(v.capabilities) << '\n';
     }
-    if (!cat.failures.empty()) std::cout << "\nCould not load:\n";
+    // What did not load is an error: on stderr, so a listing piped elsewhere stays clean.
+    if (!cat.failures.empty()) std::cerr << "\nCould not load:\n";
     for (const auto& f : cat.failures) {
-      std::cout << "  " << f.path.string() << "\n    stage: " << core::to_string(f.stage)
-                << "\n    reason: " << f.message << '\n';
-      if (!f.system_error.empty()) std::cout << "    system: " << f.system_error << '\n';
+      std::cerr << "  " << t(f.path.string()) << "\n    stage: " << core::to_string(f.stage)
+                << "\n    reason: " << t(f.message) << '\n';
+      if (!f.system_error.empty()) std::cerr << "    system: " << t(f.system_error) << '\n';
     }
     std::cout << '\n'
               << cat.plugins.size() << " plugin(s) loaded, " << cat.failures.size() << " failed\n";

@@ -440,3 +440,11 @@ TEST_CASE("report: write Gradescope samples for the schema check", "[.][report-s
   odd.exercises[0].checks[0].points = std::numeric_limits<double>::infinity();
   write("odd_values.json", write_gradescope(odd, kStudent));
 }
+
+TEST_CASE("report: terminal text shows control characters instead of obeying them", "[report]") {
+  CHECK(terminal_text("plain \xC3\xA9t\xC3\xA9") == "plain \xC3\xA9t\xC3\xA9");
+  CHECK(terminal_text("a\x1b[31mred\x07") == "a\\x1b[31mred\\x07");
+  CHECK(terminal_text("two\nlines\r") == "two\\x0alines\\x0d");
+  CHECK(terminal_text("\xC2\x9B" "2J") == "\\x9b2J");  // the 8-bit CSI
+  CHECK(terminal_text("bad \xFF byte") == "bad \xEF\xBF\xBD byte");
+}
