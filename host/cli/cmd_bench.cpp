@@ -213,7 +213,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--memory-budget", opts->budget_gib,
                   "GiB the host may allocate for one point: A and S, and all its inputs and "
                   "outputs; larger points are skipped with a note")
-      ->check(InRange(0.001, 1024, "GiB"))
+      ->check(InRange(1e-6, 1024, "GiB"))
       ->capture_default_str();
   cmd->add_option("--format", opts->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))

@@ -73,6 +73,14 @@ std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
   return out;
 }
 
+// Who reads the reports. after_due_date checks show to students with --after-due, or once the
+// assignment's due date has passed.
+grade::View view_for(const GradeOptions& o, const core::Assignment* assignment) {
+  const bool past_due = assignment != nullptr && assignment->due &&
+                        std::time(nullptr) > *assignment->due;
+  return grade::View{o.view == "instructor", o.after_due || past_due};
+}
+
 // --assignment takes a file, or the name of a bundled assignment ("qkv").
 std::filesystem::path assignment_path(const std::string& spec) {
   std::error_code ec;
@@ -157,7 +165,7 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   bo.grading.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
   bo.grading.strictness = o.strictness;
   o.isolation.apply(bo.grading);
-  bo.view = grade::View{o.view == "instructor", o.after_due};
+  bo.view = view_for(o, assignment);
   bo.jobs = o.jobs;
   bo.resume = o.resume;
   BatchProgressPrinter printer;
@@ -248,7 +256,7 @@ int run_grade(const GradeOptions& o) {
     }
   }
 
-  const grade::View view{o.view == "instructor", o.after_due};
+  const grade::View view = view_for(o, assignment ? &*assignment : nullptr);
   std::string text;
   if (o.format == "junit") {
     text = grade::write_junit(reports, view);
@@ -345,7 +353,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--view", opts->view, "student (hidden checks left out) or instructor")
       ->check(CLI::IsMember({"student", "instructor"}))
       ->capture_default_str();
-  cmd->add_flag("--after-due", opts->after_due, "Show after_due_date checks to students");
+  cmd->add_flag("--after-due", opts->after_due,
+                "Show after_due_date checks to students (with an assignment: also once its due "
+                "date has passed)");
   cmd->add_option("--strictness", opts->strictness,
                   "1: outputs only; 2: also reruns and perturbation probes")
       ->check(CLI::Range(1, 2))
