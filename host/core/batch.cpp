@@ -149,6 +149,7 @@ void grade_submission(Shared& s, const fs::path& folder) {
   LoadPolicy policy;
   policy.runner = session_options_for(s.options.exercises, s.options.grading).runner;
   policy.trust_all = s.options.grading.trust_all;
+  policy.regular_files_only = true;
   const Catalog catalog = load_catalog({folder}, policy);
 
   std::vector<Target> subjects;

@@ -16,6 +16,7 @@
 #include "core/capabilities.hpp"
 #include "core/install_paths.hpp"
 #include "core/runner_process.hpp"
+#include "core/sha256.hpp"
 #include "model/error.hpp"
 
 namespace awb::core {
@@ -227,6 +228,27 @@ LoadResult describe_isolated(const fs::path& file, const RunnerOptions& options)
   return result;
 }
 
+namespace {
+
+// Why `file` is not even looked at as a plugin: not a regular file (a FIFO or a device would
+// block or never end), larger than any plugin, or, where only regular files count (a
+// submission), a symbolic link.
+std::optional<std::string> unusable_file(const fs::path& file, bool link, const LoadPolicy& policy) {
+  if (link && policy.regular_files_only)
+    return "a symbolic link: a submission holds regular files only";
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (ec) return "cannot read it: " + ec.message();
+  if (!fs::is_regular_file(st)) return "not a regular file";
+  const auto size = fs::file_size(file, ec);
+  if (!ec && size > kMaxPluginBytes)
+    return std::to_string(size) + " bytes, larger than any plugin (the cap is " +
+           std::to_string(kMaxPluginBytes >> 20) + " MiB)";
+  return std::nullopt;
+}
+
+}  // namespace
+
 Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& policy) {
   Catalog catalog;
   const fs::path bundled = fs::weakly_canonical(bundled_plugin_dir());
@@ -250,7 +272,15 @@ Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& p
     for (const fs::path& f : files) {
       const fs::path canon = fs::weakly_canonical(f, ec);
       if (!seen_files.insert(canon).second) continue;
-      const bool in_process = policy.trust_all || trusted.count(canon.parent_path());
+      // Trust comes from where the file itself lies, never from what a link points to: a link
+      // in a submission to a bundled plugin is still the submission's.
+      const bool link = fs::is_symlink(fs::symlink_status(f, ec));
+      if (auto why = unusable_file(f, link, policy)) {
+        catalog.failures.push_back({f, LoadStage::kDiscover, *why, {}});
+        continue;
+      }
+      const fs::path home = fs::weakly_canonical(fs::absolute(f).parent_path(), ec);
+      const bool in_process = policy.trust_all || (!link && trusted.count(home));
       LoadResult r = in_process ? load_plugin(f) : describe_isolated(f, policy.runner);
       if (r.failure) {
         catalog.failures.push_back(std::move(*r.failure));
@@ -265,7 +295,7 @@ Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& p
              {}});
         continue;
       }
-      r.plugin->bundled = canon.parent_path() == bundled;
+      r.plugin->bundled = !link && home == bundled;
       catalog.plugins.push_back(std::move(*r.plugin));
     }
   }

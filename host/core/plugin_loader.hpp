@@ -64,6 +64,9 @@ std::vector<std::filesystem::path> plugin_search_path(
 struct LoadPolicy {
   bool trust_all = false;
   std::vector<std::filesystem::path> trusted_dirs;  // shipped code besides the bundled folder
+  // A submission: a symbolic link is refused, not followed (files found through links are
+  // never trusted, whatever the policy).
+  bool regular_files_only = false;
   RunnerOptions runner;
 };
 

@@ -1,6 +1,13 @@
 // sha256.cpp: a compact SHA-256 following FIPS 180-4, section 6.2.
 #include "core/sha256.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -104,15 +111,32 @@ std::string sha256_hex(std::string_view bytes) {
   return s.hex();
 }
 
-std::string sha256_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("io.read", file.string(), "cannot open the file");
+std::string sha256_file(const std::filesystem::path& file, uint64_t max_bytes) {
+  // O_NONBLOCK and fstat before reading: a FIFO or a device named like a plugin must never
+  // block awb, and a file over the cap is refused before it costs minutes of hashing.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    throw Error("io.read", file.string(), std::string("cannot open the file: ") + std::strerror(errno));
+  struct stat st {};
+  auto refuse = [&](const std::string& why) {
+    ::close(fd);
+    return Error("io.read", file.string(), why);
+  };
+  if (::fstat(fd, &st) != 0) throw refuse(std::string("fstat: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw refuse("not a regular file");
+  if (static_cast<uint64_t>(st.st_size) > max_bytes)
+    throw refuse(std::to_string(st.st_size) + " bytes, over the cap of " +
+                 std::to_string(max_bytes) + " bytes");
   Sha256 s;
-  std::vector<char> buf(1 << 16);
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    s.update(reinterpret_cast<const unsigned char*>(buf.data()), static_cast<size_t>(in.gcount()));
+  std::vector<unsigned char> buf(1 << 16);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw refuse(std::string("read: ") + std::strerror(errno));
+    if (n == 0) break;
+    s.update(buf.data(), static_cast<size_t>(n));
   }
+  ::close(fd);
   return s.hex();
 }
 

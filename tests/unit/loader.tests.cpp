@@ -1,8 +1,13 @@
 // loader.tests.cpp: every broken fixture gives a precise load report; nothing throws.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "core/plugin_loader.hpp"
+#include "core/sha256.hpp"
 #include "model/error.hpp"
 #include "support/test_support.hpp"
 
@@ -117,4 +122,44 @@ TEST_CASE("variant lookup names candidates", "[loader]") {
     CHECK(e.id() == "plugin.variant_not_found");
     CHECK_THAT(e.message(), Catch::Contains("org.awb.qkv:qkv"));
   }
+}
+
+TEST_CASE("a submission's links, FIFOs and huge files are refused, never followed or trusted",
+          "[loader][isolation]") {
+  const fs::path dir = fs::temp_directory_path() / ("awb-loader-links-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // A link to a bundled plugin: loaded through it, it would run in awb itself as trusted code.
+  fs::create_symlink(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_qkv.so", dir / "a_link.so");
+  REQUIRE(::mkfifo((dir / "b_fifo.so").c_str(), 0600) == 0);  // opening it would block
+  fs::create_symlink("/dev/zero", dir / "c_zero.so");           // reading it would never end
+  { std::ofstream(dir / "d_huge.so"); }
+  fs::resize_file(dir / "d_huge.so", core::kMaxPluginBytes + 1);  // sparse: costs no disk
+
+  core::LoadPolicy submission;
+  submission.regular_files_only = true;
+  const core::Catalog cat = core::load_catalog({dir}, submission);
+  CHECK(cat.plugins.empty());
+  REQUIRE(cat.failures.size() == 4);
+  CHECK(failure_for(cat, "a_link.so")->message ==
+        "a symbolic link: a submission holds regular files only");
+  CHECK(failure_for(cat, "b_fifo.so")->message == "not a regular file");
+  CHECK(failure_for(cat, "c_zero.so")->message ==
+        "a symbolic link: a submission holds regular files only");
+  CHECK_THAT(failure_for(cat, "d_huge.so")->message, Catch::Contains("larger than any plugin"));
+  for (const auto& f : cat.failures) CHECK(f.stage == core::LoadStage::kDiscover);
+  CHECK_THROWS_AS(core::sha256_file(dir / "b_fifo.so"), Error);  // and hashing never blocks
+  CHECK_THROWS_AS(core::sha256_file(dir / "d_huge.so"), Error);
+
+  // Elsewhere a link may be followed, but trust never comes through it: the bundled plugin
+  // behind it runs in a runner like any other file outside the bundled folder.
+  fs::remove(dir / "b_fifo.so");
+  fs::remove(dir / "c_zero.so");
+  fs::remove(dir / "d_huge.so");
+  const core::Catalog linked = core::load_catalog({dir});
+  REQUIRE(linked.plugins.size() == 1);
+  CHECK(linked.plugins[0].library == nullptr);
+  CHECK(linked.plugins[0].isolation != runner::Isolation::kInProcess);
+  CHECK_FALSE(linked.plugins[0].bundled);
+  fs::remove_all(dir);
 }
