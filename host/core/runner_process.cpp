@@ -63,7 +63,11 @@ uid_t next_sandbox_uid() {
 // Ends processes that were reparented to us (a runner's escaped descendants) and reaps them.
 void reap_orphans() {
   const pid_t self = ::getpid();
-  for (int round = 0; round < 20; ++round) {
+  // Until none remain: each round kills what was reparented to us, and their children are
+  // reparented for the next (a chain of setsid'd processes, however deep). The clock bounds a
+  // descendant that forks faster than it dies.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < give_up) {
     std::vector<pid_t> orphans;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator("/proc", ec)) {
@@ -228,9 +232,15 @@ RunnerProcess::RunnerProcess(const fs::path& plugin, const RunnerOptions& option
   sigfillset(&all);
   ::posix_spawnattr_setsigmask(&attr, &none);
   ::posix_spawnattr_setsigdefault(&attr, &all);
-  ::posix_spawnattr_setpgroup(&attr, 0);
+  // A session of its own: its own process group (killed as one), and no controlling terminal,
+  // so even at `process` it cannot open /dev/tty and push keystrokes into ours (TIOCSTI).
   ::posix_spawnattr_setflags(
-      &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+      &attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  // A process of the same user may read and write another's memory and descriptors through
+  // /proc unless it is marked non-dumpable: then only root can. Once awb runs untrusted code it
+  // no longer lets anything of its own uid in (a runner below `limited` is such a process).
+  static const bool sealed = ::prctl(PR_SET_DUMPABLE, 0) == 0;
+  (void)sealed;
 
   const std::string exe = runner_executable().string();
   // The session's CPU rlimit is a backstop; each request's CPU time is enforced by the host.

@@ -103,7 +103,7 @@ LockdownReport lock_down(const LockdownConfig& c) {
 
   // 7. seccomp last.
   std::string why;
-  if (!apply_seccomp(why)) {
+  if (!apply_seccomp(why, landlocked)) {
     note("seccomp: " + why);
     return report;
   }

@@ -49,7 +49,9 @@ std::vector<PathRule> open_path_rules(const std::vector<std::string>& read_only,
 int apply_landlock(const std::vector<PathRule>& rules, std::string& why);
 
 // The seccomp step (allowlist). False with `why` when the filter could not be loaded.
-bool apply_seccomp(std::string& why);
+// `writable_files`: Landlock already confines writes to the scratch folder; otherwise files
+// may only be opened for reading.
+bool apply_seccomp(std::string& why, bool writable_files);
 
 }  // namespace awb::runner
 
