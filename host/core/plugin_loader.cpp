@@ -314,10 +314,18 @@ VariantRef find_variant(const Catalog& catalog, const std::string& spec) {
       if (v.id == variant_id && (plugin_id.empty() || p.id == plugin_id)) hits.push_back({&p, &v});
     }
   }
-  if (hits.empty())
+  if (hits.empty()) {
+    // The plugin meant may be one that did not load: say why, rather than only that it is absent.
+    std::string failed;
+    for (const auto& f : catalog.failures) {
+      failed += (failed.empty() ? "; did not load: " : "; ") + f.path.string() + ": " +
+                to_string(f.stage) + ": " + f.message;
+      if (!f.system_error.empty()) failed += " (" + f.system_error + ")";
+    }
     throw Error("plugin.variant_not_found",
                 "no loaded plugin provides '" + spec +
-                    "' (loaded: " + (known.empty() ? std::string("none") : known) + ")");
+                    "' (loaded: " + (known.empty() ? std::string("none") : known) + ")" + failed);
+  }
   if (hits.size() > 1) {
     std::string which;
     for (const auto& h : hits) which += (which.empty() ? "" : ", ") + h.plugin->id + ":" + spec;

@@ -163,3 +163,15 @@ TEST_CASE("a submission's links, FIFOs and huge files are refused, never followe
   CHECK_FALSE(linked.plugins[0].bundled);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a variant that is not there names the files that did not load", "[loader]") {
+  try {
+    core::find_variant(broken_catalog(), "student-attention");
+    FAIL("found a variant no plugin provides");
+  } catch (const Error& e) {
+    CHECK(e.id() == "plugin.variant_not_found");
+    CHECK_THAT(e.message(), Catch::Contains("did not load: ") &&
+                                Catch::Contains("wrong_abi_major.so: abi: ") &&
+                                Catch::Contains("missing_entry_symbol.so: entry-symbol: "));
+  }
+}
