@@ -17,13 +17,15 @@ namespace {
 
 constexpr std::string_view kEol = "\r\n";
 
-// A name a student chose (a submission folder) is written where a spreadsheet may run it as a
-// formula; a leading quote keeps "=HYPERLINK(...)" plain text (OWASP "CSV injection").
+// A name a student chose (a submission folder) is kept exactly, so two folders that differ
+// only in a control character stay two rows: such a field is always quoted (RFC 4180 carries any
+// character inside quotes). It is written where a spreadsheet may run it as a formula, so a
+// leading quote keeps "=HYPERLINK(...)" plain text (OWASP "CSV injection").
 std::string text_field(std::string_view s) {
-  std::string t = clean_text(s, true);
+  std::string t = valid_utf8(s);
   if (!t.empty() && std::string_view("=+-@").find(t.front()) != std::string_view::npos)
     t.insert(t.begin(), '\'');
-  return csv_field(t);
+  return has_control(t) ? csv_quoted(t) : csv_field(t);
 }
 
 const ExerciseReport* find_exercise(const GradeReport& r, const std::string& id) {

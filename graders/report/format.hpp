@@ -36,6 +36,10 @@ std::string format_number(double v);
 // becomes U+FFFD) and drop control characters, so nothing can drive the reader's terminal or
 // break the file format.
 std::string clean_text(std::string_view s, bool keep_newlines);
+// The text itself, only invalid UTF-8 replaced by U+FFFD (a name kept exactly where the format
+// can carry it), and whether it holds a control character.
+std::string valid_utf8(std::string_view s);
+bool has_control(std::string_view s);
 // For a terminal line: every control character (escape sequences, newlines, OSC titles) shown
 // as a visible \xNN, so a name can neither drive the terminal nor hide or forge lines; invalid
 // UTF-8 becomes U+FFFD.

@@ -173,6 +173,19 @@ std::string clean_text(std::string_view s, bool keep_newlines) {
   return out;
 }
 
+std::string valid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) append_utf8(out, next_code_point(s, i));
+  return out;
+}
+
+bool has_control(std::string_view s) {
+  for (size_t i = 0; i < s.size();)
+    if (is_control(next_code_point(s, i))) return true;
+  return false;
+}
+
 std::string terminal_text(std::string_view s) {
   std::string out;
   out.reserve(s.size());

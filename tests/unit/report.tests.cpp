@@ -448,3 +448,13 @@ TEST_CASE("report: terminal text shows control characters instead of obeying the
   CHECK(terminal_text("\xC2\x9B" "2J") == "\\x9b2J");  // the 8-bit CSI
   CHECK(terminal_text("bad \xFF byte") == "bad \xEF\xBF\xBD byte");
 }
+
+TEST_CASE("report: CSV keeps names exactly: folders that differ in a control character stay two "
+          "rows",
+          "[report]") {
+  GradeReport a, b;
+  a.subject = "ann\x01";
+  b.subject = "ann";
+  const std::string csv = write_csv({a, b}, kInstructor);
+  CHECK(csv == "subject,total,max\r\nann,0,0\r\n\"ann\x01\",0,0\r\n");
+}
