@@ -1,28 +1,16 @@
 // causal.cpp: the bundled GPT-style masked multi-head self-attention; the mask is always on.
 // SPDX-License-Identifier: MIT
-#include "common/attention_backward.hpp"
+#include "common/kernel_variant.hpp"
 
 namespace {
 
-struct Causal {
+struct Causal : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected, true> {
   static constexpr awb::VariantInfo kInfo{
       "causal", "Causal (masked) multi-head attention",
       "Multi-head attention in which query t sees only keys t2 <= t, as in a GPT decoder; the "
       "mask is applied whatever the problem's causal flag says.",
       AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ |
           AWB_CAP_CAUSAL | AWB_CAP_CAUSAL_ONLY};
-
-  template <class T>
-  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, true, workspaces_);
-  }
-
-  template <class T>
-  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
-    awb::kernels::attention_backward(p, up, g, awb::kernels::Inputs::kProjected, true);
-  }
-
-  awb::kernels::Workspaces workspaces_;
 };
 
 }  // namespace

@@ -1,28 +1,16 @@
 // multi_head.cpp: the bundled multi-head variant: h heads, concatenation, output projection W_o.
 // SPDX-License-Identifier: MIT
-#include "common/attention_backward.hpp"
+#include "common/kernel_variant.hpp"
 
 namespace {
 
-struct MultiHead {
+struct MultiHead : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected, false> {
   static constexpr awb::VariantInfo kInfo{
       "multi-head", "Multi-head attention",
       "h scaled dot-product heads over column blocks of W_q, W_k, W_v; outputs concatenated in "
       "head order and multiplied by W_o.",
       AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ |
           AWB_CAP_CAUSAL};
-
-  template <class T>
-  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false, workspaces_);
-  }
-
-  template <class T>
-  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
-    awb::kernels::attention_backward(p, up, g, awb::kernels::Inputs::kProjected, false);
-  }
-
-  awb::kernels::Workspaces workspaces_;
 };
 
 }  // namespace

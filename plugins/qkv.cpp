@@ -1,27 +1,15 @@
 // qkv.cpp: the bundled single-head variant with trainable Q/K/V projections and 1/sqrt(d_k).
 // SPDX-License-Identifier: MIT
-#include "common/attention_backward.hpp"
+#include "common/kernel_variant.hpp"
 
 namespace {
 
-struct Qkv {
+struct Qkv : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected, false> {
   static constexpr awb::VariantInfo kInfo{
       "qkv", "Scaled dot-product attention with Q/K/V projections",
       "Q = X·W_q, K = X·W_k, V = X·W_v; S = Q·Kᵀ/sqrt(d_k) (or unscaled) times sharpness; "
       "Z = softmax(S)·V. One head.",
       AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_CAUSAL};
-
-  template <class T>
-  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kProjected, false, workspaces_);
-  }
-
-  template <class T>
-  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
-    awb::kernels::attention_backward(p, up, g, awb::kernels::Inputs::kProjected, false);
-  }
-
-  awb::kernels::Workspaces workspaces_;
 };
 
 }  // namespace
