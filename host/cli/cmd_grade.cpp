@@ -338,7 +338,8 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "Write the report here (atomically) instead of stdout; with --batch, the results folder");
   auto* batch_opt =
       cmd->add_option("--batch", opts->batch,
-                      "Grade every submission folder in this folder (writes every format)")
+                      "Grade every submission folder in this folder (writes grades.csv, junit.xml, "
+                      "gradescope/ and, with --assignment, roster.csv into --out)")
           ->check(CLI::ExistingDirectory)
           ->excludes(plugin_opt)
           ->excludes(format_opt);
