@@ -141,7 +141,7 @@ QString GradeView::reportText(const QString& format) const {
   else if (format == "gradescope")
     out = grade::write_gradescope(*report_, view);
   else if (format == "csv")
-    out = grade::write_csv({*report_});
+    out = grade::write_csv({*report_}, view);
   else
     out = grade::write_table(*report_, view);
   return QString::fromStdString(out);
