@@ -45,9 +45,13 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
     ::unlink(tmpl.c_str());
     throw Error("io.write", path.string(), "rename: " + why);
   }
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  fsync_folder(dir);  // the rename is durable once the folder is
+}
+
+void fsync_folder(const std::filesystem::path& dir) {
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
-    ::fsync(dfd);  // best effort: the rename is durable once the folder is
+    ::fsync(dfd);
     ::close(dfd);
   }
 }

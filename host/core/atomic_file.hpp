@@ -11,6 +11,10 @@ namespace awb::core {
 // folder. Throws awb::Error("io.write") naming the step that failed; `path` is then untouched.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 
+// fsyncs a folder, so that names created, renamed or removed in it are durable. Best effort:
+// a folder that cannot be opened is left as it is.
+void fsync_folder(const std::filesystem::path& dir);
+
 }  // namespace awb::core
 
 #endif  // AWB_CORE_ATOMIC_FILE_HPP_

@@ -15,7 +15,7 @@
 
 #include <sys/stat.h>
 
-#include "core/atomic_file.hpp"
+#include "core/batch_publish.hpp"
 #include "core/lint.hpp"
 #include "core/plugin_loader.hpp"
 #include "core/sha256.hpp"
@@ -91,8 +91,16 @@ std::string failure_text(const LoadFailure& f, const fs::path& folder, const std
   return relative_text(s, folder, name);
 }
 
-// What stands for "the plugin" in the key of a submission that has none: its *.so files.
-std::string folder_digest(const fs::path& folder) {
+// A submission's *.so files: each one's sha256 by file name, and the digest of their names and
+// contents, which stands for "the plugin" in the key of a submission that has none and tells a
+// resume whether the files are those it graded. Each file is hashed once per run.
+struct FolderFiles {
+  std::string digest;
+  std::map<std::string, std::string> sha256;  // readable files only
+};
+
+FolderFiles folder_files(const fs::path& folder) {
+  FolderFiles out;
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder, ec))
@@ -102,13 +110,16 @@ std::string folder_digest(const fs::path& folder) {
   for (const auto& f : files) {
     listing += f.filename().string() + '\t';
     try {
-      listing += sha256_file(f);
+      const std::string sha = sha256_file(f);
+      out.sha256[f.filename().string()] = sha;
+      listing += sha;
     } catch (const Error&) {
       listing += "unreadable";
     }
     listing += '\n';
   }
-  return sha256_hex(listing);
+  out.digest = sha256_hex(listing);
+  return out;
 }
 
 bool exercise_passed(const grade::ExerciseReport& e) {
@@ -144,8 +155,79 @@ struct Shared {
   }
 };
 
+// The journal's records of a submission when they are every result this run would give it,
+// graded from the same *.so files (`digest`): every subject loading them gave, on every
+// exercise, under this awb version and these options. Nothing otherwise (then the submission is
+// loaded, and whatever is missing graded). Loading is what a finished batch's resume would
+// spend its time on: a runner per plugin, just to learn its variants.
+std::optional<std::vector<const JournalRecord*>> journaled_whole(const Shared& s,
+                                                                 const std::string& name,
+                                                                 const std::string& digest) {
+  std::map<std::string, std::string> exercise_sha;
+  for (const Exercise* ex : s.options.exercises) exercise_sha[ex->id] = ex->sha256;
+  std::vector<const JournalRecord*> mine;
+  std::map<std::string, size_t> per_subject;
+  JournalKey first;
+  first.submission = name;
+  for (auto it = s.done.lower_bound(first); it != s.done.end() && it->first.submission == name;
+       ++it) {
+    const JournalKey& k = it->first;
+    const auto ex = exercise_sha.find(k.exercise_id);
+    if (k.awb_version != AWB_VERSION || k.options != s.options_text ||
+        ex == exercise_sha.end() || ex->second != k.exercise_sha256)
+      continue;  // a stale result: not part of this run
+    const JournalRecord& r = *it->second;
+    if (r.folder_sha256 != digest || r.subjects <= 0) return std::nullopt;
+    if (!mine.empty() && r.subjects != mine.front()->subjects) return std::nullopt;
+    mine.push_back(&r);
+    ++per_subject[k.subject];
+  }
+  if (mine.empty() || static_cast<int>(per_subject.size()) != mine.front()->subjects)
+    return std::nullopt;
+  for (const auto& [subject, n] : per_subject)
+    if (n != exercise_sha.size()) return std::nullopt;
+  return mine;
+}
+
+// Counts a submission taken whole from the journal, as grade_submission counts a graded one.
+void reuse_submission(Shared& s, const std::string& name,
+                      const std::vector<const JournalRecord*>& records) {
+  int passed = 0;
+  for (const JournalRecord* r : records)
+    if (exercise_passed(r->report)) ++passed;
+  const bool not_gradable =
+      records.front()->subjects == 1 && records.front()->plugin_file.empty();
+  std::lock_guard lock(s.mutex);
+  for (const JournalRecord* r : records) s.expected.insert(r->key);
+  ++s.finished;
+  ++s.summary.submissions;
+  s.summary.subjects += records.front()->subjects;
+  s.summary.reused += static_cast<int>(records.size());
+  if (not_gradable) ++s.summary.not_gradable;
+  if (s.progress) {
+    BatchProgress p;
+    p.done = s.finished;
+    p.total = -1;  // filled by the caller's wrapper
+    p.not_gradable = s.summary.not_gradable;
+    p.submission = name;
+    p.exercises_passed = passed;
+    p.exercises_total = static_cast<int>(records.size());
+    p.note = not_gradable ? "not gradable: " + records.front()->report.not_gradable
+                          : records.front()->note;
+    p.reused = p.exercises_total;
+    p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - s.start).count();
+    s.progress(p);
+  }
+}
+
 void grade_submission(Shared& s, const fs::path& folder) {
   const std::string name = folder.filename().string();
+  const FolderFiles files = folder_files(folder);
+  const std::string& digest = files.digest;
+  if (const auto whole = journaled_whole(s, name, digest)) {
+    reuse_submission(s, name, *whole);
+    return;
+  }
   LoadPolicy policy;
   policy.runner = session_options_for(s.options.exercises, s.options.grading).runner;
   policy.trust_all = s.options.grading.trust_all;
@@ -186,18 +268,15 @@ void grade_submission(Shared& s, const fs::path& folder) {
     if (reason.empty())
       reason = catalog.plugins.empty() ? "discover: no plugin file (*.so) in the submission"
                                        : "descriptor: the plugin declares no variant";
-    subjects.push_back({name, "", {}, reason, folder_digest(folder)});
+    subjects.push_back({name, "", {}, reason, digest});
     note = "not gradable: " + reason;
   } else if (assignment == nullptr) {
     // Files beside loadable plugins that did not load are listed too, never dropped silently.
     for (const auto& f : catalog.failures) {
       const std::string text = failure_text(f, folder, name);
-      std::string sha;
-      try {
-        sha = sha256_file(f.path);
-      } catch (const Error&) {
-        sha = sha256_hex("unreadable");
-      }
+      const auto known = files.sha256.find(f.path.filename().string());
+      const std::string sha =
+          known != files.sha256.end() ? known->second : sha256_hex("unreadable");
       subjects.push_back(
           {name + "/" + f.path.filename().string(), f.path.filename().string(), {}, text, sha});
       note += (note.empty() ? "did not load: " : "; ") + text;
@@ -216,7 +295,9 @@ void grade_submission(Shared& s, const fs::path& folder) {
     bool tried = false;
     if (subj.variant.plugin != nullptr) {
       try {
-        subj.plugin_sha = sha256_file(subj.variant.plugin->path);
+        const auto known = files.sha256.find(subj.variant.plugin->path.filename().string());
+        subj.plugin_sha = known != files.sha256.end() ? known->second
+                                                      : sha256_file(subj.variant.plugin->path);
       } catch (const Error& e) {
         subj.not_gradable = relative_text(e.what(), folder, name);
         subj.plugin_sha = sha256_hex("unreadable");
@@ -265,6 +346,8 @@ void grade_submission(Shared& s, const fs::path& folder) {
       record.plugin_file = subj.plugin_file;
       record.note = submission_note;
       record.submitted_at = submitted_at;
+      record.folder_sha256 = digest;
+      record.subjects = static_cast<int>(subjects.size());
       if (instance) apply_exercise_limits(instance->session(), *ex, grading);
       record.report = instance ? grade_exercise(*ex, *instance, grading)
                                : not_gradable_report(*ex, subj.not_gradable);
@@ -437,21 +520,19 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
   return rows;
 }
 
-void write_batch_reports(const BatchReports& reports, const fs::path& results,
-                         const grade::View& view, const Assignment* assignment,
-                         const std::vector<grade::RosterRow>& roster) {
-  std::error_code ec;
-  fs::create_directories(results / "gradescope", ec);
-  if (ec) throw Error("io.write", (results / "gradescope").string(), ec.message());
-  write_file_atomic(results / "grades.csv", grade::write_csv(reports.subjects, view));
-  write_file_atomic(results / "junit.xml", grade::write_junit(reports.subjects, view));
+std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
+                                           const Assignment* assignment,
+                                           const std::vector<grade::RosterRow>& roster) {
+  std::vector<ReportFile> files;
+  files.push_back({"grades.csv", grade::write_csv(reports.subjects, view)});
+  files.push_back({"junit.xml", grade::write_junit(reports.subjects, view)});
   const std::vector<std::string> no_leaderboard;
   for (const auto& [name, report] : reports.submissions)
-    write_file_atomic(results / "gradescope" / (name + ".json"),
-                      grade::write_gradescope(report, view,
-                                              assignment ? assignment->leaderboard
-                                                         : no_leaderboard));
-  if (assignment == nullptr) return;
+    files.push_back({"gradescope/" + name + ".json",
+                     grade::write_gradescope(report, view,
+                                             assignment ? assignment->leaderboard
+                                                        : no_leaderboard)});
+  if (assignment == nullptr) return files;
   std::vector<std::string> ids;
   double max_points = 0;
   for (const auto& e : assignment->exercises) {
@@ -459,7 +540,14 @@ void write_batch_reports(const BatchReports& reports, const fs::path& results,
     for (const auto& c : e.exercise.checks)
       if (view.shows(c.visibility)) max_points += c.points;
   }
-  write_file_atomic(results / "roster.csv", grade::write_roster(roster, ids, max_points, view));
+  files.push_back({"roster.csv", grade::write_roster(roster, ids, max_points, view)});
+  return files;
+}
+
+void write_batch_reports(const BatchReports& reports, const fs::path& results,
+                         const grade::View& view, const Assignment* assignment,
+                         const std::vector<grade::RosterRow>& roster) {
+  publish_report_set(results, batch_report_files(reports, view, assignment, roster));
 }
 
 BatchSummary run_batch(const BatchOptions& options,
@@ -484,6 +572,9 @@ BatchSummary run_batch(const BatchOptions& options,
       options.resume ? Journal::resume(journal_path, contents) : Journal::create(journal_path);
   std::map<JournalKey, const JournalRecord*> done;
   for (const auto& r : contents.records) done.emplace(r.key, &r);
+  // Holding the journal's lock, no other run is publishing here: what an interrupted one left
+  // (a staging folder, temp links and files) can go now.
+  clean_results(options.results);
 
   const int total = static_cast<int>(submissions.size());
   std::function<void(const BatchProgress&)> report_progress;
@@ -544,7 +635,13 @@ BatchSummary run_batch(const BatchOptions& options,
   std::vector<grade::RosterRow> roster;
   if (options.assignment)
     roster = roster_rows(reports, records, *options.assignment, shipped_plugin_hashes());
-  write_batch_reports(reports, options.results, options.view, options.assignment, roster);
+  try {
+    write_batch_reports(reports, options.results, options.view, options.assignment, roster);
+  } catch (const Error& e) {
+    throw Error(e.id(), e.location(),
+                e.message() + ". The journal holds every result: run again with --resume to "
+                              "publish the reports (nothing is graded again)");
+  }
   return summary;
 }
 

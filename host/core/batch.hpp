@@ -5,13 +5,16 @@
 // Layout: SUBMISSIONS/<submission>/ holds a student's built plugin file(s) (*.so); the folder's
 // name is the student's id. RESULTS/ receives
 //   journal.jsonl              one checksummed line per (submission, subject, exercise) result
+// and one whole set of reports, published as a generation (batch_publish.hpp: reports.<g>/ with
+// a MANIFEST.sha256, `current` pointing at it, the names below links into current/):
 //   grades.csv                 one row per subject, one column per exercise, totals
 //   junit.xml                  one testsuite per (subject, exercise)
 //   gradescope/<submission>.json  a Gradescope results.json per submission
 //   roster.csv                 with an assignment: one row per submission, numbers only, for a
 //                              gradebook (the assignment's variant; the others named in comment)
 // The reports carry no timing, so a resumed run writes them byte for byte as an uninterrupted
-// run would.
+// run would. A submission the journal already holds whole (same *.so files, exercises, options
+// and awb version) is not loaded again: resuming a finished batch only publishes its reports.
 #ifndef AWB_CORE_BATCH_HPP_
 #define AWB_CORE_BATCH_HPP_
 
@@ -24,6 +27,7 @@
 
 #include "core/assignment.hpp"
 #include "core/batch_journal.hpp"
+#include "core/batch_publish.hpp"
 #include "core/exercise.hpp"
 #include "core/grading.hpp"
 #include "report/report.hpp"
@@ -94,8 +98,13 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
                                           const std::map<std::string, std::string>& known);
 // sha256 → "bundled plugin <file>" / "mutant <file>" for every plugin file that ships with awb.
 std::map<std::string, std::string> shipped_plugin_hashes();
-// Writes grades.csv, junit.xml and gradescope/<submission>.json into `results`, atomically;
-// with an assignment, roster.csv too.
+// The files of a batch's report set, named relative to the set ("gradescope/alice.json").
+std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
+                                           const Assignment* assignment,
+                                           const std::vector<grade::RosterRow>& roster);
+// Publishes grades.csv, junit.xml and gradescope/<submission>.json as the new current set of
+// `results` (publish_report_set: the previous set or this one, never a mix); with an
+// assignment, roster.csv too.
 void write_batch_reports(const BatchReports& reports, const std::filesystem::path& results,
                          const grade::View& view, const Assignment* assignment = nullptr,
                          const std::vector<grade::RosterRow>& roster = {});

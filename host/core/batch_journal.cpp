@@ -222,6 +222,8 @@ std::string journal_line(const JournalRecord& r) {
   j["plugin_file"] = r.plugin_file;
   if (!r.note.empty()) j["note"] = r.note;
   if (r.submitted_at != 0) j["submitted_at"] = r.submitted_at;
+  if (!r.folder_sha256.empty()) j["folder_sha256"] = r.folder_sha256;
+  if (r.subjects != 0) j["subjects"] = r.subjects;
   j["report"] = to_json(r.report);
   j["seconds"] = r.seconds;
   j["finished_at"] = r.finished_at;
@@ -250,6 +252,8 @@ std::optional<JournalRecord> parse_journal_line(std::string_view line, std::stri
     r.plugin_file = get_string(j, "plugin_file");
     if (j.contains("note")) r.note = get_string(j, "note");
     if (j.contains("submitted_at")) r.submitted_at = static_cast<int64_t>(get_number(j, "submitted_at"));
+    if (j.contains("folder_sha256")) r.folder_sha256 = get_string(j, "folder_sha256");
+    if (j.contains("subjects")) r.subjects = static_cast<int>(get_number(j, "subjects"));
     r.report = exercise_report_from_json(field(j, "report"));
     r.seconds = get_number(j, "seconds");
     r.finished_at = get_string(j, "finished_at");

@@ -7,6 +7,8 @@
 //            options},
 //    "plugin_file": the plugin's file name inside the submission ("" when not gradable),
 //    "note", "submitted_at": about the submission (only when set),
+//    "folder_sha256", "subjects": the submission's *.so files (names and contents) and how many
+//        subjects they gave, when it was graded (only when set: lines of older runs lack them),
 //    "report": the full ExerciseReport (every check, provenance, not_gradable),
 //    "seconds": wall time grading this result, "finished_at": UTC ISO 8601 time,
 //    "checksum": sha256 hex of the canonical (compact) JSON of everything before it}
@@ -48,6 +50,10 @@ struct JournalRecord {
   // About the submission as a whole (written only when set, so older lines still read):
   std::string note;          // e.g. "also submitted: a:b" (what an assignment did not grade)
   int64_t submitted_at = 0;  // newest modification time of its files, Unix seconds (0: unknown)
+  // What lets a resume reuse the submission without loading it: the sha256 of its *.so files'
+  // names and contents, and the number of subjects loading them gave ("" and 0: unknown).
+  std::string folder_sha256;
+  int subjects = 0;
   grade::ExerciseReport report;
   double seconds = 0;
   std::string finished_at;
