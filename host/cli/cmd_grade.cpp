@@ -308,7 +308,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "resumed run writes the same bytes as an uninterrupted one: RESULTS/grades.csv,\n"
       "RESULTS/junit.xml, RESULTS/gradescope/<submission>.json and, with --assignment,\n"
       "RESULTS/roster.csv (one row per submission, numbers only, for a gradebook: grade with\n"
-      "--view instructor to count hidden checks). Batch exit codes:\n"
+      "--view instructor to count hidden checks). Submissions are graded at --min-isolation\n"
+      "limited unless you say otherwise: at process a submission could rewrite the results (see\n"
+      "the README). Batch exit codes:\n"
       "  0  every submission graded (whatever the students scored)\n"
       "  1  I/O failure (a file could not be read or written; the journal is locked)\n"
       "  2  bad command line, or RESULTS already has a journal and --resume was not given\n"
@@ -367,11 +369,23 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->excludes(assignment_opt);
   add_isolation_options(cmd, opts->isolation);
-  cmd->callback([opts, &exit_code, batch_opt, out_opt] {
+  cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd] {
     if (batch_opt->count() > 0 && out_opt->count() == 0)
       throw CLI::RequiredError("--out (the results folder) with --batch");
     if (batch_opt->count() == 0 && opts->plugins.empty())
       throw CLI::RequiredError("--plugin (or --batch)");
+    // A class is graded at `limited` or above unless asked otherwise: at `process` a submission
+    // has every right of the grader's uid, so it could write the journal (forge its grade) or
+    // kill awb; from `limited` up it can open files for reading only and signal nothing.
+    if (batch_opt->count() > 0 && cmd->get_option("--min-isolation")->count() == 0 &&
+        !opts->isolation.trusted) {
+      if (opts->isolation.isolation == "process")
+        throw CLI::ValidationError(
+            "--isolation", "process is below a batch's default floor (limited); pass "
+                           "--min-isolation process to grade a class where a submission can "
+                           "rewrite the results");
+      opts->isolation.min_isolation = "limited";
+    }
     exit_code = run_grade(*opts);
   });
 }
