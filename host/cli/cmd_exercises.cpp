@@ -14,6 +14,7 @@
 #include "core/exercise_export.hpp"
 #include "core/grading.hpp"
 #include "core/lint.hpp"
+#include "core/yaml_reader.hpp"
 
 namespace awb::cli {
 namespace {
@@ -71,10 +72,11 @@ int run_export(const ExportOptions& o) {
   if (!set.errors.empty()) return kExitBadInput;
   std::filesystem::create_directories(o.student_dir);
   for (const auto& ex : set.exercises) {
-    std::ifstream in(ex.file, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<Error> errors;
+    const auto text = core::read_yaml_file(ex.file, "exercise", errors);
+    if (!text) throw errors.front();  // the file changed since it was loaded
     const auto out = std::filesystem::path(o.student_dir) / ex.file.filename();
-    core::write_file_atomic(out, core::student_copy(text, ex.file.string(), o.after_due));
+    core::write_file_atomic(out, core::student_copy(*text, ex.file.string(), o.after_due));
     std::printf("wrote %s\n", out.string().c_str());
   }
   return kExitOk;

@@ -50,10 +50,13 @@ RunInput input_from(const RunOptions& o, std::string& source) {
     for (const auto& e : set.errors) std::cerr << e.what() << '\n';
     throw core::unknown_exercise(set, o.exercise);
   }
-  const ProblemSpec p = o.problem_file.empty() ? core::example_problem(o.example)
-                                               : core::load_problem_file(o.problem_file);
   source = o.problem_file.empty() ? "example " + o.example : o.problem_file;
-  return single_layer(p);
+  if (o.problem_file.empty()) return single_layer(core::example_problem(o.example));
+  // Every problem of the file at once; the last one is thrown for the exit code.
+  core::ProblemLoad l = core::read_problem_file(o.problem_file);
+  if (l.problem) return single_layer(*l.problem);
+  for (size_t i = 0; i + 1 < l.errors.size(); ++i) std::cerr << "awb: " << l.errors[i].what() << '\n';
+  throw l.errors.back();
 }
 
 int run_run(const RunOptions& o) {

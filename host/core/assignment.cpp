@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
+#include <new>
 
 #include "core/capabilities.hpp"
 #include "core/install_paths.hpp"
@@ -58,20 +58,6 @@ CheckNeeds everything_needed(const std::vector<const Exercise*>& exercises, Scal
       all.backward = all.backward || n.backward;
     }
   return all;
-}
-
-std::string read_text(const fs::path& file, std::vector<Error>& errors) {
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
-    errors.emplace_back("assignment.io", file.string(), "not a regular file");
-    return {};
-  }
-  std::ifstream in(file, std::ios::binary);
-  std::string text(YamlCaps{}.max_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!in && !in.eof()) errors.emplace_back("assignment.io", file.string(), "cannot read it");
-  text.resize(static_cast<size_t>(in.gcount()));
-  return text;
 }
 
 uint64_t capability_list(YamlReader& rd, const YAML::Node& n, const std::string& path) {
@@ -191,10 +177,11 @@ VariantChoice choose_variant(const Assignment& a, const std::vector<VariantRef>&
   return out;
 }
 
-AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>& available) {
+namespace {
+
+AssignmentLoad load_assignment_text(const fs::path& file, const std::string& text,
+                                   const std::vector<Exercise>& available) {
   AssignmentLoad out;
-  const std::string text = read_text(file, out.errors);
-  if (!out.errors.empty()) return out;
   YamlReader rd(file.string(), "assignment");
   auto finish = [&](std::optional<Assignment> a) {
     out.errors.insert(out.errors.end(), rd.errors().begin(), rd.errors().end());
@@ -352,6 +339,22 @@ AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>
                  "' (its requirements leave every check out)");
   }
   return finish(std::move(a));
+}
+
+}  // namespace
+
+AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>& available) {
+  AssignmentLoad out;
+  const auto text = read_yaml_file(file, "assignment", out.errors);
+  if (!text) return out;
+  try {
+    return load_assignment_text(file, *text, available);
+  } catch (const std::bad_alloc&) {
+    YamlReader oom(file.string(), "assignment");
+    oom.out_of_memory();
+    out.errors = oom.errors();
+    return out;
+  }
 }
 
 std::filesystem::path bundled_assignment_dir() {

@@ -85,16 +85,21 @@ struct Exercise {
 struct ExerciseLoad {
   std::optional<Exercise> exercise;
   std::vector<Error> errors;
+  int64_t values = 0;  // numbers and strings the file made (its share of a set's budget)
 };
 ExerciseLoad load_exercise_file(const std::filesystem::path& file);
 ExerciseLoad parse_exercise(const std::string& text, const std::string& file_label);
 
 // Files and folders (every *.yaml / *.yml inside, sorted). Exercise ids must be unique across
 // them; a repeated id is an error on the later file.
+// The values the exercises of one set may make together: 2^24 (about 130 MB of numbers), so a
+// set of many files is bounded as one file is (FORMAT.md, "Caps").
+inline constexpr int64_t kMaxSetValues = int64_t(1) << 24;
 struct ExerciseSet {
   std::vector<Exercise> exercises;
   std::vector<Error> errors;
   int files = 0;
+  int64_t values = 0;
 };
 ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations);
 // The error for an exercise id the set does not have ("exercise.not_found", with the closest

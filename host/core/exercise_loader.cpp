@@ -1,7 +1,7 @@
 // exercise_loader.cpp: exercise files, version 1: the data half (tokens, embeddings, positions,
 // weights, layers, parameters, limits, cases) and the files-and-folders entry points.
 #include <algorithm>
-#include <fstream>
+#include <new>
 #include <map>
 #include <set>
 
@@ -329,11 +329,13 @@ RunInput Exercise::input_for(const grade::CheckSpec& check) const {
   return in;
 }
 
-ExerciseLoad parse_exercise(const std::string& text, const std::string& file_label) {
-  YamlReader rd(file_label, "exercise");
+namespace {
+
+ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
   ExerciseLoad out;
   auto finish = [&](std::optional<Exercise> ex) {
     out.errors = rd.errors();
+    out.values = rd.values_read();
     if (out.errors.empty()) out.exercise = std::move(ex);
     return std::move(out);
   };
@@ -517,17 +519,26 @@ ExerciseLoad parse_exercise(const std::string& text, const std::string& file_lab
   return finish(std::move(ex));
 }
 
+}  // namespace
+
+ExerciseLoad parse_exercise(const std::string& text, const std::string& file_label) {
+  YamlReader rd(file_label, "exercise");
+  try {
+    return parse_exercise_in(rd, text);
+  } catch (const std::bad_alloc&) {
+    // The caps keep a file well below any sane memory limit; under a tighter one (ulimit -v)
+    // the file is still named, never an "internal error".
+    YamlReader oom(file_label, "exercise");
+    oom.out_of_memory();
+    return ExerciseLoad{std::nullopt, oom.errors()};
+  }
+}
+
 ExerciseLoad load_exercise_file(const std::filesystem::path& file) {
   ExerciseLoad out;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    out.errors.emplace_back("exercise.io", file.string(), "cannot open the file");
-    return out;
-  }
-  std::string text(YamlCaps{}.max_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  out = parse_exercise(text, file.string());
+  const auto text = read_yaml_file(file, "exercise", out.errors);
+  if (!text) return out;
+  out = parse_exercise(*text, file.string());
   if (out.exercise) out.exercise->file = file;
   return out;
 }
@@ -552,6 +563,17 @@ ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations) 
       ExerciseLoad l = load_exercise_file(f);
       set.errors.insert(set.errors.end(), l.errors.begin(), l.errors.end());
       if (!l.exercise) continue;
+      // What a set keeps is its exercises' values; the budget bounds a set as the caps bound
+      // a file (FORMAT.md, "Caps").
+      set.values += l.values;
+      if (set.values > kMaxSetValues) {
+        set.errors.emplace_back(
+            "exercise.set_too_large", f.string(),
+            "the exercises loaded together make more than " + std::to_string(kMaxSetValues) +
+                " values with this file; load fewer files at once");
+        set.values -= l.values;
+        continue;
+      }
       auto [it, fresh] = seen.emplace(l.exercise->id, f.string());
       if (!fresh) {
         set.errors.emplace_back(

@@ -1,127 +1,90 @@
-// problem_file.cpp: YAML problem files (yaml-cpp) with file:line:column errors, and examples.
+// problem_file.cpp: problem files for `awb run --problem`, read through the exercises' YAML
+// reader (same caps, every problem at once), and the built-in examples.
 #include "core/problem_file.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include <new>
 
-#include <fstream>
-#include <set>
-#include <sstream>
-
-#include "model/error.hpp"
+#include "core/yaml_reader.hpp"
 
 namespace awb::core {
 namespace {
 
-constexpr size_t kMaxFileBytes = 8u << 20;
+const std::vector<std::string> kKeys = {"tokens", "x",      "w_q",       "w_k",  "w_v",
+                                        "w_o",    "heads",  "causal",    "sharpness", "scale"};
+constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
+constexpr int64_t kMaxHeads = 64;
 
-struct Reader {
-  std::string file;
-
-  std::string where(const YAML::Node& n) const {
-    const YAML::Mark m = n.Mark();
-    return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-  }
-  [[noreturn]] void fail(const YAML::Node& n, const std::string& id, const std::string& msg) const {
-    throw Error(id, where(n), msg);
-  }
-  double number(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) fail(n, "problem.type", "'" + key + "' must be a number");
-    try {
-      return n.as<double>();
-    } catch (const YAML::Exception&) {
-      fail(n, "problem.type", "'" + key + "' must be a number, got '" + n.Scalar() + "'");
-    }
-  }
-  Matrix matrix(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsSequence() || n.size() == 0)
-      fail(n, "problem.type", "'" + key + "' must be a non-empty list of rows");
-    Matrix m;
-    m.rows = static_cast<int64_t>(n.size());
-    for (size_t r = 0; r < n.size(); ++r) {
-      const YAML::Node row = n[r];
-      const std::string rkey = key + "[" + std::to_string(r) + "]";
-      if (!row.IsSequence() || row.size() == 0)
-        fail(row, "problem.type", "'" + rkey + "' must be a non-empty list of numbers");
-      if (r == 0) m.cols = static_cast<int64_t>(row.size());
-      if (static_cast<int64_t>(row.size()) != m.cols)
-        fail(row, "problem.shape",
-             "'" + rkey + "' has " + std::to_string(row.size()) + " values, row 0 has " +
-                 std::to_string(m.cols));
-      for (size_t c = 0; c < row.size(); ++c)
-        m.data.push_back(number(row[c], rkey + "[" + std::to_string(c) + "]"));
-    }
-    return m;
-  }
-};
-
-}  // namespace
-
-ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_label) {
-  Reader rd{file_label};
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw Error("problem.yaml",
-                file_label + ":" + std::to_string(e.mark.line + 1) + ":" +
-                    std::to_string(e.mark.column + 1),
-                e.msg);
-  }
-  if (!root.IsMap()) throw Error("problem.type", file_label, "the file must be a mapping");
-  static const std::set<std::string> kKeys = {"tokens", "x",     "w_q",    "w_k",       "w_v",
-                                              "w_o",    "heads", "causal", "sharpness", "scale"};
-  for (const auto& kv : root) {
-    const std::string key = kv.first.as<std::string>();
-    if (!kKeys.count(key)) rd.fail(kv.first, "problem.unknown_key", "unknown key '" + key + "'");
-  }
+ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
+  ProblemLoad out;
+  auto finish = [&](std::optional<ProblemSpec> p) {
+    out.errors = rd.errors();
+    if (out.errors.empty()) out.problem = std::move(p);
+    return out;
+  };
+  const auto root_opt = rd.parse(text);
+  if (!root_opt) return finish(std::nullopt);
+  const YAML::Node root = *root_opt;
+  if (!rd.check_keys(root, "", kKeys)) return finish(std::nullopt);
   ProblemSpec p;
-  if (!root["x"]) throw Error("problem.missing_key", file_label, "'x' is required");
-  p.x = rd.matrix(root["x"], "x");
-  if (const auto t = root["tokens"]) {
-    if (!t.IsSequence()) rd.fail(t, "problem.type", "'tokens' must be a list of strings");
-    for (const auto& tok : t) p.tokens.push_back(tok.as<std::string>());
-  }
-  if (const auto n = root["w_q"]) p.w_q = rd.matrix(n, "w_q");
-  if (const auto n = root["w_k"]) p.w_k = rd.matrix(n, "w_k");
-  if (const auto n = root["w_v"]) p.w_v = rd.matrix(n, "w_v");
-  if (const auto n = root["w_o"]) p.w_o = rd.matrix(n, "w_o");
-  if (const auto n = root["heads"]) p.heads = static_cast<int>(rd.number(n, "heads"));
-  if (const auto n = root["sharpness"]) p.sharpness = rd.number(n, "sharpness");
-  if (const auto n = root["causal"]) {
-    try {
-      p.causal = n.as<bool>();
-    } catch (const YAML::Exception&) {
-      rd.fail(n, "problem.type", "'causal' must be true or false");
-    }
-  }
-  if (const auto n = root["scale"]) {
-    const std::string s = n.IsScalar() ? n.Scalar() : "";
-    if (s == "auto")
-      p.scale = ScaleMode::kAuto;
-    else if (s == "none")
-      p.scale = ScaleMode::kNone;
-    else if (s == "inv_sqrt_dk")
-      p.scale = ScaleMode::kInvSqrtDk;
-    else
-      rd.fail(n, "problem.type", "'scale' must be auto, none or inv_sqrt_dk");
-  }
+  if (auto x = rd.require(root, "", "x"))
+    if (auto m = rd.matrix(*x, "x", kMaxSize, kMaxSize)) p.x = *m;
+  if (const auto t = root["tokens"])
+    if (auto list = rd.strings(t, "tokens", kMaxSize)) p.tokens = *list;
+  for (auto [key, field] :
+       {std::pair{"w_q", &p.w_q}, {"w_k", &p.w_k}, {"w_v", &p.w_v}, {"w_o", &p.w_o}})
+    if (const auto n = root[key]) *field = rd.matrix(n, key, kMaxSize, kMaxSize);
+  if (const auto n = root["heads"])
+    if (auto h = rd.integer(n, "heads", 1, kMaxHeads, "limit")) p.heads = int(*h);
+  if (const auto n = root["sharpness"])
+    if (auto v = rd.number(n, "sharpness")) p.sharpness = *v;
+  if (const auto n = root["causal"])
+    if (auto v = rd.boolean(n, "causal")) p.causal = *v;
+  if (const auto n = root["scale"])
+    if (auto w = rd.word(n, "scale", {"auto", "none", "inv_sqrt_dk"}))
+      p.scale = *w == "auto" ? ScaleMode::kAuto
+                : *w == "none" ? ScaleMode::kNone
+                               : ScaleMode::kInvSqrtDk;
+  if (!rd.ok()) return finish(std::nullopt);
+  // Shapes across keys (tokens vs rows, weights vs d_model, heads): the model's own rules.
   try {
     validate(p);
   } catch (const Error& e) {
-    throw Error(e.id(), file_label, e.message());
+    rd.error(root, "", e.id(), e.message());
   }
-  return p;
+  return finish(std::move(p));
+}
+
+[[noreturn]] void throw_first(const ProblemLoad& l) { throw l.errors.front(); }
+
+}  // namespace
+
+ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_label) {
+  YamlReader rd(file_label, "problem");
+  try {
+    return read_problem_in(rd, text);
+  } catch (const std::bad_alloc&) {
+    YamlReader oom(file_label, "problem");
+    oom.out_of_memory();
+    return ProblemLoad{std::nullopt, oom.errors()};
+  }
+}
+
+ProblemLoad read_problem_file(const std::filesystem::path& file) {
+  ProblemLoad out;
+  const auto text = read_yaml_file(file, "problem", out.errors);
+  return text ? read_problem_yaml(*text, file.string()) : out;
+}
+
+ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_label) {
+  ProblemLoad l = read_problem_yaml(text, file_label);
+  if (!l.problem) throw_first(l);
+  return std::move(*l.problem);
 }
 
 ProblemSpec load_problem_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("problem.io", file.string(), "cannot open the file");
-  std::string text;
-  text.resize(kMaxFileBytes + 1);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > kMaxFileBytes) throw Error("problem.too_large", file.string(), "over 8 MiB");
-  return parse_problem_yaml(text, file.string());
+  ProblemLoad l = read_problem_file(file);
+  if (!l.problem) throw_first(l);
+  return std::move(*l.problem);
 }
 
 std::vector<std::string> example_names() { return {"journey"}; }

@@ -3,15 +3,25 @@
 #define AWB_CORE_PROBLEM_FILE_HPP_
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "model/error.hpp"
 #include "model/problem.hpp"
 
 namespace awb::core {
 
 // A problem file holds: tokens, x, optional w_q/w_k/w_v/w_o, heads, causal, sharpness, scale.
-// Throws awb::Error with file:line:column on any problem (unknown keys included).
+// It is read as exercises are (core/yaml_reader.hpp): a regular file within the same caps, and
+// every problem reported with its id (problem.*) and file:line:column.
+struct ProblemLoad {
+  std::optional<ProblemSpec> problem;
+  std::vector<Error> errors;
+};
+ProblemLoad read_problem_file(const std::filesystem::path& file);
+ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_label);
+// The same, throwing the first problem as an awb::Error.
 ProblemSpec load_problem_file(const std::filesystem::path& file);
 ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_label);
 

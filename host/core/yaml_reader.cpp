@@ -1,8 +1,10 @@
 // yaml_reader.cpp: the pre-scan that keeps yaml-cpp away from hostile nesting, and typed reads.
+// (The file itself and the count of the tree before it is built: yaml_reader_input.cpp.)
 #include "core/yaml_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <set>
 
 namespace awb::core {
@@ -14,6 +16,9 @@ struct Scan {
   int depth = 0;
   int aliases = 0;
   int line = 1, column = 1;  // where the cap was first exceeded
+  // yaml-cpp's scanner holds every token of a flow list until the line ends (it could still be
+  // a key), about 150 bytes each, so a long line costs memory before any node is counted.
+  int long_line = 0, long_column = 0;  // the first entry past the per-line cap, if any
 };
 
 Scan prescan(const std::string& text, const YamlCaps& caps) {
@@ -22,6 +27,7 @@ Scan prescan(const std::string& text, const YamlCaps& caps) {
   std::vector<int> indents;  // block indentation stack
   bool in_single = false, in_double = false, in_comment = false, at_line_start = true;
   int line = 1, col = 0, indent = 0;
+  int64_t line_entries = 0;
   auto note_depth = [&](int d) {
     if (d > s.depth) {
       s.depth = d;
@@ -41,6 +47,7 @@ Scan prescan(const std::string& text, const YamlCaps& caps) {
       in_single = in_double = false;
       at_line_start = true;
       indent = 0;
+      line_entries = 0;
       continue;
     }
     if (in_comment) continue;
@@ -80,6 +87,10 @@ Scan prescan(const std::string& text, const YamlCaps& caps) {
       note_depth(int(indents.size()) + ++flow);
     else if ((c == ']' || c == '}') && flow > 0)
       --flow;
+    else if (c == ',' && flow > 0 && ++line_entries > caps.max_line_entries && s.long_line == 0) {
+      s.long_line = line;
+      s.long_column = col;
+    }
     else if (c == '*' && token_start && i + 1 < text.size() && text[i + 1] != ' ') {
       if (++s.aliases == caps.max_aliases + 1 && s.depth <= caps.max_depth) {
         s.line = line;
@@ -143,7 +154,8 @@ void YamlReader::error(const YAML::Node& node, const std::string& path, const st
 std::optional<YAML::Node> YamlReader::parse(const std::string& text) {
   if (text.size() > caps_.max_bytes) {
     error_at(1, 1, "", id("too_large"),
-             "the file is " + std::to_string(text.size()) + " bytes; the cap is 8 MiB");
+             "the file is " + std::to_string(text.size()) + " bytes; the cap is " +
+                 std::to_string(caps_.max_bytes >> 20) + " MiB");
     return std::nullopt;
   }
   const Scan s = prescan(text, caps_);
@@ -158,14 +170,39 @@ std::optional<YAML::Node> YamlReader::parse(const std::string& text) {
                  " are allowed");
     return std::nullopt;
   }
+  if (s.long_line > 0) {
+    error_at(s.long_line, s.long_column, "", id("limit"),
+             "a line holds more than " + std::to_string(caps_.max_line_entries) +
+                 " list entries; write a long list one row per line");
+    return std::nullopt;
+  }
   try {
+    // Counted first: the tree is built only for a file whose tree is known to fit the caps.
+    if (!count_nodes(text)) return std::nullopt;
     return YAML::Load(text);
+  } catch (const std::bad_alloc&) {
+    out_of_memory();
   } catch (const YAML::Exception& e) {
     error_at(e.mark.line + 1, e.mark.column + 1, "", id("yaml"), e.msg);
   } catch (const std::exception& e) {
     error_at(1, 1, "", id("yaml"), e.what());
   }
   return std::nullopt;
+}
+
+void YamlReader::out_of_memory() {
+  error_at(1, 1, "", id("too_large"),
+           "ran out of memory reading the file (FORMAT.md, \"Caps\", says how much a file may "
+           "use)");
+}
+
+bool YamlReader::plain(const YAML::Node& n, const std::string& path, const std::string& what) {
+  // yaml-cpp tags a quoted or block scalar "!" and a plain one "?": "0.87" is a string in YAML,
+  // and an exercise that says so has a mistake in it, even if the text looks like a number.
+  if (n.Tag() != "!") return true;
+  error(n, path, id("type"),
+        "must be " + what + ", got the quoted string \"" + n.Scalar() + "\" (remove the quotes)");
+  return false;
 }
 
 bool YamlReader::spend(const YAML::Node& n, const std::string& path, int64_t values) {
@@ -244,7 +281,7 @@ std::optional<double> YamlReader::number(const YAML::Node& n, const std::string&
     error(n, path, id("type"), "must be a number");
     return std::nullopt;
   }
-  if (!spend(n, path, 1)) return std::nullopt;
+  if (!spend(n, path, 1) || !plain(n, path, "a number")) return std::nullopt;
   double v = 0;
   if (!YAML::convert<double>::decode(n, v)) {
     error(n, path, id("type"), "must be a number, got '" + n.Scalar() + "'");
@@ -275,6 +312,7 @@ std::optional<int64_t> YamlReader::integer(const YAML::Node& n, const std::strin
 
 std::optional<bool> YamlReader::boolean(const YAML::Node& n, const std::string& path) {
   bool v = false;
+  if (n.IsScalar() && !plain(n, path, "true or false")) return std::nullopt;
   if (!n.IsScalar() || !YAML::convert<bool>::decode(n, v)) {
     error(n, path, id("type"), "must be true or false");
     return std::nullopt;

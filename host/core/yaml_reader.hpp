@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,14 +16,27 @@
 
 namespace awb::core {
 
-// Caps checked before yaml-cpp sees the text (its parser recurses without bound) and while
-// reading (aliases can make a small file expand into a huge tree).
+// Caps checked before yaml-cpp sees the text (its parser recurses without bound), before it
+// builds its tree (a node costs about 450 bytes, so nodes, not bytes, bound the memory), and
+// while reading (aliases can make a small file expand into a huge tree).
 struct YamlCaps {
   size_t max_bytes = 8u << 20;
   int max_depth = 64;
   int max_aliases = 64;
-  int64_t max_values = int64_t(1) << 21;  // scalars read in one file
+  int64_t max_values = int64_t(1) << 21;  // numbers and strings the file makes the host create
+  // Nodes of the tree (scalars, keys, lists, mappings): every value plus room for the keys and
+  // rows that hold them. What bounds the memory of loading one file (FORMAT.md, "Caps").
+  int64_t max_nodes = (int64_t(1) << 21) + (int64_t(1) << 18);
+  int64_t max_list = 4096;  // entries of one list: no list of the formats needs more
+  int64_t max_line_entries = 65536;  // flow-list entries on one line (yaml-cpp buffers a line)
 };
+
+// Reads `file` for a YamlReader: only a regular file (a FIFO, socket, device or directory is
+// refused without being read, so nothing blocks), at most `max_bytes`. Problems are appended to
+// `errors` as <id_prefix>.io, <id_prefix>.not_a_file or <id_prefix>.too_large.
+std::optional<std::string> read_yaml_file(const std::filesystem::path& file,
+                                          const std::string& id_prefix, std::vector<Error>& errors,
+                                          size_t max_bytes = YamlCaps{}.max_bytes);
 
 class YamlReader {
  public:
@@ -67,6 +81,9 @@ class YamlReader {
                                                   int64_t max_len);
 
   std::string id(const std::string& suffix) const { return prefix_ + "." + suffix; }
+  // The error for running out of memory while reading the file (std::bad_alloc).
+  void out_of_memory();
+  int64_t values_read() const { return values_read_; }
 
   // Counts `values` numbers the file makes the host create (generated ones too) against the
   // per-file cap; false (and one recorded error) once the cap is passed.
@@ -75,6 +92,11 @@ class YamlReader {
  private:
   bool check_mapping(const YAML::Node& node, const std::string& path,
                      const std::vector<std::string>* allowed);
+  // yaml-cpp's event parser over the text, counting what the tree would hold (nodes, list
+  // lengths, aliases, documents) without building it; false (and one error) over a cap.
+  bool count_nodes(const std::string& text);
+  // A quoted scalar ("0.87", '1') is a string: false (and a type error) where `what` is needed.
+  bool plain(const YAML::Node& n, const std::string& path, const std::string& what);
   void add(Error e);
 
   std::string file_;

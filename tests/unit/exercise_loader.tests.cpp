@@ -13,8 +13,14 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/assignment.hpp"
 #include "core/exercise.hpp"
+#include "core/problem_file.hpp"
 #include "core/seeded.hpp"
+#include "core/yaml_reader.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;
@@ -102,7 +108,8 @@ TEST_CASE("exercise: malformed corpus matches its expect lines", "[exercise][loa
        {"exercise.yaml", "exercise.too_deep", "exercise.too_many_aliases", "exercise.duplicate_key",
         "exercise.unknown_key", "exercise.missing_key", "exercise.type", "exercise.value",
         "exercise.not_finite", "exercise.shape", "exercise.limit", "exercise.unknown_token",
-        "exercise.unknown_case", "exercise.duplicate_id", "exercise.version"}) {
+        "exercise.unknown_case", "exercise.duplicate_id", "exercise.version",
+        "exercise.several_documents"}) {
     INFO("error id " << id);
     CHECK(ids_seen.count(id) == 1);
   }
@@ -136,6 +143,118 @@ TEST_CASE("exercise: oversized file is refused", "[exercise][loader]") {
   REQUIRE(load.errors.size() == 1);
   CHECK(load.errors[0].id() == "exercise.too_large");
   CHECK(load.errors[0].location() == "big.yaml:1:1");
+}
+
+// kTiny with `n` one-letter tokens and generated embeddings: the tokens list is the longest.
+std::string with_tokens(int n) {
+  std::string toks = "[a";
+  for (int i = 1; i < n; ++i) toks += ",a";
+  std::string text = kTiny;
+  const size_t from = text.find("tokens:"), to = text.find("checks:");
+  return text.replace(from, to - from,
+                      "tokens: " + toks + "]\nembeddings: {generate: {seed: 1, d_model: 2}}\n");
+}
+
+std::string error_list(const std::vector<Error>& errors) {
+  std::string out;
+  for (const auto& e : errors) out += e.id() + " " + line_col(e.location()) + ";";
+  return out;
+}
+
+TEST_CASE("exercise: a list just under its cap loads, one over is refused before the tree",
+          "[exercise][loader][caps]") {
+  const auto under = core::parse_exercise(with_tokens(4096), "t.yaml");
+  CHECK(error_list(under.errors) == "");
+  const auto over = core::parse_exercise(with_tokens(4097), "t.yaml");
+  CHECK(error_list(over.errors) == "exercise.limit 6:9;");
+  CHECK_THAT(over.errors.at(0).message(), Catch::Contains("more than 4096 entries"));
+}
+
+TEST_CASE("exercise: a file just under the byte cap loads, one over is refused",
+          "[exercise][loader][caps]") {
+  std::string text = kTiny;
+  text.resize(size_t(8) << 20, '#');
+  text[kTiny.size()] = '\n';
+  CHECK(error_list(core::parse_exercise(text, "big.yaml").errors) == "");
+  text += '#';
+  CHECK(error_list(core::parse_exercise(text, "big.yaml").errors) == "exercise.too_large 1:1;");
+}
+
+// The tree caps at their edges, with caps small enough to write by hand.
+TEST_CASE("yaml reader: node, list and line caps refuse at the offending place",
+          "[exercise][loader][caps]") {
+  auto refusal = [](const std::string& text, core::YamlCaps caps) {
+    core::YamlReader rd("c.yaml", "exercise", caps);
+    rd.parse(text);
+    return error_list(rd.errors());
+  };
+  core::YamlCaps nodes;
+  nodes.max_nodes = 7;  // the mapping, two keys, 1, the list and its two entries
+  CHECK(refusal("a: 1\nb: [2, 3]\n", nodes) == "");
+  CHECK(refusal("a: 1\nb: [2, 3, 4]\n", nodes) == "exercise.limit 2:11;");
+  core::YamlCaps list;
+  list.max_list = 3;
+  CHECK(refusal("a:\n  - 1\n  - 2\n  - 3\n", list) == "");
+  CHECK(refusal("a:\n  - 1\n  - 2\n  - 3\n  - 4\n", list) == "exercise.limit 2:3;");
+  core::YamlCaps line;
+  line.max_line_entries = 2;
+  CHECK(refusal("a: [1, 2, 3]\nb: [1, 2, 3]\n", line) == "");
+  CHECK(refusal("a: [[1, 2], [3, 4]]\n", line) == "exercise.limit 1:15;");
+  core::YamlCaps aliases;
+  aliases.max_aliases = 1;
+  CHECK(refusal("a: &x 1\nb: *x\n", aliases) == "");
+  CHECK(refusal("a: &x 1\nb: [*x, *x]\n", aliases) == "exercise.too_many_aliases 2:9;");
+}
+
+TEST_CASE("exercise: a second YAML document is an error where it starts", "[exercise][loader]") {
+  CHECK(error_list(core::parse_exercise(kTiny + "---\nid: other\n", "d.yaml").errors) ==
+        "exercise.several_documents 15:1;");
+  CHECK(error_list(core::parse_exercise(kTiny + "---\n", "d.yaml").errors) ==
+        "exercise.several_documents 15:1;");
+  // An explicit start or end of the one document is fine.
+  CHECK(error_list(core::parse_exercise("---\n" + kTiny + "...\n", "d.yaml").errors) == "");
+}
+
+TEST_CASE("exercise: quoted scalars are strings, not numbers or booleans", "[exercise][loader]") {
+  auto quoted = [](const std::string& from, const std::string& to) {
+    std::string text = kTiny + "parameters:\n  sharpness: 2\n  causal: true\n";
+    text.replace(text.find(from), from.size(), to);
+    return core::parse_exercise(text, "q.yaml").errors;
+  };
+  CHECK(error_list(quoted("", "")) == "");
+  auto e = quoted("0.87", "\"0.87\"");
+  REQUIRE(error_list(e) == "exercise.type 9:12;");
+  CHECK_THAT(e[0].message(), Catch::Contains("embeddings[1][1]") && Catch::Contains("quoted"));
+  CHECK(error_list(quoted("sharpness: 2", "sharpness: '2'")) == "exercise.type 16:14;");
+  CHECK(error_list(quoted("causal: true", "causal: \"true\"")) == "exercise.type 17:11;");
+  CHECK(error_list(quoted("awb-exercise: 1", "awb-exercise: '1'")) == "exercise.type 1:15;");
+}
+
+// Only regular files are read: the loader opens with O_NONBLOCK and checks with fstat, so a
+// FIFO with no writer cannot block it (this test would hang otherwise).
+TEST_CASE("exercise: FIFOs, devices and directories are refused without blocking",
+          "[exercise][loader][problem][assignment]") {
+  const fs::path dir = fs::temp_directory_path() / ("awb-fifo-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fifo = dir / "pipe.yaml";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const fs::path& p : {fifo, fs::path("/dev/zero"), dir}) {
+    INFO(p.string());
+    const auto ex = core::load_exercise_file(p);
+    REQUIRE(ex.errors.size() == 1);
+    CHECK(ex.errors[0].id() == "exercise.not_a_file");
+    CHECK(ex.errors[0].location() == p.string());
+    const auto pr = core::read_problem_file(p);
+    REQUIRE(pr.errors.size() == 1);
+    CHECK(pr.errors[0].id() == "problem.not_a_file");
+    const auto as = core::load_assignment(p, {});
+    REQUIRE(as.errors.size() == 1);
+    CHECK(as.errors[0].id() == "assignment.not_a_file");
+  }
+  CHECK_THAT(core::load_exercise_file(fifo).errors[0].message(), Catch::Contains("FIFO"));
+  const auto set = core::load_exercises({fifo});
+  CHECK(error_list(set.errors) == "exercise.not_a_file ?;");
+  fs::remove_all(dir);
 }
 
 // Small files that ask for gigabytes: refused with exercise.limit in well under a second.

@@ -53,3 +53,29 @@ TEST_CASE("problem file errors carry id and file:line:column", "[problem]") {
   e = parse_error("x: [[1, 2]]\nw_q: [[1]]\nw_k: [[1]]\nw_v: [[1]]\n");
   CHECK_THAT(e.message(), Catch::Contains("needs d_model = 2 rows"));
 }
+
+TEST_CASE("problem files report every problem at once, as exercises do", "[problem]") {
+  const auto l = core::read_problem_yaml(
+      "x: [[1, \"2\"]]\nsharpnes: 2\ncausal: 'true'\nheads: 65\n", "p.yaml");
+  CHECK_FALSE(l.problem.has_value());
+  std::vector<std::string> got;
+  for (const auto& e : l.errors) got.push_back(e.id() + " " + e.location());
+  CHECK(got == std::vector<std::string>{"problem.unknown_key p.yaml:2:1",
+                                        "problem.type p.yaml:1:9",
+                                        "problem.limit p.yaml:4:8",
+                                        "problem.type p.yaml:3:9"});
+}
+
+TEST_CASE("problem files have the exercises' caps and one document", "[problem]") {
+  std::string row = "[1";
+  for (int i = 1; i < 4096; ++i) row += ",1";
+  CHECK(core::read_problem_yaml("x: [" + row + "]]\n", "p.yaml").errors.empty());
+  auto e = parse_error("x: [" + row + ",1]]\n");
+  CHECK(e.id() == "problem.limit");
+  CHECK(e.location() == "p.yaml:1:5");
+  e = parse_error("x: [[1]]\n---\nx: [[2]]\n");
+  CHECK(e.id() == "problem.several_documents");
+  CHECK(e.location() == "p.yaml:2:1");
+  e = parse_error("x: [[1]]\n" + std::string(size_t(8) << 20, '#'));
+  CHECK(e.id() == "problem.too_large");
+}
