@@ -189,6 +189,29 @@ std::optional<std::vector<const JournalRecord*>> journaled_whole(const Shared& s
   return mine;
 }
 
+// Adds a finished submission to the summary and reports its progress; `s.mutex` is held.
+void count_submission(Shared& s, const std::string& name, int subjects, bool not_gradable,
+                      int passed, int results, int reused, std::string note) {
+  ++s.finished;
+  ++s.summary.submissions;
+  s.summary.subjects += subjects;
+  s.summary.reused += reused;
+  s.summary.graded += results - reused;
+  if (not_gradable) ++s.summary.not_gradable;
+  if (!s.progress) return;
+  BatchProgress p;
+  p.done = s.finished;
+  p.total = -1;  // filled by the caller's wrapper
+  p.not_gradable = s.summary.not_gradable;
+  p.submission = name;
+  p.exercises_passed = passed;
+  p.exercises_total = results;
+  p.note = std::move(note);
+  p.reused = reused;
+  p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - s.start).count();
+  s.progress(p);
+}
+
 // Counts a submission taken whole from the journal, as grade_submission counts a graded one.
 void reuse_submission(Shared& s, const std::string& name,
                       const std::vector<const JournalRecord*>& records) {
@@ -199,25 +222,10 @@ void reuse_submission(Shared& s, const std::string& name,
       records.front()->subjects == 1 && records.front()->plugin_file.empty();
   std::lock_guard lock(s.mutex);
   for (const JournalRecord* r : records) s.expected.insert(r->key);
-  ++s.finished;
-  ++s.summary.submissions;
-  s.summary.subjects += records.front()->subjects;
-  s.summary.reused += static_cast<int>(records.size());
-  if (not_gradable) ++s.summary.not_gradable;
-  if (s.progress) {
-    BatchProgress p;
-    p.done = s.finished;
-    p.total = -1;  // filled by the caller's wrapper
-    p.not_gradable = s.summary.not_gradable;
-    p.submission = name;
-    p.exercises_passed = passed;
-    p.exercises_total = static_cast<int>(records.size());
-    p.note = not_gradable ? "not gradable: " + records.front()->report.not_gradable
-                          : records.front()->note;
-    p.reused = p.exercises_total;
-    p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - s.start).count();
-    s.progress(p);
-  }
+  const int n = static_cast<int>(records.size());
+  count_submission(s, name, records.front()->subjects, not_gradable, passed, n, n,
+                   not_gradable ? "not gradable: " + records.front()->report.not_gradable
+                                : records.front()->note);
 }
 
 void grade_submission(Shared& s, const fs::path& folder) {
@@ -368,25 +376,8 @@ void grade_submission(Shared& s, const fs::path& folder) {
   }
 
   std::lock_guard lock(s.mutex);
-  ++s.finished;
-  ++s.summary.submissions;
-  s.summary.subjects += static_cast<int>(subjects.size());
-  s.summary.reused += reused;
-  s.summary.graded += total - reused;
-  if (not_gradable) ++s.summary.not_gradable;
-  if (s.progress) {
-    BatchProgress p;
-    p.done = s.finished;
-    p.total = -1;  // filled by the caller's wrapper
-    p.not_gradable = s.summary.not_gradable;
-    p.submission = name;
-    p.exercises_passed = passed;
-    p.exercises_total = total;
-    p.note = note;
-    p.reused = reused;
-    p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - s.start).count();
-    s.progress(p);
-  }
+  count_submission(s, name, static_cast<int>(subjects.size()), not_gradable, passed, total,
+                   reused, note);
 }
 
 }  // namespace
