@@ -167,6 +167,8 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   o.isolation.apply(bo.grading);
   bo.view = view_for(o, assignment);
   bo.jobs = o.jobs;
+  bo.journal_starts = !bo.grading.trust_all &&
+                      bo.grading.session.minimum < runner::Isolation::kLimited;
   bo.resume = o.resume;
   BatchProgressPrinter printer;
   core::BatchSummary summary;

@@ -228,6 +228,33 @@ void reuse_submission(Shared& s, const std::string& name,
                                 : records.front()->note);
 }
 
+// The journal's marks that grading `name` started (at `process`, where a submission can kill
+// awb): how many earlier runs began it and never finished.
+constexpr const char* kStartMark = "#started-";
+
+int journaled_starts(const Shared& s, const std::string& name) {
+  int starts = 0;
+  JournalKey first;
+  first.submission = name;
+  for (auto it = s.done.lower_bound(first); it != s.done.end() && it->first.submission == name;
+       ++it)
+    if (it->first.exercise_id.rfind(kStartMark, 0) == 0 && it->first.options == s.options_text &&
+        it->first.awb_version == AWB_VERSION)
+      ++starts;
+  return starts;
+}
+
+void mark_start(Shared& s, const std::string& name, const std::string& digest, int number) {
+  JournalRecord mark;
+  mark.key = {name, name, kStartMark + std::to_string(number), "", digest, AWB_VERSION,
+              s.options_text};
+  mark.report.exercise_id = mark.key.exercise_id;
+  mark.report.not_gradable = "grading started";
+  mark.folder_sha256 = digest;
+  mark.finished_at = utc_now();
+  s.journal.append(mark);  // never part of a report: run_batch keeps only the results it expects
+}
+
 void grade_submission(Shared& s, const fs::path& folder) {
   const std::string name = folder.filename().string();
   const FolderFiles files = folder_files(folder);
@@ -236,11 +263,24 @@ void grade_submission(Shared& s, const fs::path& folder) {
     reuse_submission(s, name, *whole);
     return;
   }
+  // Below `limited` a submission runs with the grader's rights and can kill awb, and a resume
+  // would grade it, and die, again. Each start is journaled first; one that two earlier runs
+  // began and never finished is not graded a third time.
+  std::string stopped_us;
+  if (s.options.journal_starts) {
+    const int starts = journaled_starts(s, name);
+    if (starts >= 2)
+      stopped_us = "awb itself was stopped twice while grading this submission (at isolation "
+                   "process a submission can kill awb): it is not graded again; grade it at "
+                   "--min-isolation limited or above";
+    else
+      mark_start(s, name, digest, starts + 1);
+  }
   LoadPolicy policy;
   policy.runner = session_options_for(s.options.exercises, s.options.grading).runner;
   policy.trust_all = s.options.grading.trust_all;
   policy.regular_files_only = true;
-  const Catalog catalog = load_catalog({folder}, policy);
+  const Catalog catalog = stopped_us.empty() ? load_catalog({folder}, policy) : Catalog{};
 
   std::vector<Target> subjects;
   std::vector<std::string> notes;  // about the submission, kept in its journal records
@@ -270,7 +310,7 @@ void grade_submission(Shared& s, const fs::path& folder) {
   if (subjects.empty()) {
     // Nothing loadable: one subject, the submission, not gradable with every reason.
     not_gradable = true;
-    std::string reason;
+    std::string reason = stopped_us;
     for (const auto& f : catalog.failures)
       reason += (reason.empty() ? "" : "; ") + failure_text(f, folder, name);
     if (reason.empty())

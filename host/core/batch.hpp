@@ -42,6 +42,10 @@ struct BatchOptions {
   GradeOptions grading;
   grade::View view;  // for grades.csv, junit.xml and roster.csv (Gradescope decides its own)
   int jobs = 1;      // submissions graded at once
+  // Runners may lock down less than `limited`, where a submission can kill awb: each start of a
+  // submission is journaled, and one two earlier runs began and never finished is not graded
+  // again (awb grade sets it with --min-isolation process).
+  bool journal_starts = false;
   bool resume = false;
   const std::atomic<bool>* cancel = nullptr;  // set it to stop after the results in progress
 };

@@ -12,6 +12,8 @@
 //    "report": the full ExerciseReport (every check, provenance, not_gradable),
 //    "seconds": wall time grading this result, "finished_at": UTC ISO 8601 time,
 //    "checksum": sha256 hex of the canonical (compact) JSON of everything before it}
+// A batch whose runners may stay below `limited` also writes a line before it starts grading a
+// submission, exercise id "#started-<n>"; such lines are never part of a report.
 // The timing fields live only here: the reports built from the journal leave them out, so a
 // resumed run writes the same bytes as an uninterrupted one.
 #ifndef AWB_CORE_BATCH_JOURNAL_HPP_

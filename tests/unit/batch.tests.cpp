@@ -13,6 +13,7 @@
 
 #include "core/batch_journal.hpp"
 #include "core/exercise.hpp"
+#include "core/version.hpp"
 #include "model/error.hpp"
 #include "report/format.hpp"
 
@@ -423,4 +424,54 @@ TEST_CASE("batch: under an assignment the roster has one row per submission, one
     const std::string numbers = rows[i].substr(rows[i].find(',') + 1, status - rows[i].find(','));
     CHECK(numbers.find_first_not_of("0123456789.,") == std::string::npos);
   }
+}
+
+TEST_CASE("batch: below limited, a submission awb died on twice is not graded a third time",
+          "[batch][isolation]") {
+  const fs::path dir = scratch("stopped-twice");
+  const fs::path subs = dir / "subs", results = dir / "results";
+  fs::create_directories(subs / "alice");
+  fs::create_directories(subs / "bob");
+  fs::copy_file(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_parameter_free.so", subs / "alice" / "a.so");
+  fs::copy_file(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_parameter_free.so", subs / "bob" / "b.so");
+  const auto set = core::load_exercises({core::bundled_exercise_dir()});
+  const core::Exercise* journey = nullptr;
+  for (const auto& e : set.exercises)
+    if (e.id == "journey") journey = &e;
+  REQUIRE(journey);
+  core::BatchOptions o;
+  o.submissions = subs;
+  o.results = results;
+  o.exercises = {journey};
+  o.grading.session.minimum = runner::Isolation::kProcess;  // where a submission can kill awb
+  o.journal_starts = true;
+  o.view = {true, false};
+
+  // Two earlier runs began bob and died there (as a submission that kills awb makes them).
+  fs::create_directories(results);
+  {
+    core::Journal j = core::Journal::create(results / "journal.jsonl");
+    for (int n : {1, 2}) {
+      core::JournalRecord mark;
+      mark.key = {"bob", "bob", "#started-" + std::to_string(n), "", "d", AWB_VERSION,
+                  "scalar=f64;strictness=2"};
+      mark.report.exercise_id = mark.key.exercise_id;
+      mark.report.not_gradable = "grading started";
+      j.append(mark);
+    }
+  }
+  o.resume = true;
+  const auto summary = core::run_batch(o);
+  CHECK(summary.not_gradable == 1);
+  const std::string csv = slurp(results / "grades.csv");
+  INFO(csv);
+  CHECK_THAT(csv, Catch::Contains("bob,\"not gradable: awb itself was stopped twice while "
+                                  "grading this submission"));
+  CHECK_THAT(csv, Catch::Contains("alice,12,12,12"));
+  // alice's start was marked before she was graded; the marks never reach a report.
+  bool alice_marked = false;
+  for (const auto& r : core::read_journal(results / "journal.jsonl").records)
+    alice_marked |= r.key.submission == "alice" && r.key.exercise_id == "#started-1";
+  CHECK(alice_marked);
+  CHECK(csv.find("#started") == std::string::npos);
 }
