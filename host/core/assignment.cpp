@@ -197,7 +197,7 @@ AssignmentLoad load_assignment_text(const fs::path& file, const std::string& tex
   a.file = file;
   a.sha256 = sha256_hex(text);
   if (auto v = rd.require(root, "", "awb-assignment"))
-    if (auto n = rd.integer(*v, "awb-assignment", 1, 1)) (void)n;
+    rd.integer(*v, "awb-assignment", 1, 1);  // format version 1 is the only one
   if (auto v = rd.require(root, "", "id"))
     if (auto s = rd.string(*v, "id")) a.id = *s;
   if (auto v = rd.require(root, "", "title"))
