@@ -179,10 +179,9 @@ VariantChoice choose_variant(const Assignment& a, const std::vector<VariantRef>&
 
 namespace {
 
-AssignmentLoad load_assignment_text(const fs::path& file, const std::string& text,
+AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const std::string& text,
                                    const std::vector<Exercise>& available) {
   AssignmentLoad out;
-  YamlReader rd(file.string(), "assignment");
   auto finish = [&](std::optional<Assignment> a) {
     out.errors.insert(out.errors.end(), rd.errors().begin(), rd.errors().end());
     if (out.errors.empty()) out.assignment = std::move(a);
@@ -347,14 +346,9 @@ AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>
   AssignmentLoad out;
   const auto text = read_yaml_file(file, "assignment", out.errors);
   if (!text) return out;
-  try {
-    return load_assignment_text(file, *text, available);
-  } catch (const std::bad_alloc&) {
-    YamlReader oom(file.string(), "assignment");
-    oom.out_of_memory();
-    out.errors = oom.errors();
-    return out;
-  }
+  return parse_guarded<AssignmentLoad>(file.string(), "assignment", [&](YamlReader& rd) {
+    return load_assignment_text(rd, file, *text, available);
+  });
 }
 
 std::filesystem::path bundled_assignment_dir() {

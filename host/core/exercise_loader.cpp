@@ -522,16 +522,8 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
 }  // namespace
 
 ExerciseLoad parse_exercise(const std::string& text, const std::string& file_label) {
-  YamlReader rd(file_label, "exercise");
-  try {
-    return parse_exercise_in(rd, text);
-  } catch (const std::bad_alloc&) {
-    // The caps keep a file well below any sane memory limit; under a tighter one (ulimit -v)
-    // the file is still named, never an "internal error".
-    YamlReader oom(file_label, "exercise");
-    oom.out_of_memory();
-    return ExerciseLoad{std::nullopt, oom.errors()};
-  }
+  return parse_guarded<ExerciseLoad>(
+      file_label, "exercise", [&](YamlReader& rd) { return parse_exercise_in(rd, text); });
 }
 
 ExerciseLoad load_exercise_file(const std::filesystem::path& file) {

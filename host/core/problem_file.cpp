@@ -59,14 +59,8 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
 }  // namespace
 
 ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_label) {
-  YamlReader rd(file_label, "problem");
-  try {
-    return read_problem_in(rd, text);
-  } catch (const std::bad_alloc&) {
-    YamlReader oom(file_label, "problem");
-    oom.out_of_memory();
-    return ProblemLoad{std::nullopt, oom.errors()};
-  }
+  return parse_guarded<ProblemLoad>(
+      file_label, "problem", [&](YamlReader& rd) { return read_problem_in(rd, text); });
 }
 
 ProblemLoad read_problem_file(const std::filesystem::path& file) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,6 +107,23 @@ class YamlReader {
   bool budget_reported_ = false;
   std::vector<Error> errors_;
 };
+
+// Runs `parse(reader)` with a reader for `file_label`; running out of memory while the file is
+// read (a limit tighter than its caps allow for) becomes the file's own error, never an
+// exception that escapes. `Load` is a loader's result: an optional value and `errors`.
+template <class Load, class Parse>
+Load parse_guarded(const std::string& file_label, const std::string& id_prefix, Parse&& parse) {
+  try {
+    YamlReader reader(file_label, id_prefix);
+    return parse(reader);
+  } catch (const std::bad_alloc&) {
+    YamlReader oom(file_label, id_prefix);
+    oom.out_of_memory();
+    Load out{};
+    out.errors = oom.errors();
+    return out;
+  }
+}
 
 // The closest of `options` to `word` within edit distance 2, or "".
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& options);
