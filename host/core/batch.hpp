@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,8 +101,9 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
                                           const std::vector<JournalRecord>& records,
                                           const Assignment& assignment,
                                           const std::map<std::string, std::string>& known);
-// sha256 → "bundled plugin <file>" / "mutant <file>" for every plugin file that ships with awb.
-std::map<std::string, std::string> shipped_plugin_hashes();
+// sha256 → "bundled plugin <file>" / "shipped mutant <file>" for the plugin files that ship with
+// awb and have one of `sizes` (the sizes of the files to compare with).
+std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes);
 // The files of a batch's report set, named relative to the set ("gradescope/alice.json").
 std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
                                            const Assignment* assignment,
