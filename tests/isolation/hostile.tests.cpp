@@ -78,6 +78,12 @@ const std::vector<Case> kCases = {
     // pause() is allowed: a runner that waits costs wall time only (it once spun on EPERM and
     // was reported as a CPU-limit breach).
     {"pause", "wall-clock limit of 1.5 s exceeded", "", 10, 1.5},
+    // A runner has a session of its own, so no controlling terminal to push keystrokes into
+    // (ENXIO); at `confined` Landlock refuses /dev/tty first.
+    {"tiocsti", "cannot open the terminal: "},
+    // Landlock (confined) or the read-only opens of the seccomp policy (limited) keep a runner
+    // from writing awb's memory even where no user namespace stands between them.
+    {"proc_mem", "cannot open awb's memory for writing: "},
 };
 
 const core::Exercise& journey() {
