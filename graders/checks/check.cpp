@@ -1,12 +1,12 @@
 // check.cpp: the registry, shared runs, and the evaluate() wrapper around every definition.
-#include "checks/check.hpp"
+#include "graders/checks/check.hpp"
 
 #include <algorithm>
 #include <mutex>
 
-#include "checks/diagnosis.hpp"
-#include "checks/measures.hpp"
-#include "model/error.hpp"
+#include "graders/checks/diagnosis.hpp"
+#include "graders/checks/measures.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::grade {
 

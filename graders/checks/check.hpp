@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "model/run.hpp"
-#include "tolerance/tolerance.hpp"
+#include "graders/model/run.hpp"
+#include "graders/tolerance/tolerance.hpp"
 
 namespace awb::grade {
 

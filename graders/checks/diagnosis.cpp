@@ -1,12 +1,12 @@
 // diagnosis.cpp: each rule reads only outputs, so it works for any plugin, whatever its name.
-#include "checks/diagnosis.hpp"
+#include "graders/checks/diagnosis.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "checks/measures.hpp"
-#include "tolerance/tolerance.hpp"
+#include "graders/checks/measures.hpp"
+#include "graders/tolerance/tolerance.hpp"
 
 namespace awb::grade {
 namespace {

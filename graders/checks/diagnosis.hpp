@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "model/run.hpp"
+#include "graders/model/run.hpp"
 
 namespace awb::grade {
 

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "checks/check.hpp"
-#include "checks/measures.hpp"
+#include "graders/checks/check.hpp"
+#include "graders/checks/measures.hpp"
 
 namespace awb::grade {
 namespace {

@@ -1,5 +1,5 @@
 // finite_difference.cpp: perturb one input entry up and down, difference the loss.
-#include "checks/finite_difference.hpp"
+#include "graders/checks/finite_difference.hpp"
 
 #include <algorithm>
 #include <cmath>

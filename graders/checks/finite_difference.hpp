@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "model/gradients.hpp"
-#include "model/problem.hpp"
-#include "model/result.hpp"
+#include "graders/model/gradients.hpp"
+#include "graders/model/problem.hpp"
+#include "graders/model/result.hpp"
 
 namespace awb::grade {
 

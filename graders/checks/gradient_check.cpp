@@ -3,12 +3,12 @@
 #include <cmath>
 #include <sstream>
 
-#include "checks/check.hpp"
-#include "checks/finite_difference.hpp"
-#include "checks/gradient_diagnosis.hpp"
-#include "checks/measures.hpp"
-#include "model/error.hpp"
-#include "reference/reference_gradients.hpp"
+#include "graders/checks/check.hpp"
+#include "graders/checks/finite_difference.hpp"
+#include "graders/checks/gradient_diagnosis.hpp"
+#include "graders/checks/measures.hpp"
+#include "graders/model/error.hpp"
+#include "graders/reference/reference_gradients.hpp"
 
 namespace awb::grade {
 namespace {

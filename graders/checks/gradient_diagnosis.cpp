@@ -1,12 +1,12 @@
 // gradient_diagnosis.cpp: hypotheses about a wrong backward pass, each tested on the numbers.
-#include "checks/gradient_diagnosis.hpp"
+#include "graders/checks/gradient_diagnosis.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "checks/finite_difference.hpp"
-#include "reference/reference_gradients.hpp"
+#include "graders/checks/finite_difference.hpp"
+#include "graders/reference/reference_gradients.hpp"
 
 namespace awb::grade {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "model/gradients.hpp"
-#include "model/problem.hpp"
+#include "graders/model/gradients.hpp"
+#include "graders/model/problem.hpp"
 
 namespace awb::grade {
 

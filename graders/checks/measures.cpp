@@ -1,10 +1,10 @@
 // measures.cpp: entropy, argmax, rank, cosine and safe access to a run's tensors.
-#include "checks/measures.hpp"
+#include "graders/checks/measures.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-#include "model/error.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::grade {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/run.hpp"
+#include "graders/model/run.hpp"
 
 namespace awb::grade {
 

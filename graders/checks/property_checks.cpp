@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "checks/check.hpp"
-#include "checks/diagnosis.hpp"
-#include "checks/measures.hpp"
+#include "graders/checks/check.hpp"
+#include "graders/checks/diagnosis.hpp"
+#include "graders/checks/measures.hpp"
 
 namespace awb::grade {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <sstream>
 
-#include "checks/check.hpp"
-#include "checks/diagnosis.hpp"
-#include "checks/measures.hpp"
+#include "graders/checks/check.hpp"
+#include "graders/checks/diagnosis.hpp"
+#include "graders/checks/measures.hpp"
 
 namespace awb::grade {
 namespace {

@@ -10,9 +10,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "model/gradients.hpp"
-#include "model/problem.hpp"
-#include "model/tensor.hpp"
+#include "graders/model/gradients.hpp"
+#include "graders/model/problem.hpp"
+#include "graders/model/tensor.hpp"
 
 namespace awb {
 

@@ -1,5 +1,5 @@
 // error.cpp: formatting of awb::Error.
-#include "model/error.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "model/tensor.hpp"
+#include "graders/model/tensor.hpp"
 
 namespace awb {
 

@@ -1,10 +1,10 @@
 // problem.cpp: shape rules of a problem, checked before anything reaches a plugin.
-#include "model/problem.hpp"
+#include "graders/model/problem.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "model/error.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "model/tensor.hpp"
+#include "graders/model/tensor.hpp"
 
 namespace awb {
 

@@ -1,7 +1,7 @@
 // run.cpp: building each layer's problem and chaining the layers with residual connections.
-#include "model/run.hpp"
+#include "graders/model/run.hpp"
 
-#include "model/error.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb {
 

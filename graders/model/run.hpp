@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "model/gradients.hpp"
-#include "model/problem.hpp"
-#include "model/result.hpp"
+#include "graders/model/gradients.hpp"
+#include "graders/model/problem.hpp"
+#include "graders/model/result.hpp"
 
 namespace awb {
 

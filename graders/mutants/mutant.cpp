@@ -8,7 +8,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "mistakes.hpp"
+#include "graders/mutants/mistakes.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // reference_attention.cpp: plain-loop attention (llm.c style) that grading trusts.
-#include "reference/reference_attention.hpp"
+#include "graders/reference/reference_attention.hpp"
 
-#include "reference/reference_common.hpp"
+#include "graders/reference/reference_common.hpp"
 
 namespace awb::reference {
 namespace detail {

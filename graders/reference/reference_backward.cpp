@@ -1,8 +1,8 @@
 // reference_backward.cpp: plain-loop backward of attention (llm.c's attention_backward style),
 // next to the forward it differentiates.
-#include "reference/reference_backward.hpp"
+#include "graders/reference/reference_backward.hpp"
 
-#include "reference/reference_common.hpp"
+#include "graders/reference/reference_common.hpp"
 
 namespace awb::reference {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <awb/awb_plugin.h>
 
-#include "reference/reference_attention.hpp"
+#include "graders/reference/reference_attention.hpp"
 
 namespace awb::reference {
 

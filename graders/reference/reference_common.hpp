@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "reference/reference_attention.hpp"
+#include "graders/reference/reference_attention.hpp"
 
 namespace awb::reference::detail {
 

@@ -1,9 +1,9 @@
 // reference_gradients.cpp: host matrices in and out of the reference kernels.
-#include "reference/reference_gradients.hpp"
+#include "graders/reference/reference_gradients.hpp"
 
 #include <limits>
 
-#include "model/abi_buffers.hpp"
+#include "graders/model/abi_buffers.hpp"
 
 namespace awb::reference {
 namespace {

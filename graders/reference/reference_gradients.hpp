@@ -3,10 +3,10 @@
 #ifndef AWB_GRADERS_REFERENCE_REFERENCE_GRADIENTS_HPP_
 #define AWB_GRADERS_REFERENCE_REFERENCE_GRADIENTS_HPP_
 
-#include "model/gradients.hpp"
-#include "model/problem.hpp"
-#include "model/result.hpp"
-#include "reference/reference_backward.hpp"
+#include "graders/model/gradients.hpp"
+#include "graders/model/problem.hpp"
+#include "graders/model/result.hpp"
+#include "graders/reference/reference_backward.hpp"
 
 namespace awb::reference {
 

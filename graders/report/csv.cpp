@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "report/format.hpp"
-#include "report/report.hpp"
+#include "graders/report/format.hpp"
+#include "graders/report/report.hpp"
 
 namespace awb::grade {
 namespace {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/report.hpp"
+#include "graders/report/report.hpp"
 
 namespace awb::grade {
 

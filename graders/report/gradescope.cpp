@@ -22,8 +22,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "report/format.hpp"
-#include "report/report.hpp"
+#include "graders/report/format.hpp"
+#include "graders/report/report.hpp"
 
 namespace awb::grade {
 namespace {

@@ -2,8 +2,8 @@
 #include <sstream>
 #include <string>
 
-#include "report/format.hpp"
-#include "report/report.hpp"
+#include "graders/report/format.hpp"
+#include "graders/report/report.hpp"
 
 namespace awb::grade {
 namespace {

@@ -1,11 +1,11 @@
 // report.cpp: report totals and the helpers every writer shares (views, numbers, safe text).
-#include "report/report.hpp"
+#include "graders/report/report.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-#include "report/format.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::grade {
 namespace {

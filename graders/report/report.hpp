@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/check.hpp"
+#include "graders/checks/check.hpp"
 
 namespace awb::grade {
 

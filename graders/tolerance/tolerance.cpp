@@ -1,5 +1,5 @@
 // tolerance.cpp: the comparison rules behind every `reference` check.
-#include "tolerance/tolerance.hpp"
+#include "graders/tolerance/tolerance.hpp"
 
 #include <cmath>
 #include <limits>

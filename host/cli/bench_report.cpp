@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "core/version.hpp"
-#include "report/format.hpp"
+#include "core/base/version.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bench.hpp"
+#include "core/bench/bench.hpp"
 
 namespace awb::cli {
 

@@ -6,11 +6,11 @@
 #include "cli/commands.hpp"
 #include "cli/validators.hpp"
 #include "cli/isolation_options.hpp"
-#include "core/bench_calibration.hpp"
-#include "core/bench_plan.hpp"
-#include "core/problem_file.hpp"
-#include "core/runner_overhead.hpp"
-#include "model/error.hpp"
+#include "core/bench/bench_calibration.hpp"
+#include "core/bench/bench_plan.hpp"
+#include "core/exercises/problem_file.hpp"
+#include "core/bench/runner_overhead.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::cli {
 namespace {

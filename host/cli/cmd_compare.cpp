@@ -8,10 +8,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
-#include "core/compare.hpp"
-#include "core/exercise.hpp"
-#include "core/plugin_loader.hpp"
-#include "core/subject_factory.hpp"
+#include "core/compare/compare.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/grading/subject_factory.hpp"
 
 namespace awb::cli {
 namespace {

@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "core/atomic_file.hpp"
-#include "core/exercise.hpp"
-#include "core/exercise_export.hpp"
-#include "core/grading.hpp"
-#include "core/lint.hpp"
-#include "core/yaml_reader.hpp"
+#include "core/base/atomic_file.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/exercises/exercise_export.hpp"
+#include "core/grading/grading.hpp"
+#include "core/grading/lint.hpp"
+#include "core/exercises/yaml_reader.hpp"
 
 namespace awb::cli {
 namespace {

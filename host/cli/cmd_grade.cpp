@@ -8,16 +8,16 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
-#include "core/assignment.hpp"
-#include "core/atomic_file.hpp"
-#include "core/batch.hpp"
-#include "core/exercise.hpp"
-#include "core/grading.hpp"
-#include "core/plugin_loader.hpp"
-#include "core/sha256.hpp"
-#include "model/error.hpp"
-#include "report/format.hpp"
-#include "report/report.hpp"
+#include "core/grading/assignment.hpp"
+#include "core/base/atomic_file.hpp"
+#include "core/grading/batch.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/grading/grading.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/base/sha256.hpp"
+#include "graders/model/error.hpp"
+#include "graders/report/format.hpp"
+#include "graders/report/report.hpp"
 
 namespace awb::cli {
 namespace {

@@ -6,12 +6,12 @@
 #include "cli/validators.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/print.hpp"
-#include "core/capabilities.hpp"
-#include "core/exercise.hpp"
-#include "core/forward.hpp"
-#include "core/plugin_loader.hpp"
-#include "core/problem_file.hpp"
-#include "model/error.hpp"
+#include "core/plugins/capabilities.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/plugins/forward.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/exercises/problem_file.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::cli {
 namespace {

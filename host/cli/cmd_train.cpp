@@ -5,12 +5,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
-#include "core/atomic_file.hpp"
-#include "core/exercise.hpp"
-#include "core/plugin_loader.hpp"
-#include "core/subjects.hpp"
-#include "core/training.hpp"
-#include "model/error.hpp"
+#include "core/base/atomic_file.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/plugins/subjects.hpp"
+#include "core/training/training.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::cli {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/grading.hpp"
-#include "core/plugin_loader.hpp"
+#include "core/grading/grading.hpp"
+#include "core/plugins/plugin_loader.hpp"
 
 namespace awb::cli {
 

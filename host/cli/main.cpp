@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "core/version.hpp"
-#include "core/yaml_reader.hpp"
-#include "model/error.hpp"
+#include "core/base/version.hpp"
+#include "core/exercises/yaml_reader.hpp"
+#include "graders/model/error.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/forward.hpp"
+#include "core/plugins/forward.hpp"
 
 namespace awb::cli {
 

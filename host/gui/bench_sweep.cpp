@@ -4,9 +4,9 @@
 
 #include <QRegularExpression>
 
-#include "core/bench_calibration.hpp"
-#include "core/bench_plan.hpp"
-#include "report/format.hpp"
+#include "core/bench/bench_calibration.hpp"
+#include "core/bench/bench_plan.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::gui {
 namespace {

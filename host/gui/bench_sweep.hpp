@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/bench.hpp"
+#include "core/bench/bench.hpp"
 #include "gui/session.hpp"
 
 namespace awb::gui {

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/bench_plan.hpp"
+#include "core/bench/bench_plan.hpp"
 #include "gui/export.hpp"
 
 namespace awb::gui {

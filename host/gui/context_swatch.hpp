@@ -9,7 +9,7 @@
 #include <array>
 #include <vector>
 
-#include "model/tensor.hpp"
+#include "graders/model/tensor.hpp"
 
 namespace awb::gui {
 

@@ -7,7 +7,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "core/subject_factory.hpp"
+#include "core/grading/subject_factory.hpp"
 
 namespace awb::gui {
 namespace {

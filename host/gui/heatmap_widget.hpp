@@ -9,7 +9,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "model/tensor.hpp"
+#include "graders/model/tensor.hpp"
 
 namespace awb::gui {
 

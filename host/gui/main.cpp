@@ -6,7 +6,7 @@
 #include <QFileInfo>
 #include <cstdio>
 
-#include "core/version.hpp"
+#include "core/base/version.hpp"
 #include "gui/export.hpp"
 #include "gui/headless.hpp"
 

@@ -8,7 +8,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "core/capabilities.hpp"
+#include "core/plugins/capabilities.hpp"
 #include "gui/export.hpp"
 
 namespace awb::gui {

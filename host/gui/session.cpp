@@ -3,8 +3,8 @@
 
 #include <QSettings>
 
-#include "core/grading.hpp"
-#include "core/subject_factory.hpp"
+#include "core/grading/grading.hpp"
+#include "core/grading/subject_factory.hpp"
 
 namespace awb::gui {
 namespace {

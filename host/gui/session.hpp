@@ -14,10 +14,10 @@
 #include <memory>
 #include <optional>
 
-#include "core/compare.hpp"
-#include "core/exercise.hpp"
-#include "core/plugin_loader.hpp"
-#include "report/report.hpp"
+#include "core/compare/compare.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "graders/report/report.hpp"
 
 namespace awb::gui {
 

@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "core/subject_factory.hpp"
-#include "core/subjects.hpp"
+#include "core/grading/subject_factory.hpp"
+#include "core/plugins/subjects.hpp"
 #include "gui/colormap.hpp"
 #include "gui_support.hpp"
 

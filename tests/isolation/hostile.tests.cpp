@@ -19,12 +19,12 @@
 #include <sstream>
 #include <thread>
 
-#include "core/exercise.hpp"
-#include "core/grading.hpp"
-#include "core/plugin_loader.hpp"
-#include "core/problem_file.hpp"
-#include "core/subjects.hpp"
-#include "core/variant_session.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/grading/grading.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/exercises/problem_file.hpp"
+#include "core/plugins/subjects.hpp"
+#include "core/plugins/variant_session.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;

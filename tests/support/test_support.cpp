@@ -1,10 +1,10 @@
 // test_support.cpp: implementation of the shared test helpers.
 #include "support/test_support.hpp"
 
-#include "core/capabilities.hpp"
-#include "core/reference_forward.hpp"
-#include "model/error.hpp"
-#include "tolerance/tolerance.hpp"
+#include "core/plugins/capabilities.hpp"
+#include "core/plugins/reference_forward.hpp"
+#include "graders/model/error.hpp"
+#include "graders/tolerance/tolerance.hpp"
 
 namespace awb::test {
 namespace {

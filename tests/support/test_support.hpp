@@ -6,9 +6,9 @@
 #include <random>
 #include <string>
 
-#include "core/forward.hpp"
-#include "core/plugin_loader.hpp"
-#include "model/problem.hpp"
+#include "core/plugins/forward.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "graders/model/problem.hpp"
 
 namespace awb::test {
 

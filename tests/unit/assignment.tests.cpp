@@ -1,13 +1,13 @@
 // assignment.tests.cpp: assignment files, which checks count, the same maximum for every
 // submission, the graded variant, and lateness.
-#include "core/assignment.hpp"
+#include "core/grading/assignment.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "core/grading.hpp"
-#include "core/subjects.hpp"
+#include "core/grading/grading.hpp"
+#include "core/plugins/subjects.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 // batch.tests.cpp: the batch journal (round trip, torn and corrupt lines, checksums) and
 // run_batch's resume: a result is graded again exactly when its key changes.
-#include "core/batch.hpp"
+#include "core/grading/batch.hpp"
 
 #include <unistd.h>
 
@@ -11,11 +11,11 @@
 #include <map>
 #include <sstream>
 
-#include "core/batch_journal.hpp"
-#include "core/exercise.hpp"
-#include "core/version.hpp"
-#include "model/error.hpp"
-#include "report/format.hpp"
+#include "core/grading/batch_journal.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/base/version.hpp"
+#include "graders/model/error.hpp"
+#include "graders/report/format.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;

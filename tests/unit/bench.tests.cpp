@@ -1,12 +1,12 @@
 // bench.tests.cpp: the counts `awb bench` divides by, its plan, its memory probe, one real point.
-#include "core/bench.hpp"
+#include "core/bench/bench.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
-#include "core/bench_plan.hpp"
-#include "core/peak_memory.hpp"
+#include "core/bench/bench_plan.hpp"
+#include "core/bench/peak_memory.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;

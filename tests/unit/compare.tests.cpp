@@ -1,11 +1,11 @@
 // compare.tests.cpp: the attention statistics on hand-made rows, demonstration fitting, and
 // bundled variants compared on the bundled exercises.
-#include "core/compare.hpp"
+#include "core/compare/compare.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "core/subject_factory.hpp"
+#include "core/grading/subject_factory.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;

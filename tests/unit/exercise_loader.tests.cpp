@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/assignment.hpp"
-#include "core/exercise.hpp"
-#include "core/problem_file.hpp"
-#include "core/seeded.hpp"
-#include "core/yaml_reader.hpp"
+#include "core/grading/assignment.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/exercises/problem_file.hpp"
+#include "core/exercises/seeded.hpp"
+#include "core/exercises/yaml_reader.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 // grading.tests.cpp: every bundled plugin against every bundled exercise, and every mutant
 // (under a neutral name) caught with a diagnosis that names its mistake.
-#include "core/grading.hpp"
+#include "core/grading/grading.hpp"
 
 #include <unistd.h>
 
@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <set>
 
-#include "core/exercise.hpp"
-#include "core/lint.hpp"
-#include "core/subjects.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/grading/lint.hpp"
+#include "core/plugins/subjects.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;

@@ -1,12 +1,12 @@
 // lint.tests.cpp: the mutant × kind matrix over the bundled exercises lets no applicable pair
 // escape, and the newer mutants are caught with the diagnosis of their own mistake.
-#include "core/lint.hpp"
+#include "core/grading/lint.hpp"
 
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "core/grading.hpp"
-#include "mutants/mistakes.hpp"
+#include "core/grading/grading.hpp"
+#include "graders/mutants/mistakes.hpp"
 
 using namespace awb;
 

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/plugin_loader.hpp"
-#include "core/sha256.hpp"
-#include "model/error.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/base/sha256.hpp"
+#include "graders/model/error.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;

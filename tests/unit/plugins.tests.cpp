@@ -1,7 +1,7 @@
 // plugins.tests.cpp: every bundled plugin agrees with the reference on randomised problems.
 #include <catch2/catch.hpp>
 
-#include "core/capabilities.hpp"
+#include "core/plugins/capabilities.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;

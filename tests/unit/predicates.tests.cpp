@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "checks/check.hpp"
-#include "checks/diagnosis.hpp"
-#include "checks/measures.hpp"
+#include "graders/checks/check.hpp"
+#include "graders/checks/diagnosis.hpp"
+#include "graders/checks/measures.hpp"
 
 using namespace awb;
 using namespace awb::grade;

@@ -1,9 +1,9 @@
 // problem_file.tests.cpp: YAML problem files parse, and bad ones fail with id and position.
-#include "core/problem_file.hpp"
+#include "core/exercises/problem_file.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "model/error.hpp"
+#include "graders/model/error.hpp"
 
 using namespace awb;
 

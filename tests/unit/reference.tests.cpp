@@ -1,7 +1,7 @@
 // reference.tests.cpp: known answers of the lesson's running example, from reference and plugin.
 #include <catch2/catch.hpp>
 
-#include "core/problem_file.hpp"
+#include "core/exercises/problem_file.hpp"
 #include "support/test_support.hpp"
 
 using Catch::Matchers::WithinAbs;

@@ -1,5 +1,5 @@
 // report.tests.cpp: the five report writers on hand-built results, read back and checked.
-#include "report/report.hpp"
+#include "graders/report/report.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -10,7 +10,7 @@
 #include <pugixml.hpp>
 #include <sstream>
 
-#include "report/format.hpp"
+#include "graders/report/format.hpp"
 
 using namespace awb::grade;
 using Json = nlohmann::json;

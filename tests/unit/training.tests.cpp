@@ -1,15 +1,15 @@
 // training.tests.cpp: the host's residual-chain backward against finite differences of the
 // training loss, the bundled training exercises reaching their criteria, and the learned
 // weights' YAML loading back into an exercise.
-#include "core/training.hpp"
+#include "core/training/training.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 
-#include "core/exercise.hpp"
-#include "core/subjects.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/plugins/subjects.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;

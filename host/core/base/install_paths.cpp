@@ -1,0 +1,16 @@
+// install_paths.cpp: one answer to "am I running from the build tree?".
+#include "core/base/install_paths.hpp"
+
+namespace awb::core {
+
+std::filesystem::path shipped_path(const std::filesystem::path& build_tree_dir,
+                                   const std::filesystem::path& installed) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path exe_dir = ec ? fs::current_path() : exe.parent_path();
+  if (fs::equivalent(exe_dir, AWB_BUILD_TREE_BIN_DIR, ec)) return build_tree_dir;
+  return exe_dir.parent_path() / installed;
+}
+
+}  // namespace awb::core

@@ -1,0 +1,17 @@
+// install_paths.hpp: where awb finds what it ships (plugins, mutants, exercises), run from the
+// build tree or from an install prefix.
+#ifndef AWB_CORE_BASE_INSTALL_PATHS_HPP_
+#define AWB_CORE_BASE_INSTALL_PATHS_HPP_
+
+#include <filesystem>
+
+namespace awb::core {
+
+// `build_tree_dir` when the running executable sits in the build tree's bin/, else
+// <prefix>/`installed` where the executable is <prefix>/bin/awb.
+std::filesystem::path shipped_path(const std::filesystem::path& build_tree_dir,
+                                   const std::filesystem::path& installed);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_BASE_INSTALL_PATHS_HPP_

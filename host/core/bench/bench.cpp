@@ -1,0 +1,266 @@
+// bench.cpp: FLOP and byte counts of a bench point, and the timing of one point.
+#include "core/bench/bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "core/bench/peak_memory.hpp"
+#include "graders/model/abi_buffers.hpp"
+#include "graders/model/error.hpp"
+
+namespace awb::core {
+namespace {
+
+bool has(uint64_t caps, uint64_t bit) { return (caps & bit) != 0; }
+
+// Widths of a point on a variant: d_model, and whether it reads weights and W_o.
+struct Layout {
+  int64_t d_model;
+  bool projected;
+  bool output_projection;
+};
+
+Layout layout(const BenchShape& s, uint64_t caps) {
+  const bool projected = has(caps, AWB_CAP_QKV);
+  return {projected ? s.heads * s.d : s.d, projected, has(caps, AWB_CAP_OUTPUT_PROJ)};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The host's buffers for one point, filled once with random values. Weights are scaled by
+// 1/sqrt(d_model) so that the scores stay of order one, as in a trained model.
+template <class T>
+struct PointBuffers {
+  std::vector<T> x, wq, wk, wv, wo, z, a, s;
+  awb_problem problem{};
+  awb_results results{};
+
+  PointBuffers(const BenchShape& shape, uint64_t caps, int threads) {
+    const Layout l = layout(shape, caps);
+    const int64_t T_ = shape.tokens, H = shape.heads, hd = H * shape.d;
+    std::mt19937 rng(20261129);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    auto fill = [&](std::vector<T>& v, size_t n, double scale) {
+      v.resize(n);
+      for (T& e : v) e = static_cast<T>(unit(rng) * scale);
+    };
+    problem.struct_size = sizeof(awb_problem);
+    problem.scalar = std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
+    problem.n_heads = shape.heads;
+    problem.causal = shape.causal ? 1 : 0;
+    problem.scale_mode = AWB_SCALE_INV_SQRT_DK;
+    problem.n_threads = threads;
+    problem.sharpness = 1.0;
+    fill(x, static_cast<size_t>(T_ * l.d_model), 1.0);
+    problem.x = make_tensor(x.data(), 2, {T_, l.d_model, 1});
+    const double w_scale = 1.0 / std::sqrt(static_cast<double>(l.d_model));
+    int64_t d_out = l.d_model;
+    if (l.projected) {
+      for (auto [buf, t] :
+           {std::pair{&wq, &problem.w_q}, {&wk, &problem.w_k}, {&wv, &problem.w_v}}) {
+        fill(*buf, static_cast<size_t>(l.d_model * hd), w_scale);
+        *t = make_tensor(buf->data(), 2, {l.d_model, hd, 1});
+      }
+      d_out = hd;
+      if (l.output_projection) {
+        fill(wo, static_cast<size_t>(hd * l.d_model), 1.0 / std::sqrt(static_cast<double>(hd)));
+        problem.w_o = make_tensor(wo.data(), 2, {hd, l.d_model, 1});
+        d_out = l.d_model;
+      }
+    }
+    results.struct_size = sizeof(awb_results);
+    // Outputs are written once here so that their pages are resident before anything is timed.
+    z.assign(static_cast<size_t>(T_ * d_out), T(0));
+    results.z = make_tensor(z.data(), 2, {T_, d_out, 1});
+    if (shape.want_weights) {
+      a.assign(static_cast<size_t>(H * T_ * T_), T(0));
+      results.a = make_tensor(a.data(), 3, {H, T_, T_});
+    }
+    if (shape.want_scores) {
+      s.assign(static_cast<size_t>(H * T_ * T_), T(0));
+      results.s = make_tensor(s.data(), 3, {H, T_, T_});
+    }
+  }
+};
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+template <class T>
+BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const BenchShape& shape,
+                           const BenchSettings& settings, Yardstick& yardstick) {
+  BenchMeasure m;
+  m.flops = point_flops(shape, caps);
+  m.io_bytes = io_bytes(shape, caps);
+  const double n = static_cast<double>(yardstick.gemm_n());
+  m.gemm_flops = 2 * n * n * n;
+  m.fma_peak_gflops = yardstick.fma_peak_gflops(shape.scalar, settings.threads);
+  PointBuffers<T> b(shape, caps, settings.threads);
+
+  // A fresh instance: its first call pays for its workspace and the pages it touches first.
+  RawForward call = make();
+  PeakMemoryProbe probe;
+  probe.start();
+  auto t0 = std::chrono::steady_clock::now();
+  call(b.problem, b.results);
+  m.first_call = seconds_since(t0);
+  m.peak_first = probe.stop();
+
+  for (int i = 0; i < settings.warmup; ++i) call(b.problem, b.results);
+  probe.start();
+  call(b.problem, b.results);
+  m.peak_warm = probe.stop();
+
+  std::vector<double> times, gemms;
+  for (int i = 0; i < std::max(1, settings.reps); ++i) {
+    t0 = std::chrono::steady_clock::now();
+    call(b.problem, b.results);
+    times.push_back(seconds_since(t0));
+    gemms.push_back(yardstick.gemm_seconds(shape.scalar, settings.threads));
+  }
+  m.median = median_of(times);
+  m.min = *std::min_element(times.begin(), times.end());
+  m.max = *std::max_element(times.begin(), times.end());
+  m.gemm_median = median_of(gemms);
+  return m;
+}
+
+}  // namespace
+
+double attention_flops(int64_t tokens, int64_t d, int heads, bool causal) {
+  const double T_ = static_cast<double>(tokens);
+  const double pairs = causal ? T_ * (T_ + 1) / 2 : T_ * T_;  // (query, key) pairs computed
+  return 4.0 * pairs * static_cast<double>(d) * heads;
+}
+
+double projection_flops(int64_t tokens, int64_t d_in, int64_t d_out) {
+  return 2.0 * static_cast<double>(tokens) * static_cast<double>(d_in) * static_cast<double>(d_out);
+}
+
+double point_flops(const BenchShape& s, uint64_t caps) {
+  const Layout l = layout(s, caps);
+  const bool causal = s.causal || has(caps, AWB_CAP_CAUSAL_ONLY);
+  double f = attention_flops(s.tokens, s.d, s.heads, causal);
+  if (l.projected) {
+    f += 3 * projection_flops(s.tokens, l.d_model, s.heads * s.d);
+    if (l.output_projection) f += projection_flops(s.tokens, s.heads * s.d, l.d_model);
+  }
+  return f;
+}
+
+double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  const size_t n = std::min(x.size(), y.size());
+  double mx = 0, my = 0;
+  for (size_t i = 0; i < n; ++i) {
+    mx += std::log(x[i]) / static_cast<double>(n);
+    my += std::log(y[i]) / static_cast<double>(n);
+  }
+  double sxy = 0, sxx = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double dx = std::log(x[i]) - mx;
+    sxy += dx * (std::log(y[i]) - my);
+    sxx += dx * dx;
+  }
+  return sxx > 0 ? sxy / sxx : 0;
+}
+
+double materialised_bytes(const BenchShape& s) {
+  const double plane = static_cast<double>(s.heads) * static_cast<double>(s.tokens) *
+                       static_cast<double>(s.tokens) * (s.scalar == Scalar::kF64 ? 8 : 4);
+  return plane * ((s.want_weights ? 1 : 0) + (s.want_scores ? 1 : 0));
+}
+
+double io_bytes(const BenchShape& s, uint64_t caps) {
+  const Layout l = layout(s, caps);
+  const double T_ = static_cast<double>(s.tokens), dm = static_cast<double>(l.d_model);
+  const double hd = static_cast<double>(s.heads * s.d);
+  double elements = T_ * dm;  // X
+  double d_out = dm;
+  if (l.projected) {
+    elements += 3 * dm * hd;
+    d_out = hd;
+    if (l.output_projection) {
+      elements += hd * dm;
+      d_out = dm;
+    }
+  }
+  elements += T_ * d_out;
+  return elements * (s.scalar == Scalar::kF64 ? 8 : 4) + materialised_bytes(s);
+}
+
+std::optional<std::string> bench_fit_reason(const BenchShape& s, uint64_t caps) {
+  if (s.scalar == Scalar::kF32 && !has(caps, AWB_CAP_F32)) return "the variant has no f32";
+  if (s.scalar == Scalar::kF64 && !has(caps, AWB_CAP_F64)) return "the variant has no f64";
+  if (s.causal && !has(caps, AWB_CAP_CAUSAL)) return "the variant has no causal mask";
+  if (!s.causal && has(caps, AWB_CAP_CAUSAL_ONLY)) return "the variant always masks";
+  if (s.heads > 1 && !has(caps, AWB_CAP_MULTI_HEAD)) return "the variant has one head";
+  return std::nullopt;
+}
+
+std::optional<std::string> bench_skip_reason(const BenchShape& s, uint64_t caps,
+                                             double budget_bytes) {
+  if (auto why = bench_fit_reason(s, caps)) return why;
+  if (materialised_bytes(s) > budget_bytes)
+    return "A/S would need " + format_bytes(materialised_bytes(s)) +
+           ", over the memory budget of " + format_bytes(budget_bytes);
+  // Checked before anything is allocated: T, d and heads large enough to exhaust memory.
+  if (io_bytes(s, caps) > budget_bytes)
+    return "its inputs and outputs would need " + format_bytes(io_bytes(s, caps)) +
+           ", over the memory budget of " + format_bytes(budget_bytes);
+  return std::nullopt;
+}
+
+std::string format_bytes(double bytes) {
+  const bool gib = bytes >= 1024.0 * 1024 * 1024;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, gib ? "%.2f GiB" : "%.1f MiB",
+                bytes / (gib ? 1024.0 * 1024 * 1024 : 1024.0 * 1024));
+  return buf;
+}
+
+ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options) {
+  return [ref, options] {
+    std::shared_ptr<VariantSession> session = open_session(ref, options);
+    return RawForward([session](const awb_problem& p, awb_results& r) { session->forward(p, r); });
+  };
+}
+
+BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
+                           const BenchShape& shape, const BenchSettings& settings,
+                           Yardstick& yardstick) {
+  if (shape.scalar == Scalar::kF64)
+    return measure_typed<double>(make, capabilities, shape, settings, yardstick);
+  return measure_typed<float>(make, capabilities, shape, settings, yardstick);
+}
+
+BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
+                             const BenchSettings& settings, Yardstick& yardstick,
+                             double budget_bytes, const SessionOptions& options) {
+  BenchPointResult r;
+  const uint64_t caps = ref.variant->capabilities;
+  if (auto why = bench_skip_reason(shape, caps, budget_bytes)) {
+    r.status = "skipped";
+    r.note = *why;
+    return r;
+  }
+  try {
+    r.measure = measure_point(session_factory(ref, options), caps, shape, settings, yardstick);
+    r.status = "ok";
+  } catch (const Error& e) {
+    r.status = "failed";
+    r.note = e.what();
+  }
+  return r;
+}
+
+}  // namespace awb::core

@@ -1,0 +1,131 @@
+// bench.hpp: `awb bench` measurements: one point (shape × variant) timed through one forward call.
+#ifndef AWB_CORE_BENCH_BENCH_HPP_
+#define AWB_CORE_BENCH_BENCH_HPP_
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/plugins/forward.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/plugins/variant_session.hpp"
+#include "graders/model/problem.hpp"
+
+namespace awb::core {
+
+// One point of a sweep. For a variant with Q/K/V projections d_model = heads · d (every head
+// d_k = d_v = d) and W_o, when the variant applies one, maps h·d back to d_model; without
+// projections Q = K = V = X is T × d and heads is 1.
+struct BenchShape {
+  int64_t tokens = 0;  // T
+  int64_t d = 0;       // per-head key/value width
+  int heads = 1;
+  bool causal = false;
+  Scalar scalar = Scalar::kF32;
+  bool want_weights = false;  // A requested: the materialised path
+  bool want_scores = false;   // S requested as well
+};
+
+// Floating-point operations, counted as 2 per multiply-add and nothing for softmax:
+// attention 4·T²·d per head (Q·Kᵀ and A·V, 2·T²·d each); with the mask only the unmasked
+// pairs count, 4·d·T(T+1)/2. Projections 2·T·d_in·d_out each.
+double attention_flops(int64_t tokens, int64_t d, int heads, bool causal);
+double projection_flops(int64_t tokens, int64_t d_in, int64_t d_out);
+// Everything a point costs on a variant with `capabilities` (projections only where it has them).
+double point_flops(const BenchShape& shape, uint64_t capabilities);
+
+// Least-squares slope of log(y) against log(x): the exponent p of y ∝ x^p. Needs two distinct x.
+double loglog_slope(const std::vector<double>& x, const std::vector<double>& y);
+
+// Bytes of the T × T matrices the host allocates for a point (A and/or S, every head).
+double materialised_bytes(const BenchShape& shape);
+// Bytes of the inputs (X, weights) and outputs (Z, A, S) a point needs on a variant.
+double io_bytes(const BenchShape& shape, uint64_t capabilities);
+
+// Why a variant cannot run a point (capabilities, scalar type), or nothing.
+std::optional<std::string> bench_fit_reason(const BenchShape& shape, uint64_t capabilities);
+// Why a point is skipped rather than measured: the variant cannot run it, or its A and S would
+// need more than `budget_bytes` of host memory. Nothing when it is measured.
+std::optional<std::string> bench_skip_reason(const BenchShape& shape, uint64_t capabilities,
+                                             double budget_bytes);
+
+// "12.0 MiB", "2.00 GiB".
+std::string format_bytes(double bytes);
+
+// The yardsticks measured in the same run as the kernels. awb_core holds no Eigen: the caller
+// supplies them (awb_bench_calibration is the Eigen implementation).
+class Yardstick {
+ public:
+  virtual ~Yardstick() = default;
+  // Wall seconds of one square GEMM C = A·B, n = gemm_n(), on `threads` threads.
+  virtual double gemm_seconds(Scalar scalar, int threads) = 0;
+  virtual int64_t gemm_n() const = 0;
+  // GFLOP/s of a loop of independent fused multiply-adds on `threads` threads, and the
+  // instruction set it used.
+  virtual double fma_peak_gflops(Scalar scalar, int threads) = 0;
+  virtual std::string fma_isa() const = 0;
+};
+
+// How a point is timed.
+struct BenchSettings {
+  int threads = 0;  // passed to the plugin; 0: every core
+  int warmup = 2;
+  int reps = 7;
+};
+
+// A fresh instance of the subject under test, returning its forward call; the instance lives as
+// long as the returned function. In-process this wraps a VariantInstance; the isolated runner
+// supplies its own.
+using ForwardFactory = std::function<RawForward()>;
+
+// A fresh session per call (in-process for trusted plugins, a fresh awb-runner otherwise),
+// kept alive by the returned function.
+ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options = {});
+
+// Times in seconds, memory in bytes.
+struct BenchMeasure {
+  double first_call = 0;                // a fresh instance's first call
+  double median = 0, min = 0, max = 0;  // warm calls
+  double gemm_median = 0;               // the yardstick GEMM, interleaved with the calls
+  double flops = 0;                     // the count above
+  double gemm_flops = 0;                // 2·n³
+  double fma_peak_gflops = 0;
+  double io_bytes = 0;                      // inputs and outputs, allocated by the host
+  int64_t peak_first = -1, peak_warm = -1;  // resident high water above the inputs and outputs
+                                            // during the first call, and a warm call (-1: no
+                                            // measure on this system)
+  double gflops() const { return median > 0 ? flops / median * 1e-9 : 0; }
+  double gemm_gflops() const { return gemm_median > 0 ? gemm_flops / gemm_median * 1e-9 : 0; }
+  double gemm_ratio() const { return gemm_gflops() > 0 ? gflops() / gemm_gflops() : 0; }
+  double peak_share() const { return fma_peak_gflops > 0 ? gflops() / fma_peak_gflops : 0; }
+  // What the point needs in all: its inputs and outputs, and the first call's high water above
+  // them (the memory that the scaling fits follow).
+  double footprint_bytes() const { return io_bytes + std::max<double>(0, peak_first); }
+};
+
+// Measures one point: inputs are random, filled once; a fresh instance's first call is timed
+// and its memory high water read; then `warmup` calls, then `reps` timed calls each followed by
+// one yardstick GEMM (so both see the same machine load). Throws awb::Error from the plugin.
+BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
+                           const BenchShape& shape, const BenchSettings& settings,
+                           Yardstick& yardstick);
+
+// One point of a sweep on one variant, as every front end reports it.
+struct BenchPointResult {
+  std::string status;    // ok | skipped | failed
+  std::string note;      // why it was skipped, or the error that stopped it
+  BenchMeasure measure;  // when ok
+};
+
+// Skips the point with its reason (bench_skip_reason), or measures it on a fresh session of
+// `ref` (session_factory); an awb::Error from the plugin makes it "failed" with the message.
+BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
+                             const BenchSettings& settings, Yardstick& yardstick,
+                             double budget_bytes, const SessionOptions& options = {});
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_BENCH_BENCH_HPP_

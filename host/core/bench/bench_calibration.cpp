@@ -1,0 +1,168 @@
+// bench_calibration.cpp: the Eigen GEMM and the FMA loop that `awb bench` measures against.
+#include "core/bench/bench_calibration.hpp"
+
+#include <immintrin.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace awb::core {
+namespace {
+
+int resolve(int threads) {
+  return threads > 0 ? threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// Runs fn(slot) on `threads` threads (the caller is slot 0) and returns the wall seconds.
+template <class Fn>
+double timed_on_threads(int threads, Fn&& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    std::vector<std::jthread> pool;
+    for (int s = 1; s < threads; ++s) pool.emplace_back(fn, s);
+    fn(0);
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Vector FMA chains: kChains independent accumulators hide the instruction latency (4 cycles at
+// 2 per cycle needs 8). acc = acc·a + b converges to b/(1−a) = 1: no overflow, no subnormals.
+// Each function returns the floating-point operations it did. A macro, because a function's
+// target attribute does not pass to the templates or lambdas it calls.
+constexpr int kChains = 12;
+constexpr long kIterations = 1 << 22;
+volatile double g_sink;  // keeps the loop's result observable
+
+#define AWB_FMA_LOOP(NAME, ISA, V, SET1, FMA, LANES)                    \
+  __attribute__((target(ISA))) double NAME() {                          \
+    V acc[kChains];                                                     \
+    const V a = SET1(0.999), b = SET1(0.001);                           \
+    for (int c = 0; c < kChains; ++c) acc[c] = b;                       \
+    for (long i = 0; i < kIterations; ++i) {                            \
+      _Pragma("GCC unroll 16") /* chains in registers, not memory */    \
+          for (int c = 0; c < kChains; ++c) acc[c] = FMA(acc[c], a, b); \
+    }                                                                   \
+    for (int c = 1; c < kChains; ++c) acc[0] = FMA(acc[0], a, acc[c]);  \
+    unsigned char bytes[sizeof(V)];                                     \
+    std::memcpy(bytes, &acc[0], sizeof(V));                             \
+    g_sink = bytes[0];                                                  \
+    return 2.0 * (LANES)*kChains * static_cast<double>(kIterations);    \
+  }
+
+// The x86-64 baseline has no FMA: a multiply and an add, two operations, as compiled code does.
+#define AWB_MUL_ADD_PS(c, a, b) _mm_add_ps(_mm_mul_ps(c, a), b)
+#define AWB_MUL_ADD_PD(c, a, b) _mm_add_pd(_mm_mul_pd(c, a), b)
+AWB_FMA_LOOP(fma_avx512_f32, "avx512f", __m512, _mm512_set1_ps, _mm512_fmadd_ps, 16)
+AWB_FMA_LOOP(fma_avx512_f64, "avx512f", __m512d, _mm512_set1_pd, _mm512_fmadd_pd, 8)
+AWB_FMA_LOOP(fma_avx2_f32, "avx2,fma", __m256, _mm256_set1_ps, _mm256_fmadd_ps, 8)
+AWB_FMA_LOOP(fma_avx2_f64, "avx2,fma", __m256d, _mm256_set1_pd, _mm256_fmadd_pd, 4)
+AWB_FMA_LOOP(fma_sse2_f32, "sse2", __m128, _mm_set1_ps, AWB_MUL_ADD_PS, 4)
+AWB_FMA_LOOP(fma_sse2_f64, "sse2", __m128d, _mm_set1_pd, AWB_MUL_ADD_PD, 2)
+#undef AWB_MUL_ADD_PS
+#undef AWB_MUL_ADD_PD
+#undef AWB_FMA_LOOP
+
+enum class Isa { kAvx512, kAvx2, kSse2 };
+
+Isa best_isa() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return Isa::kAvx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
+  return Isa::kSse2;
+}
+
+double fma_run(Isa isa, bool f64) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return f64 ? fma_avx512_f64() : fma_avx512_f32();
+    case Isa::kAvx2:
+      return f64 ? fma_avx2_f64() : fma_avx2_f32();
+    case Isa::kSse2:
+      break;
+  }
+  return f64 ? fma_sse2_f64() : fma_sse2_f32();
+}
+
+template <class T>
+using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+template <class T>
+void gemm_band(const RowMatrix<T>& a, const RowMatrix<T>& b, RowMatrix<T>& c, int slot,
+               int threads) {
+  const Eigen::Index n = a.rows(), r0 = n * slot / threads, r1 = n * (slot + 1) / threads;
+  c.middleRows(r0, r1 - r0).noalias() = a.middleRows(r0, r1 - r0) * b;
+}
+
+}  // namespace
+
+struct EigenYardstick::Gemm {
+  int threads;
+  RowMatrix<float> a32, b32, c32;
+  RowMatrix<double> a64, b64, c64;
+};
+
+EigenYardstick::EigenYardstick(int64_t n) : n_(n) {}
+EigenYardstick::~EigenYardstick() = default;
+
+double EigenYardstick::gemm_seconds(Scalar scalar, int threads) {
+  threads = resolve(threads);
+  auto& g = gemms_[{scalar, threads}];
+  const bool f64 = scalar == Scalar::kF64;
+  if (!g) {
+    g = std::make_unique<Gemm>();
+    g->threads = threads;
+    if (f64) {
+      g->a64 = RowMatrix<double>::Random(n_, n_);
+      g->b64 = RowMatrix<double>::Random(n_, n_);
+      g->c64 = RowMatrix<double>::Zero(n_, n_);
+    } else {
+      g->a32 = RowMatrix<float>::Random(n_, n_);
+      g->b32 = RowMatrix<float>::Random(n_, n_);
+      g->c32 = RowMatrix<float>::Zero(n_, n_);
+    }
+    gemm_seconds(scalar, threads);  // once untimed: Eigen's packing buffers, thread stacks
+  }
+  return timed_on_threads(threads, [&](int slot) {
+    if (f64)
+      gemm_band(g->a64, g->b64, g->c64, slot, g->threads);
+    else
+      gemm_band(g->a32, g->b32, g->c32, slot, g->threads);
+  });
+}
+
+double EigenYardstick::fma_peak_gflops(Scalar scalar, int threads) {
+  threads = resolve(threads);
+  const auto key = std::pair{scalar, threads};
+  if (auto it = peaks_.find(key); it != peaks_.end()) return it->second;
+  const Isa isa = best_isa();
+  const bool f64 = scalar == Scalar::kF64;
+  double best = 0;
+  for (int run = 0; run < 5; ++run) {
+    std::vector<double> flops(static_cast<size_t>(threads));
+    const double s = timed_on_threads(
+        threads, [&](int slot) { flops[static_cast<size_t>(slot)] = fma_run(isa, f64); });
+    double total = 0;
+    for (double f : flops) total += f;
+    best = std::max(best, total / s * 1e-9);
+  }
+  return peaks_[key] = best;
+}
+
+std::string EigenYardstick::fma_isa() const {
+  switch (best_isa()) {
+    case Isa::kAvx512:
+      return "avx512f";
+    case Isa::kAvx2:
+      return "avx2+fma";
+    case Isa::kSse2:
+      break;
+  }
+  return "sse2 (mul+add)";
+}
+
+}  // namespace awb::core

@@ -1,0 +1,39 @@
+// bench_calibration.hpp: the yardsticks of `awb bench`: an Eigen GEMM and an FMA loop. Built as
+// its own library (awb_bench_calibration) so that awb_core stays free of Eigen.
+#ifndef AWB_CORE_BENCH_BENCH_CALIBRATION_HPP_
+#define AWB_CORE_BENCH_BENCH_CALIBRATION_HPP_
+
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "core/bench/bench.hpp"
+
+namespace awb::core {
+
+// GEMM: C = A·B with square row-major Eigen matrices (n = 1024 unless told), the rows of C split
+// into one contiguous band per thread (Eigen itself parallelises only under OpenMP), compiled
+// with the same flags as the bundled plugins. The matrices are allocated and touched once per
+// (scalar, threads) and kept, so no timed run pays for first touches.
+// FMA peak: on each thread, 12 independent chains of vector fused multiply-adds, at the widest
+// instruction set this CPU has (AVX-512F, else AVX2+FMA, else SSE2 multiply + add), chosen at
+// run time; the best of five runs of a few milliseconds.
+class EigenYardstick : public Yardstick {
+ public:
+  explicit EigenYardstick(int64_t n = 1024);
+  ~EigenYardstick() override;
+  double gemm_seconds(Scalar scalar, int threads) override;
+  int64_t gemm_n() const override { return n_; }
+  double fma_peak_gflops(Scalar scalar, int threads) override;
+  std::string fma_isa() const override;
+
+ private:
+  struct Gemm;
+  int64_t n_;
+  std::map<std::pair<Scalar, int>, std::unique_ptr<Gemm>> gemms_;
+  std::map<std::pair<Scalar, int>, double> peaks_;
+};
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_BENCH_BENCH_CALIBRATION_HPP_

@@ -1,0 +1,52 @@
+// bench_plan.hpp: which points `awb bench` measures: a grid of shapes, or a named preset.
+#ifndef AWB_CORE_BENCH_BENCH_PLAN_HPP_
+#define AWB_CORE_BENCH_BENCH_PLAN_HPP_
+
+#include <string>
+#include <vector>
+
+#include "core/bench/bench.hpp"
+
+namespace awb::core {
+
+// Every combination of the lists, in this nesting order (tokens innermost, so a variant's
+// scaling rows sit together).
+struct BenchGrid {
+  std::vector<Scalar> scalars{Scalar::kF32};
+  std::vector<bool> want_weights{false};
+  std::vector<bool> causal{false};
+  std::vector<int> heads{1};
+  std::vector<int64_t> dims{64};
+  std::vector<int64_t> tokens{128, 256, 512, 1024, 2048, 4096, 8192};
+  bool with_scores = false;  // S requested wherever A is
+};
+std::vector<BenchShape> expand(const BenchGrid& grid);
+
+// The default sweep with --quick: tiny shapes (T not a multiple of the kernel's tiles), both
+// paths, causal on and off; seconds in all.
+BenchGrid quick_grid();
+
+// A point with the variant it is about ("" for every chosen variant).
+struct PlannedPoint {
+  std::string variant;
+  BenchShape shape;
+  std::string goal;  // what it shows, e.g. "streaming >= 90% of GEMM"
+};
+// The goal points of the performance issue (f32 unless stated, d = 64): the streaming,
+// materialised and causal kernels at T = 4096, multi-head with projections (8 heads, d_model
+// 512) at T = 1024, streaming at T = 1024 in f32 and f64, and the scaling run T = 1024…8192.
+std::vector<PlannedPoint> goal_points();
+
+// How points are timed unless told: `threads` 0 is every core; `warmup` < 0 and `reps` <= 0
+// take the defaults (2 warm-up calls and 7 timed, or 1 and 3 when `quick`).
+BenchSettings bench_settings(bool quick, int threads = 0, int warmup = -1, int reps = -1);
+
+// GiB the host may allocate for A and S of one point unless told otherwise.
+constexpr double kDefaultBenchBudgetGiB = 2.0;
+
+// Parses "f32" / "f64"; throws awb::Error("bench.usage") otherwise.
+Scalar parse_scalar(const std::string& s);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_BENCH_BENCH_PLAN_HPP_

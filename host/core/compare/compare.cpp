@@ -1,0 +1,144 @@
+// compare.cpp: demonstration fitting, attention statistics, and the comparison runs.
+#include "core/compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/plugins/capabilities.hpp"
+#include "core/plugins/subjects.hpp"
+#include "graders/model/error.hpp"
+
+namespace awb::core {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The number of heads both sides have, or 0 when a paired head differs in shape.
+size_t paired_heads(const std::vector<Matrix>& a, const std::vector<Matrix>& b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t h = 0; h < n; ++h)
+    if (a[h].rows != b[h].rows || a[h].cols != b[h].cols) return 0;
+  return n;
+}
+
+double max_abs(const Matrix& a, const Matrix& b) {
+  if (a.rows != b.rows || a.cols != b.cols) return kNaN;
+  double m = 0;
+  for (size_t i = 0; i < a.data.size(); ++i) m = std::max(m, std::abs(a.data[i] - b.data[i]));
+  return m;
+}
+
+int64_t row_argmax(const Matrix& m, int64_t r) {
+  int64_t best = 0;
+  for (int64_t c = 1; c < m.cols; ++c)
+    if (m(r, c) > m(r, best)) best = c;
+  return best;
+}
+
+// Largest difference over every layer's Z and A; NaN when the runs differ in shape.
+double run_error(const RunOutput& got, const RunOutput& expected) {
+  if (got.layers.size() != expected.layers.size()) return kNaN;
+  double m = 0;
+  for (size_t l = 0; l < got.layers.size(); ++l) {
+    const ForwardResult& g = got.layers[l].result;
+    const ForwardResult& e = expected.layers[l].result;
+    if (g.weights.size() != e.weights.size()) return kNaN;
+    m = std::max(m, max_abs(g.z, e.z));
+    m = std::max(m, max_abs_difference(g.weights, e.weights));
+    if (std::isnan(m)) return kNaN;
+  }
+  return m;
+}
+
+constexpr uint64_t kFullReference = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD |
+                                    AWB_CAP_OUTPUT_PROJ | AWB_CAP_CAUSAL;
+
+}  // namespace
+
+RunInput demonstration_input(const RunInput& input, uint64_t capabilities, Scalar scalar,
+                             std::vector<std::string>* notes) {
+  RunInput out = input;
+  for (size_t l = 0; l < input.layers.size(); ++l) {
+    const Adapted fitted =
+        adapt(input.layer_problem(l, input.x), capabilities, scalar, Fit::kDemonstrate);
+    if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
+    const ProblemSpec& p = *fitted.problem;
+    LayerWeights& w = out.layers[l];
+    w.w_q = p.w_q;
+    w.w_k = p.w_k;
+    w.w_v = p.w_v;
+    w.w_o = p.w_o;
+    if (p.has_projections()) out.params.heads = p.heads;
+    out.params.causal = p.causal;
+    if (notes)
+      for (const auto& n : fitted.notes)
+        if (std::find(notes->begin(), notes->end(), n) == notes->end()) notes->push_back(n);
+  }
+  return out;
+}
+
+double max_abs_difference(const std::vector<Matrix>& a, const std::vector<Matrix>& b) {
+  const size_t n = paired_heads(a, b);
+  if (n == 0) return kNaN;
+  double m = 0;
+  for (size_t h = 0; h < n; ++h) m = std::max(m, max_abs(a[h], b[h]));
+  return m;
+}
+
+double mean_row_entropy(const std::vector<Matrix>& weights) {
+  double total = 0;
+  int64_t rows = 0;
+  for (const Matrix& a : weights)
+    for (int64_t r = 0; r < a.rows; ++r, ++rows)
+      for (int64_t c = 0; c < a.cols; ++c)
+        if (a(r, c) > 0) total -= a(r, c) * std::log(a(r, c));
+  return rows == 0 ? kNaN : total / static_cast<double>(rows);
+}
+
+double argmax_agreement(const std::vector<Matrix>& a, const std::vector<Matrix>& b) {
+  const size_t n = paired_heads(a, b);
+  if (n == 0) return kNaN;
+  int64_t rows = 0, same = 0;
+  for (size_t h = 0; h < n; ++h)
+    for (int64_t r = 0; r < a[h].rows; ++r, ++rows)
+      same += row_argmax(a[h], r) == row_argmax(b[h], r);
+  return rows == 0 ? kNaN : static_cast<double>(same) / static_cast<double>(rows);
+}
+
+const std::vector<Matrix>& last_weights(const RunOutput& output) {
+  static const std::vector<Matrix> kNone;
+  return output.layers.empty() ? kNone : output.layers.back().result.weights;
+}
+
+Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
+                            const std::vector<Contender>& contenders, Scalar scalar) {
+  Comparison out;
+  ReferenceSubject exercise_reference(reference_capabilities ? reference_capabilities
+                                                             : kFullReference);
+  out.reference = exercise_reference.run(input, Scalar::kF64);
+  const auto& ref_a = last_weights(out.reference);
+  out.reference_entropy = mean_row_entropy(ref_a);
+  for (const Contender& c : contenders) {
+    CompareEntry e;
+    e.label = c.label;
+    try {
+      const RunInput fitted = demonstration_input(input, c.capabilities, scalar, &e.notes);
+      e.output = c.subject->run(fitted, scalar);
+      ReferenceSubject own(c.capabilities | AWB_CAP_F64);
+      e.reference = own.run(fitted, Scalar::kF64);
+      const auto& a = last_weights(e.output);
+      e.metrics.max_abs_error = run_error(e.output, e.reference);
+      e.metrics.max_abs_diff = max_abs_difference(a, ref_a);
+      e.metrics.row_entropy = mean_row_entropy(a);
+      e.metrics.argmax_agreement = argmax_agreement(a, ref_a);
+    } catch (const Error& err) {
+      e.error = err.what();
+      e.output = {};
+    }
+    out.entries.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace awb::core

@@ -1,0 +1,72 @@
+// compare.hpp: several variants on the same input, each measured against the reference: the
+// numbers the GUI's compare view and `awb compare` show.
+#ifndef AWB_CORE_COMPARE_COMPARE_HPP_
+#define AWB_CORE_COMPARE_COMPARE_HPP_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graders/model/run.hpp"
+
+namespace awb::core {
+
+// What a variant with `capabilities` understands of `input`: every layer fitted in demonstrate
+// mode (a parameter-free variant ignores the weights; a single-head one takes head 1 without
+// W_o). `notes` receives what was dropped, once per distinct note. Throws
+// Error("run.cannot_run") when a layer cannot be fitted at all (a missing capability).
+RunInput demonstration_input(const RunInput& input, uint64_t capabilities, Scalar scalar,
+                             std::vector<std::string>* notes = nullptr);
+
+// Statistics of attention weights, one T × T matrix per head. Heads are paired by index over
+// the heads both sides have; NaN when they share none or their shapes differ.
+double max_abs_difference(const std::vector<Matrix>& a, const std::vector<Matrix>& b);
+// Mean over heads and rows of the row entropy -Σ_j a_ij ln a_ij, in nats (0 · ln 0 = 0).
+// A uniform row over n visible keys has ln n; a one-hot row has 0.
+double mean_row_entropy(const std::vector<Matrix>& weights);
+// Share of rows (over the paired heads) whose largest weight is on the same key in both.
+double argmax_agreement(const std::vector<Matrix>& a, const std::vector<Matrix>& b);
+
+// One variant to compare. `subject` runs it (owned by the caller); `capabilities` decide what
+// it understands of the input.
+struct Contender {
+  std::string label;
+  uint64_t capabilities = 0;
+  Subject* subject = nullptr;
+};
+
+// Measured on the last layer's weights unless said otherwise.
+struct CompareMetrics {
+  double max_abs_error = 0;     // every layer's A and Z against the reference run on the same
+                                // fitted input: is the variant right about what it ran?
+  double max_abs_diff = 0;      // A against the exercise's reference: how far it differs
+  double row_entropy = 0;       // mean_row_entropy of A
+  double argmax_agreement = 0;  // against the exercise's reference
+};
+
+struct CompareEntry {
+  std::string label;
+  std::vector<std::string> notes;  // what the variant did not understand of the input
+  std::string error;               // empty when it ran
+  RunOutput output;                // its own run (empty on error)
+  RunOutput reference;             // the reference on the same fitted input
+  CompareMetrics metrics;
+};
+
+struct Comparison {
+  RunOutput reference;  // the exercise's reference on the full input
+  double reference_entropy = 0;
+  std::vector<CompareEntry> entries;
+};
+
+// Runs each contender and the reference (f64 or f32 for the contenders; the reference in f64).
+// A contender's fault is recorded in its entry's `error`; it never throws for one.
+Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
+                            const std::vector<Contender>& contenders, Scalar scalar = Scalar::kF64);
+
+// The last layer's attention weights of a run (empty when there is no layer).
+const std::vector<Matrix>& last_weights(const RunOutput& output);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_COMPARE_COMPARE_HPP_

@@ -1,0 +1,181 @@
+// yaml_reader_input.cpp: what a YamlReader reads before any tree exists: the bounded regular
+// file, and the event pass that counts what yaml-cpp's tree would hold before it is built.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <streambuf>
+#include <vector>
+
+#include <yaml-cpp/eventhandler.h>
+
+#include "core/exercises/yaml_reader.hpp"
+
+namespace awb::core {
+namespace {
+
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Closes the descriptor on every path out.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// The text as an istream without copying it (yaml-cpp's Parser reads a stream).
+struct ViewBuf : std::streambuf {
+  explicit ViewBuf(const std::string& s) {
+    char* p = const_cast<char*>(s.data());  // read only: a streambuf wants char*
+    setg(p, p, p + s.size());
+  }
+};
+
+// Stops the event pass at the first cap passed; the event's position says where.
+struct Refusal {
+  YAML::Mark mark;
+  std::string id;
+  std::string message;
+};
+
+class Counter : public YAML::EventHandler {
+ public:
+  explicit Counter(const YamlCaps& caps) : caps_(caps) {}
+  int documents = 0;
+
+  void OnDocumentStart(const YAML::Mark& m) override {
+    if (++documents > 1)
+      throw Refusal{m, "several_documents",
+                    "a second YAML document ('---'): a file holds one document"};
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override {
+    // An alias adds no node to the tree (it points at the anchored one), but it is an entry.
+    entry(m);
+    if (++aliases_ > caps_.max_aliases)
+      throw Refusal{m, "too_many_aliases",
+                    std::to_string(aliases_) + " aliases; at most " +
+                        std::to_string(caps_.max_aliases) + " are allowed"};
+  }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    node(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(m);
+    open_.push_back({m, 0, true});
+  }
+  void OnSequenceEnd() override { open_.pop_back(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(m);
+    open_.push_back({m, 0, false});
+  }
+  void OnMapEnd() override { open_.pop_back(); }
+
+ private:
+  struct Open {
+    YAML::Mark start;
+    int64_t entries;
+    bool sequence;
+  };
+
+  void entry(const YAML::Mark&) {
+    if (open_.empty() || !open_.back().sequence) return;
+    if (++open_.back().entries > caps_.max_list)
+      throw Refusal{open_.back().start, "limit",
+                    "has more than " + std::to_string(caps_.max_list) +
+                        " entries; no list of the format may (the cap is " +
+                        std::to_string(caps_.max_list) + ")"};
+  }
+  void node(const YAML::Mark& m) {
+    entry(m);
+    if (++nodes_ > caps_.max_nodes)
+      throw Refusal{m, "limit",
+                    "the file has more than " + std::to_string(caps_.max_nodes) +
+                        " YAML nodes (values, keys, lists and mappings); the cap keeps the memory "
+                        "of loading it bounded"};
+  }
+
+  const YamlCaps& caps_;
+  int64_t nodes_ = 0;
+  int aliases_ = 0;
+  std::vector<Open> open_;
+};
+
+}  // namespace
+
+std::optional<std::string> read_yaml_file(const std::filesystem::path& file,
+                                          const std::string& id_prefix, std::vector<Error>& errors,
+                                          size_t max_bytes) {
+  const std::string label = file.string();
+  auto fail = [&](const std::string& id, const std::string& message) {
+    errors.emplace_back(id_prefix + "." + id, label, message);
+    return std::nullopt;
+  };
+  // stat first, so a device is never opened (opening some has side effects); fstat after the
+  // open, in case the path changed in between. O_NONBLOCK: opening a FIFO cannot wait for a
+  // writer.
+  struct stat st {};
+  if (::stat(label.c_str(), &st) != 0)
+    return fail("io", std::string("cannot open the file: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return fail("not_a_file", "is " + kind_of(st.st_mode) + "; only a regular file is read");
+  Fd in{::open(label.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
+  if (in.fd < 0) return fail("io", std::string("cannot open the file: ") + std::strerror(errno));
+  if (::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return fail("not_a_file", "is " + kind_of(st.st_mode) + "; only a regular file is read");
+  const auto too_large = [&](uint64_t size) {
+    return fail("too_large", "the file is " + std::to_string(size) + " bytes; the cap is " +
+                                 std::to_string(max_bytes >> 20) + " MiB");
+  };
+  if (uint64_t(st.st_size) > max_bytes) return too_large(uint64_t(st.st_size));
+  // Read at most one byte more than the cap: a file that grew since fstat is still refused.
+  std::string text(size_t(st.st_size) + 1, '\0');
+  size_t got = 0;
+  for (;;) {
+    if (got == text.size()) {
+      if (text.size() > max_bytes) return too_large(text.size());
+      text.resize(std::min(text.size() * 2, max_bytes + 1));
+    }
+    const ssize_t n = ::read(in.fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail("io", std::string("cannot read the file: ") + std::strerror(errno));
+    if (n == 0) break;
+    got += size_t(n);
+  }
+  text.resize(got);
+  return text;
+}
+
+bool YamlReader::count_nodes(const std::string& text) {
+  ViewBuf buf(text);
+  std::istream in(&buf);
+  Counter counter(caps_);
+  try {
+    YAML::Parser parser(in);
+    // The second call finds a second document, if any, and the counter refuses it.
+    if (parser.HandleNextDocument(counter)) parser.HandleNextDocument(counter);
+    return true;
+  } catch (const Refusal& r) {
+    error_at(r.mark.line + 1, r.mark.column + 1, "", id(r.id), r.message);
+  } catch (const YAML::Exception& e) {
+    error_at(e.mark.line + 1, e.mark.column + 1, "", id("yaml"), e.msg);
+  }
+  return false;
+}
+
+}  // namespace awb::core

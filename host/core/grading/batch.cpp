@@ -1,0 +1,689 @@
+// batch.cpp: worker threads take submissions one at a time; each result is journaled before
+// the next starts; the reports are then rebuilt from the journal alone.
+#include "core/grading/batch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include <sys/stat.h>
+
+#include "core/grading/batch_publish.hpp"
+#include "core/grading/lint.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/base/sha256.hpp"
+#include "core/plugins/subjects.hpp"
+#include "core/base/version.hpp"
+#include "graders/model/error.hpp"
+#include "graders/report/format.hpp"
+
+namespace awb::core {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kJournalName = "journal.jsonl";
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string options_text(const BatchOptions& b) {
+  const GradeOptions& o = b.grading;
+  std::string text = std::string("scalar=") + (o.scalar == Scalar::kF32 ? "f32" : "f64") +
+                     ";strictness=" + std::to_string(o.strictness);
+  // An edited assignment (other points, requirements, variant) grades everything again.
+  if (b.assignment) text += ";assignment=" + b.assignment->sha256;
+  return text;
+}
+
+// When the submission was made, as far as its files tell: the newest modification time of a
+// regular file in it (0 when there is none).
+int64_t newest_mtime(const fs::path& folder) {
+  int64_t newest = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) == 0) newest = std::max<int64_t>(newest, st.st_mtime);
+  }
+  return newest;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+// Messages name files by their path on this machine; reports name them inside the submission,
+// so they read the same wherever the batch ran.
+std::string relative_text(std::string text, const fs::path& folder, const std::string& name) {
+  // The canonical form first: the given one may be a relative tail of it.
+  std::error_code ec;
+  const std::string canonical = fs::weakly_canonical(fs::absolute(folder), ec).string();
+  for (const std::string& prefix : {canonical, folder.string()}) {
+    if (prefix.empty()) continue;
+    for (size_t at = text.find(prefix); at != std::string::npos;
+         at = text.find(prefix, at + name.size()))
+      text.replace(at, prefix.size(), name);
+  }
+  return text;
+}
+
+std::string failure_text(const LoadFailure& f, const fs::path& folder, const std::string& name) {
+  std::string s = f.path.filename().string() + ": " + to_string(f.stage) + ": " + f.message;
+  if (!f.system_error.empty()) s += " (" + f.system_error + ")";
+  return relative_text(s, folder, name);
+}
+
+// A submission's *.so files: each one's sha256 by file name, and the digest of their names and
+// contents, which stands for "the plugin" in the key of a submission that has none and tells a
+// resume whether the files are those it graded. Each file is hashed once per run.
+struct FolderFiles {
+  std::string digest;
+  std::map<std::string, std::string> sha256;  // readable files only
+};
+
+FolderFiles folder_files(const fs::path& folder) {
+  FolderFiles out;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec))
+    if (entry.path().extension() == ".so") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::string listing;
+  for (const auto& f : files) {
+    listing += f.filename().string() + '\t';
+    try {
+      const std::string sha = sha256_file(f);
+      out.sha256[f.filename().string()] = sha;
+      listing += sha;
+    } catch (const Error&) {
+      listing += "unreadable";
+    }
+    listing += '\n';
+  }
+  out.digest = sha256_hex(listing);
+  return out;
+}
+
+bool exercise_passed(const grade::ExerciseReport& e) {
+  return e.not_gradable.empty() && e.max_score > 0 && e.score >= e.max_score - 1e-9;
+}
+
+// One thing to grade in a submission: a variant, or a file that gave no plugin.
+struct Target {
+  std::string name;
+  std::string plugin_file;
+  VariantRef variant;        // unset for a failure
+  std::string not_gradable;  // set for a failure (or when the variant cannot be set up)
+  std::string plugin_sha;
+};
+
+struct Shared {
+  const BatchOptions& options;
+  Journal& journal;
+  const std::map<JournalKey, const JournalRecord*>& done;
+  const std::function<void(const BatchProgress&)>& progress;
+  Clock::time_point start;
+  std::string options_text;
+
+  std::mutex mutex;  // guards what follows
+  std::set<JournalKey> expected;
+  BatchSummary summary;
+  int finished = 0;
+  std::exception_ptr error;
+  std::atomic<bool> stop{false};
+
+  bool cancelled() const {
+    return stop.load() || (options.cancel != nullptr && options.cancel->load());
+  }
+};
+
+// The journal's records of a submission when they are every result this run would give it,
+// graded from the same *.so files (`digest`): every subject loading them gave, on every
+// exercise, under this awb version and these options. Nothing otherwise (then the submission is
+// loaded, and whatever is missing graded). Loading is what a finished batch's resume would
+// spend its time on: a runner per plugin, just to learn its variants.
+std::optional<std::vector<const JournalRecord*>> journaled_whole(const Shared& s,
+                                                                 const std::string& name,
+                                                                 const std::string& digest) {
+  std::map<std::string, std::string> exercise_sha;
+  for (const Exercise* ex : s.options.exercises) exercise_sha[ex->id] = ex->sha256;
+  std::vector<const JournalRecord*> mine;
+  std::map<std::string, size_t> per_subject;
+  JournalKey first;
+  first.submission = name;
+  for (auto it = s.done.lower_bound(first); it != s.done.end() && it->first.submission == name;
+       ++it) {
+    const JournalKey& k = it->first;
+    const auto ex = exercise_sha.find(k.exercise_id);
+    if (k.awb_version != AWB_VERSION || k.options != s.options_text ||
+        ex == exercise_sha.end() || ex->second != k.exercise_sha256)
+      continue;  // a stale result: not part of this run
+    const JournalRecord& r = *it->second;
+    if (r.folder_sha256 != digest || r.subjects <= 0) return std::nullopt;
+    if (!mine.empty() && r.subjects != mine.front()->subjects) return std::nullopt;
+    mine.push_back(&r);
+    ++per_subject[k.subject];
+  }
+  if (mine.empty() || static_cast<int>(per_subject.size()) != mine.front()->subjects)
+    return std::nullopt;
+  for (const auto& [subject, n] : per_subject)
+    if (n != exercise_sha.size()) return std::nullopt;
+  return mine;
+}
+
+// Adds a finished submission to the summary and reports its progress; `s.mutex` is held.
+void count_submission(Shared& s, const std::string& name, int subjects, bool not_gradable,
+                      int passed, int results, int reused, std::string note) {
+  ++s.finished;
+  ++s.summary.submissions;
+  s.summary.subjects += subjects;
+  s.summary.reused += reused;
+  s.summary.graded += results - reused;
+  if (not_gradable) ++s.summary.not_gradable;
+  if (!s.progress) return;
+  BatchProgress p;
+  p.done = s.finished;
+  p.total = -1;  // filled by the caller's wrapper
+  p.not_gradable = s.summary.not_gradable;
+  p.submission = name;
+  p.exercises_passed = passed;
+  p.exercises_total = results;
+  p.note = std::move(note);
+  p.reused = reused;
+  p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - s.start).count();
+  s.progress(p);
+}
+
+// Counts a submission taken whole from the journal, as grade_submission counts a graded one.
+void reuse_submission(Shared& s, const std::string& name,
+                      const std::vector<const JournalRecord*>& records) {
+  int passed = 0;
+  for (const JournalRecord* r : records)
+    if (exercise_passed(r->report)) ++passed;
+  const bool not_gradable =
+      records.front()->subjects == 1 && records.front()->plugin_file.empty();
+  std::lock_guard lock(s.mutex);
+  for (const JournalRecord* r : records) s.expected.insert(r->key);
+  const int n = static_cast<int>(records.size());
+  count_submission(s, name, records.front()->subjects, not_gradable, passed, n, n,
+                   not_gradable ? "not gradable: " + records.front()->report.not_gradable
+                                : records.front()->note);
+}
+
+// The journal's marks that grading `name` started (at `process`, where a submission can kill
+// awb): how many earlier runs began it and never finished.
+constexpr const char* kStartMark = "#started-";
+
+int journaled_starts(const Shared& s, const std::string& name) {
+  int starts = 0;
+  JournalKey first;
+  first.submission = name;
+  for (auto it = s.done.lower_bound(first); it != s.done.end() && it->first.submission == name;
+       ++it)
+    if (it->first.exercise_id.rfind(kStartMark, 0) == 0 && it->first.options == s.options_text &&
+        it->first.awb_version == AWB_VERSION)
+      ++starts;
+  return starts;
+}
+
+void mark_start(Shared& s, const std::string& name, const std::string& digest, int number) {
+  JournalRecord mark;
+  mark.key = {name, name, kStartMark + std::to_string(number), "", digest, AWB_VERSION,
+              s.options_text};
+  mark.report.exercise_id = mark.key.exercise_id;
+  mark.report.not_gradable = "grading started";
+  mark.folder_sha256 = digest;
+  mark.finished_at = utc_now();
+  s.journal.append(mark);  // never part of a report: run_batch keeps only the results it expects
+}
+
+void grade_submission(Shared& s, const fs::path& folder) {
+  const std::string name = folder.filename().string();
+  const FolderFiles files = folder_files(folder);
+  const std::string& digest = files.digest;
+  if (const auto whole = journaled_whole(s, name, digest)) {
+    reuse_submission(s, name, *whole);
+    return;
+  }
+  // Below `limited` a submission runs with the grader's rights and can kill awb, and a resume
+  // would grade it, and die, again. Each start is journaled first; one that two earlier runs
+  // began and never finished is not graded a third time.
+  std::string stopped_us;
+  if (s.options.journal_starts) {
+    const int starts = journaled_starts(s, name);
+    if (starts >= 2)
+      stopped_us = "awb itself was stopped twice while grading this submission (at isolation "
+                   "process a submission can kill awb): it is not graded again; grade it at "
+                   "--min-isolation limited or above";
+    else
+      mark_start(s, name, digest, starts + 1);
+  }
+  LoadPolicy policy;
+  policy.runner = session_options_for(s.options.exercises, s.options.grading).runner;
+  policy.trust_all = s.options.grading.trust_all;
+  policy.regular_files_only = true;
+  const Catalog catalog = stopped_us.empty() ? load_catalog({folder}, policy) : Catalog{};
+
+  std::vector<Target> subjects;
+  std::vector<std::string> notes;  // about the submission, kept in its journal records
+  const Assignment* assignment = s.options.assignment;
+  if (assignment != nullptr) {
+    // The assignment names one variant; what else the submission holds is said, not graded.
+    std::vector<VariantRef> found;
+    for (const auto& p : catalog.plugins)
+      for (const auto& v : p.variants) found.push_back({&p, &v});
+    const VariantChoice choice = choose_variant(*assignment, found);
+    if (choice.chosen)
+      subjects.push_back({name, choice.chosen->plugin->path.filename().string(), *choice.chosen,
+                          {}, {}});
+    if (!choice.note.empty()) notes.push_back(choice.note);
+    if (!choice.others.empty()) notes.push_back("not graded: " + join(choice.others, ", "));
+    if (choice.chosen)
+      for (const auto& f : catalog.failures)
+        notes.push_back("did not load: " + failure_text(f, folder, name));
+  } else {
+    for (const auto& p : catalog.plugins)
+      for (const auto& v : p.variants)
+        subjects.push_back(
+            {name + "/" + p.id + ":" + v.id, p.path.filename().string(), {&p, &v}, {}, {}});
+  }
+  std::string note;
+  bool not_gradable = false;
+  if (subjects.empty()) {
+    // Nothing loadable: one subject, the submission, not gradable with every reason.
+    not_gradable = true;
+    std::string reason = stopped_us;
+    for (const auto& f : catalog.failures)
+      reason += (reason.empty() ? "" : "; ") + failure_text(f, folder, name);
+    if (reason.empty())
+      reason = catalog.plugins.empty() ? "discover: no plugin file (*.so) in the submission"
+                                       : "descriptor: the plugin declares no variant";
+    subjects.push_back({name, "", {}, reason, digest});
+    note = "not gradable: " + reason;
+  } else if (assignment == nullptr) {
+    // Files beside loadable plugins that did not load are listed too, never dropped silently.
+    for (const auto& f : catalog.failures) {
+      const std::string text = failure_text(f, folder, name);
+      const auto known = files.sha256.find(f.path.filename().string());
+      const std::string sha =
+          known != files.sha256.end() ? known->second : sha256_hex("unreadable");
+      subjects.push_back(
+          {name + "/" + f.path.filename().string(), f.path.filename().string(), {}, text, sha});
+      note += (note.empty() ? "did not load: " : "; ") + text;
+    }
+    if (subjects.size() == 1) subjects.front().name = name;
+  } else if (!notes.empty()) {
+    note = join(notes, "; ");
+  }
+  const std::string submission_note = join(notes, "; ");
+  const int64_t submitted_at = assignment != nullptr ? newest_mtime(folder) : 0;
+
+  int passed = 0, total = 0, reused = 0;
+  for (auto& subj : subjects) {
+    // One session per subject for all its exercises: a fresh runner for each submission.
+    std::unique_ptr<PluginSubject> instance;  // set up only when something needs grading
+    bool tried = false;
+    if (subj.variant.plugin != nullptr) {
+      try {
+        const auto known = files.sha256.find(subj.variant.plugin->path.filename().string());
+        subj.plugin_sha = known != files.sha256.end() ? known->second
+                                                      : sha256_file(subj.variant.plugin->path);
+      } catch (const Error& e) {
+        subj.not_gradable = relative_text(e.what(), folder, name);
+        subj.plugin_sha = sha256_hex("unreadable");
+      }
+    }
+    GradeOptions grading = s.options.grading;
+    if (assignment != nullptr) {
+      grading.every_check_counts = true;
+      grading.scalar = assignment->scalar;
+      if (subj.variant.variant != nullptr)
+        grading.subject_capabilities = subj.variant.variant->capabilities;
+    }
+    // The last record waits for the session's end, which may void it (a forged frame).
+    std::optional<JournalRecord> pending;
+    auto commit = [&](JournalRecord& record) {
+      s.journal.append(record);  // written and fsync'd before the next result starts
+      if (exercise_passed(record.report)) ++passed;
+    };
+    for (const Exercise* ex : s.options.exercises) {
+      if (s.cancelled()) return;
+      JournalKey key{name,        subj.name,     ex->id, ex->sha256, subj.plugin_sha,
+                     AWB_VERSION, s.options_text};
+      {
+        std::lock_guard lock(s.mutex);
+        s.expected.insert(key);
+      }
+      ++total;
+      if (const auto it = s.done.find(key); it != s.done.end()) {
+        ++reused;
+        if (exercise_passed(it->second->report)) ++passed;
+        continue;
+      }
+      const auto t0 = Clock::now();
+      if (!tried && subj.not_gradable.empty()) {
+        tried = true;
+        try {
+          instance = std::make_unique<PluginSubject>(
+              subj.variant, session_options_for(s.options.exercises, grading));
+        } catch (const Error& e) {
+          subj.not_gradable = relative_text(e.what(), folder, name);
+        }
+      }
+      if (pending) commit(*pending);
+      JournalRecord& record = pending.emplace();
+      record.key = key;
+      record.plugin_file = subj.plugin_file;
+      record.note = submission_note;
+      record.submitted_at = submitted_at;
+      record.folder_sha256 = digest;
+      record.subjects = static_cast<int>(subjects.size());
+      if (instance) apply_exercise_limits(instance->session(), *ex, grading);
+      record.report = instance ? grade_exercise(*ex, *instance, grading)
+                               : not_gradable_report(*ex, subj.not_gradable);
+      record.report.provenance = {
+          AWB_VERSION, ex->sha256, subj.plugin_sha,
+          instance ? runner::to_string(instance->session().isolation()) : "not started"};
+      record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      record.finished_at = utc_now();
+    }
+    if (instance) {
+      try {
+        instance->session().finish();
+      } catch (const Error& e) {
+        if (pending) void_report(pending->report, e.message());
+      }
+    }
+    if (pending) commit(*pending);
+  }
+
+  std::lock_guard lock(s.mutex);
+  count_submission(s, name, static_cast<int>(subjects.size()), not_gradable, passed, total,
+                   reused, note);
+}
+
+}  // namespace
+
+std::vector<fs::path> list_submissions(const fs::path& folder) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  fs::directory_iterator it(folder, ec);
+  if (ec) throw Error("io.read", folder.string(), "cannot list the submissions: " + ec.message());
+  for (const auto& entry : it) {
+    const std::string n = entry.path().filename().string();
+    if (n.empty() || n.front() == '.') continue;
+    if (entry.is_directory(ec)) out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+BatchReports build_batch_reports(std::vector<JournalRecord> records) {
+  std::sort(records.begin(), records.end(), [](const JournalRecord& a, const JournalRecord& b) {
+    return std::tie(a.key.submission, a.key.subject, a.key.exercise_id) <
+           std::tie(b.key.submission, b.key.subject, b.key.exercise_id);
+  });
+  BatchReports out;
+  for (auto& r : records) {
+    if (out.subjects.empty() || out.subjects.back().subject != r.key.subject) {
+      grade::GradeReport g;
+      g.subject = r.key.subject;
+      g.plugin_path = r.plugin_file.empty() ? "" : r.key.submission + "/" + r.plugin_file;
+      g.execution_seconds = 0;  // timing lives in the journal only
+      out.subjects.push_back(std::move(g));
+    }
+    if (out.submissions.empty() || out.submissions.back().first != r.key.submission)
+      out.submissions.push_back({r.key.submission, {}});
+    out.subjects.back().exercises.push_back(r.report);
+  }
+  // A submission's Gradescope report holds all its subjects; with several, each exercise is
+  // named after its subject so the tests stay apart.
+  for (auto& [name, report] : out.submissions) {
+    report.subject = name;
+    report.execution_seconds = 0;
+    std::vector<const grade::GradeReport*> mine;
+    for (const auto& g : out.subjects)
+      if (g.subject == name || g.subject.rfind(name + "/", 0) == 0) mine.push_back(&g);
+    for (const auto* g : mine) {
+      const std::string label = mine.size() > 1 ? g->subject.substr(name.size() + 1) + "/" : "";
+      for (auto e : g->exercises) {
+        e.exercise_id = label + e.exercise_id;
+        report.exercises.push_back(std::move(e));
+      }
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes) {
+  std::map<std::string, std::string> out;
+  const std::pair<fs::path, const char*> dirs[] = {{bundled_plugin_dir(), "bundled plugin "},
+                                                    {bundled_mutant_dir(), "shipped mutant "}};
+  for (const auto& [dir, what] : dirs) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".so" || !e.is_regular_file(ec)) continue;
+      // A byte copy has the copied file's size: the shipped plugins are tens of MB each, so
+      // only those of a size worth comparing are hashed.
+      if (!sizes.count(e.file_size(ec))) continue;
+      try {
+        out.emplace(sha256_file(e.path()), what + e.path().filename().string());
+      } catch (const Error&) {
+        // an unreadable shipped file is simply not compared
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
+                                          const std::vector<JournalRecord>& records,
+                                          const Assignment& assignment,
+                                          const std::map<std::string, std::string>& known) {
+  // Per submission: its note, time, graded file's sha256; and who else handed in that file.
+  struct Facts {
+    std::string note, sha, file;
+    int64_t submitted_at = 0;
+  };
+  std::map<std::string, Facts> facts;
+  std::map<std::string, std::vector<std::string>> by_sha;
+  for (const auto& r : records) {
+    Facts& f = facts[r.key.submission];
+    f.note = r.note;
+    f.submitted_at = r.submitted_at;
+    if (r.plugin_file.empty() || !f.sha.empty()) continue;
+    f.sha = r.key.plugin_sha256;
+    f.file = r.plugin_file;
+    by_sha[f.sha].push_back(r.key.submission);
+  }
+  std::vector<grade::RosterRow> rows;
+  for (const auto& [name, report] : reports.submissions) {
+    grade::RosterRow row;
+    row.submission = name;
+    row.report = &report;
+    const Facts& f = facts[name];
+    std::vector<std::string> comment;
+    const bool gradable = std::any_of(report.exercises.begin(), report.exercises.end(),
+                                      [](const auto& e) { return e.not_gradable.empty(); });
+    row.status = gradable ? "graded" : "not gradable";
+    if (!gradable && !report.exercises.empty())
+      comment.push_back("not gradable: " + report.exercises.front().not_gradable);
+    if (!f.note.empty()) comment.push_back(f.note);
+    if (!f.sha.empty()) {
+      if (const auto it = known.find(f.sha); it != known.end())
+        comment.push_back(f.file + " is identical to the " + it->second);
+      std::vector<std::string> twins;
+      for (const auto& other : by_sha[f.sha])
+        if (other != name) twins.push_back(other);
+      if (!twins.empty())
+        comment.push_back(f.file + " is identical to the file graded for " + join(twins, ", "));
+    }
+    if (f.submitted_at > 0) {
+      const Lateness late = lateness(assignment, static_cast<std::time_t>(f.submitted_at));
+      row.late_days = late.days;
+      row.kept = late.kept;
+      if (late.days > 0)
+        comment.push_back("late " + std::to_string(late.days) +
+                          (late.days == 1 ? " day" : " days") +
+                          (assignment.late.none()
+                               ? ""
+                               : " (" + grade::format_points(100.0 * (1.0 - late.kept)) +
+                                     " % off)"));
+    }
+    row.comment = join(comment, "; ");
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
+                                           const Assignment* assignment,
+                                           const std::vector<grade::RosterRow>& roster) {
+  std::vector<ReportFile> files;
+  files.push_back({"grades.csv", grade::write_csv(reports.subjects, view)});
+  files.push_back({"junit.xml", grade::write_junit(reports.subjects, view)});
+  const std::vector<std::string> no_leaderboard;
+  for (const auto& [name, report] : reports.submissions)
+    files.push_back({"gradescope/" + name + ".json",
+                     grade::write_gradescope(report, view,
+                                             assignment ? assignment->leaderboard
+                                                        : no_leaderboard)});
+  if (assignment == nullptr) return files;
+  std::vector<std::string> ids;
+  double max_points = 0;
+  for (const auto& e : assignment->exercises) {
+    ids.push_back(e.exercise.id);
+    for (const auto& c : e.exercise.checks)
+      if (view.shows(c.visibility)) max_points += c.points;
+  }
+  files.push_back({"roster.csv", grade::write_roster(roster, ids, max_points, view)});
+  return files;
+}
+
+void write_batch_reports(const BatchReports& reports, const fs::path& results,
+                         const grade::View& view, const Assignment* assignment,
+                         const std::vector<grade::RosterRow>& roster) {
+  publish_report_set(results, batch_report_files(reports, view, assignment, roster));
+}
+
+BatchSummary run_batch(const BatchOptions& options,
+                       const std::function<void(const BatchProgress&)>& progress) {
+  std::error_code ec;
+  // Results inside the submissions would be graded as a student by the next run (or resume).
+  const fs::path subs_c = fs::weakly_canonical(fs::absolute(options.submissions), ec);
+  const fs::path results_c = fs::weakly_canonical(fs::absolute(options.results), ec);
+  const auto [end, _] = std::mismatch(subs_c.begin(), subs_c.end(), results_c.begin(),
+                                      results_c.end());
+  if (end == subs_c.end())
+    throw Error("batch.usage", options.results.string(),
+                "the results folder (--out) must not be the submissions folder (--batch) or "
+                "inside it");
+  fs::create_directories(options.results, ec);
+  if (ec) throw Error("io.write", options.results.string(), ec.message());
+  const auto submissions = list_submissions(options.submissions);
+
+  const fs::path journal_path = options.results / kJournalName;
+  JournalContents contents;
+  Journal journal =
+      options.resume ? Journal::resume(journal_path, contents) : Journal::create(journal_path);
+  std::map<JournalKey, const JournalRecord*> done;
+  for (const auto& r : contents.records) done.emplace(r.key, &r);
+  // Holding the journal's lock, no other run is publishing here: what an interrupted one left
+  // (a staging folder, temp links and files) can go now.
+  clean_results(options.results);
+
+  const int total = static_cast<int>(submissions.size());
+  std::function<void(const BatchProgress&)> report_progress;
+  if (progress)
+    report_progress = [&](const BatchProgress& p) {
+      BatchProgress q = p;
+      q.total = total;
+      if (q.done > 0) q.eta_seconds = q.elapsed_seconds / q.done * (total - q.done);
+      progress(q);
+    };
+
+  Shared shared{options,      journal,
+                done,         report_progress,
+                Clock::now(), options_text(options),
+                {},           {},
+                {},           0,
+                nullptr,      {}};
+  shared.summary.journal_warnings = contents.warnings;
+
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (;;) {
+      if (shared.cancelled()) return;
+      const size_t i = next++;
+      if (i >= submissions.size()) return;
+      try {
+        grade_submission(shared, submissions[i]);
+      } catch (...) {
+        std::lock_guard lock(shared.mutex);
+        if (!shared.error) shared.error = std::current_exception();
+        shared.stop = true;
+        return;
+      }
+    }
+  };
+  const int jobs = std::clamp(options.jobs, 1, std::max(1, total));
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  if (shared.error) std::rethrow_exception(shared.error);
+  BatchSummary summary = shared.summary;
+  if (options.cancel != nullptr && options.cancel->load()) {
+    summary.cancelled = true;
+    return summary;  // no reports from a partial run; resume it to finish
+  }
+
+  // The reports come from the journal alone: what this run graded and what it found there.
+  JournalContents final_contents = read_journal(journal_path);
+  std::vector<JournalRecord> records;
+  for (auto& r : final_contents.records)
+    if (shared.expected.count(r.key)) records.push_back(std::move(r));
+  if (records.size() != shared.expected.size())
+    throw Error("io.read", journal_path.string(),
+                "the journal lacks " + std::to_string(shared.expected.size() - records.size()) +
+                    " result(s) this run graded");
+  const BatchReports reports = build_batch_reports(records);
+  std::vector<grade::RosterRow> roster;
+  if (options.assignment) {
+    std::set<uintmax_t> graded_sizes;
+    for (const auto& r : records)
+      if (!r.plugin_file.empty())
+        graded_sizes.insert(fs::file_size(
+            options.submissions / r.key.submission / r.plugin_file, ec));
+    roster = roster_rows(reports, records, *options.assignment,
+                         shipped_plugin_hashes(graded_sizes));
+  }
+  try {
+    write_batch_reports(reports, options.results, options.view, options.assignment, roster);
+  } catch (const Error& e) {
+    throw Error(e.id(), e.location(),
+                e.message() + ". The journal holds every result: run again with --resume to "
+                              "publish the reports (nothing is graded again)");
+  }
+  return summary;
+}
+
+}  // namespace awb::core

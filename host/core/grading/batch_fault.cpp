@@ -1,0 +1,64 @@
+// batch_fault.cpp: parses AWB_TEST_FAULT once and counts report steps against it.
+#include "core/grading/batch_fault.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+namespace awb::core {
+namespace {
+
+enum class Mode { kNone, kKill, kEnospc };
+
+struct Fault {
+  Mode mode = Mode::kNone;
+  long n = 0;
+};
+
+const Fault& fault() {
+  static const Fault parsed = [] {
+    Fault f;
+    const char* env = std::getenv("AWB_TEST_FAULT");
+    if (env == nullptr || *env == '\0') return f;
+    const std::string text = env;
+    const auto colon = text.find(':');
+    const std::string kind = text.substr(0, colon);
+    char* end = nullptr;
+    const long n = colon == std::string::npos ? 0 : std::strtol(text.c_str() + colon + 1, &end, 10);
+    const bool number = end != nullptr && *end == '\0' && n >= 1;
+    if (number && kind == "kill-after-report") f = {Mode::kKill, n};
+    if (number && kind == "enospc-at-report") f = {Mode::kEnospc, n};
+    if (f.mode == Mode::kNone)
+      std::cerr << "awb: AWB_TEST_FAULT='" << text
+                << "' is not kill-after-report:N or enospc-at-report:N (N >= 1); ignored\n";
+    return f;
+  }();
+  return parsed;
+}
+
+// Steps are counted per mode: kill counts every step, ENOSPC only those that need space.
+std::atomic<long> steps{0};
+
+}  // namespace
+
+bool report_step_fails(ReportStep step) {
+  const Fault& f = fault();
+  if (f.mode != Mode::kEnospc || step != ReportStep::kAllocates) return false;
+  if (++steps != f.n) return false;
+  errno = ENOSPC;
+  return true;
+}
+
+void report_step_done() {
+  const Fault& f = fault();
+  if (f.mode != Mode::kKill || ++steps != f.n) return;
+  ::kill(::getpid(), SIGKILL);
+  ::pause();  // SIGKILL cannot be caught; this only waits for it to land
+}
+
+}  // namespace awb::core

@@ -1,0 +1,247 @@
+// batch_publish.cpp: staging folder + manifest + one rename of the `current` link; cleanup of
+// whatever an interrupted publish left behind.
+#include "core/grading/batch_publish.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "core/base/atomic_file.hpp"
+#include "core/grading/batch_fault.hpp"
+#include "core/base/sha256.hpp"
+#include "graders/model/error.hpp"
+
+namespace awb::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCurrent = "current";
+constexpr const char* kManifest = "MANIFEST.sha256";
+constexpr const char* kGenerationPrefix = "reports.";
+constexpr const char* kStagingPrefix = ".staging.";
+constexpr const char* kTempLinkSuffix = ".link";  // ".<name>.link": a link about to be renamed
+constexpr const char* kOldSuffix = ".old";        // ".<name>.old": a pre-generations folder
+// The reports as earlier versions of awb wrote them, straight into RESULTS.
+const std::set<std::string> kFlatReports = {"grades.csv", "junit.xml", "roster.csv"};
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+// N of "reports.N" or ".staging.N", or -1.
+long generation_number(const std::string& name, const std::string& prefix) {
+  if (!starts_with(name, prefix) || name.size() == prefix.size()) return -1;
+  const std::string digits = name.substr(prefix.size());
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      digits.size() > 12)
+    return -1;
+  return std::stol(digits);
+}
+
+// A temp file write_file_atomic left: ".<name>.XXXXXX".
+bool atomic_temp_of(const std::string& entry, const std::string& name) {
+  return starts_with(entry, "." + name + ".") && entry.size() == name.size() + 8;
+}
+
+std::string system_why() { return std::strerror(errno); }
+
+[[noreturn]] void fail_step(const fs::path& path, const std::string& step) {
+  throw Error("io.write", path.string(), step + ": " + system_why());
+}
+
+void remove_entry(const fs::path& path) {
+  std::error_code ec;
+  fs::remove_all(path, ec);  // best effort: what stays is removed by the next run
+  report_step_done();
+}
+
+void stage_file(const fs::path& path, const std::string& content) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) throw Error("io.write", path.parent_path().string(), ec.message());
+  if (report_step_fails(ReportStep::kAllocates)) fail_step(path, "write");
+  write_file_atomic(path, content);
+  report_step_done();
+}
+
+void rename_step(const fs::path& from, const fs::path& to) {
+  if (report_step_fails(ReportStep::kAllocates) || ::rename(from.c_str(), to.c_str()) != 0)
+    fail_step(to, "rename from " + from.filename().string());
+  report_step_done();
+}
+
+void symlink_step(const std::string& target, const fs::path& link) {
+  std::error_code ec;
+  fs::remove(link, ec);
+  if (report_step_fails(ReportStep::kAllocates) || ::symlink(target.c_str(), link.c_str()) != 0)
+    fail_step(link, "symlink to " + target);
+  report_step_done();
+}
+
+// RESULTS/<name> becomes the relative link current/<name> (already is: nothing to do). A
+// pre-generations folder of that name is moved aside first (a link cannot be renamed over a
+// folder) and removed with the leftovers.
+void link_familiar(const fs::path& results, const std::string& name) {
+  const fs::path path = results / name;
+  const std::string target = std::string(kCurrent) + "/" + name;
+  std::error_code ec;
+  if (fs::is_symlink(path, ec) && fs::read_symlink(path, ec).string() == target) return;
+  const fs::path temp = results / ("." + name + kTempLinkSuffix);
+  symlink_step(target, temp);
+  if (fs::is_directory(fs::symlink_status(path, ec)))
+    rename_step(path, results / ("." + name + kOldSuffix));
+  rename_step(temp, path);
+}
+
+long next_generation(const fs::path& results) {
+  long newest = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(results, ec)) {
+    const std::string n = e.path().filename().string();
+    newest = std::max({newest, generation_number(n, kGenerationPrefix),
+                       generation_number(n, kStagingPrefix)});
+  }
+  return newest + 1;
+}
+
+std::string sha256sum_name(const std::string& name, bool& escaped) {
+  std::string out;
+  escaped = false;
+  for (char c : name) {
+    if (c == '\\' || c == '\n') {
+      escaped = true;
+      out += c == '\\' ? "\\\\" : "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string report_manifest(std::vector<ReportFile> files) {
+  std::sort(files.begin(), files.end(),
+            [](const ReportFile& a, const ReportFile& b) { return a.name < b.name; });
+  std::string out;
+  for (const auto& f : files) {
+    bool escaped = false;
+    const std::string name = sha256sum_name(f.name, escaped);
+    out += (escaped ? "\\" : "") + sha256_hex(f.content) + "  " + name + "\n";
+  }
+  return out;
+}
+
+std::string current_generation(const fs::path& results) {
+  std::error_code ec;
+  const fs::path target = fs::read_symlink(results / kCurrent, ec);
+  if (ec) return "";
+  const std::string name = target.filename().string();
+  return generation_number(name, kGenerationPrefix) >= 0 ? name : "";
+}
+
+void clean_results(const fs::path& results) {
+  const std::string current = current_generation(results);
+  std::error_code ec;
+  std::vector<fs::path> leftovers;
+  for (const auto& e : fs::directory_iterator(results, ec)) {
+    const std::string n = e.path().filename().string();
+    bool leftover = generation_number(n, kStagingPrefix) >= 0 ||
+                    (generation_number(n, kGenerationPrefix) >= 0 && n != current) ||
+                    starts_with(n, std::string(".") + kCurrent + ".");
+    for (const std::string& name : {std::string("grades.csv"), std::string("junit.xml"),
+                                    std::string("roster.csv"), std::string("gradescope")})
+      leftover = leftover || n == "." + name + kTempLinkSuffix || n == "." + name + kOldSuffix ||
+                 (kFlatReports.count(name) && atomic_temp_of(n, name));
+    if (leftover) leftovers.push_back(e.path());
+  }
+  // A pre-generations gradescope/ folder: the temp files an interrupted write left in it.
+  const fs::path flat = results / "gradescope";
+  if (!fs::is_symlink(flat, ec) && fs::is_directory(flat, ec))
+    for (const auto& e : fs::directory_iterator(flat, ec)) {
+      const std::string n = e.path().filename().string();
+      if (starts_with(n, ".") && n.size() > 12 && n.compare(n.size() - 12, 6, ".json.") == 0)
+        leftovers.push_back(e.path());
+    }
+  for (const auto& p : leftovers) fs::remove_all(p, ec);
+  if (!leftovers.empty()) fsync_folder(results);
+}
+
+void publish_report_set(const fs::path& results, std::vector<ReportFile> files) {
+  clean_results(results);
+  const std::string previous = current_generation(results);
+  const long g = next_generation(results);
+  const std::string generation = kGenerationPrefix + std::to_string(g);
+  const fs::path staging = results / (kStagingPrefix + std::to_string(g));
+  const fs::path temp_current = results / ("." + std::string(kCurrent) + "." + std::to_string(g));
+  std::sort(files.begin(), files.end(),
+            [](const ReportFile& a, const ReportFile& b) { return a.name < b.name; });
+  files.push_back({kManifest, report_manifest(files)});
+
+  bool is_current = false;
+  try {
+    for (const auto& f : files) stage_file(staging / f.name, f.content);
+    fsync_folder(staging);
+    rename_step(staging, results / generation);
+    fsync_folder(results);
+
+    // The familiar paths, each a link into current/. Where no report is there yet, the link
+    // goes in before the swap: it leads nowhere until `current` does, so readers see every
+    // report appear in the one step. Reports in the flat layout of earlier versions can only be
+    // replaced after it.
+    std::set<std::string> top;
+    for (const auto& f : files)
+      if (f.name != kManifest) top.insert(f.name.substr(0, f.name.find('/')));
+    for (const auto& name : top) {
+      std::error_code ec;
+      const auto st = fs::symlink_status(results / name, ec);
+      if (!fs::exists(st) || fs::is_symlink(st)) link_familiar(results, name);
+    }
+    symlink_step(generation, temp_current);
+    rename_step(temp_current, results / kCurrent);
+    is_current = true;
+    fsync_folder(results);
+    for (const auto& name : top) link_familiar(results, name);
+    fsync_folder(results);
+  } catch (const Error& e) {
+    std::error_code ec;
+    fs::remove_all(staging, ec);
+    fs::remove(temp_current, ec);
+    if (!is_current) fs::remove_all(results / generation, ec);
+    const std::string left =
+        is_current ? "the new reports are current (" + (results / kCurrent).string() + " -> " +
+                         generation + "), but not every familiar link points into them"
+        : previous.empty()
+            ? "no reports were published: " + results.string() + " holds none yet"
+            : results.string() + " still holds the previous reports (" + previous + "), intact";
+    throw Error("io.write", e.location(), e.message() + "; " + left);
+  }
+
+  // Past the swap nothing can fail the run: what is not removed now is removed next time.
+  // Stale: a familiar link into current/ for something the new set lacks (roster.csv of an
+  // earlier run with an assignment), or such a report as earlier versions wrote it, flat.
+  auto in_set = [&](const std::string& name) {
+    return std::any_of(files.begin(), files.end(), [&](const ReportFile& f) {
+      return f.name == name || starts_with(f.name, name + "/");
+    });
+  };
+  std::vector<fs::path> stale;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(results, ec)) {
+    const std::string name = e.path().filename().string();
+    if (in_set(name)) continue;
+    const bool link = e.is_symlink(ec) &&
+                      starts_with(fs::read_symlink(e.path(), ec).string(), std::string(kCurrent) + "/");
+    const bool flat = !e.is_symlink(ec) && kFlatReports.count(name) > 0;
+    if (link || flat) stale.push_back(e.path());
+  }
+  for (const auto& p : stale) remove_entry(p);
+  if (!previous.empty() && previous != generation) remove_entry(results / previous);
+  clean_results(results);
+}
+
+}  // namespace awb::core

@@ -1,0 +1,48 @@
+// batch_publish.hpp: a batch's reports published as one whole set, so that readers and the next
+// resume see the previous set or the new one, never a mix (DESIGN.md section 5).
+//
+// RESULTS/ holds
+//   reports.<generation>/      one whole set: grades.csv, junit.xml, gradescope/, [roster.csv],
+//                              and MANIFEST.sha256 (every other file, `sha256sum -c` format)
+//   current -> reports.<generation>     replaced in one step (a new link renamed over it)
+//   grades.csv -> current/grades.csv    and junit.xml, gradescope, roster.csv likewise: the
+//                                       familiar paths, relative links that follow `current`
+// A set is written into a hidden staging folder (.staging.<generation>), fsync'd, renamed to
+// reports.<generation>, and only then made current. Anything else an interrupted write left
+// (staging folders, temp links and files, generations that are not current) is removed by the
+// next run; the previous generation is removed once the new one is current.
+#ifndef AWB_CORE_GRADING_BATCH_PUBLISH_HPP_
+#define AWB_CORE_GRADING_BATCH_PUBLISH_HPP_
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace awb::core {
+
+struct ReportFile {
+  std::string name;  // relative to the set: "grades.csv", "gradescope/alice.json"
+  std::string content;
+};
+
+// The MANIFEST.sha256 of a set: "<sha256>  <name>" per file, sorted by name; a name holding a
+// backslash or newline is escaped as sha256sum writes it (the line then starts with '\').
+std::string report_manifest(std::vector<ReportFile> files);
+
+// Removes what an interrupted publish left in `results` (see above); never the journal, the
+// current generation, or files awb did not write. Best effort: a leftover it cannot remove
+// stays for the next run.
+void clean_results(const std::filesystem::path& results);
+
+// The generation RESULTS/current points at, or "" when there is none yet.
+std::string current_generation(const std::filesystem::path& results);
+
+// Publishes `files` as the new current set (see above). Throws awb::Error("io.write") naming
+// the step that failed and what `results` then holds: the previous set, intact, unless the
+// failure came after the new set became current (then the new set, with a familiar link
+// possibly missing).
+void publish_report_set(const std::filesystem::path& results, std::vector<ReportFile> files);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_GRADING_BATCH_PUBLISH_HPP_

@@ -1,0 +1,117 @@
+// forward.cpp: ABI marshalling and the RAII instance wrapper.
+#include "core/plugins/forward.hpp"
+
+#include <array>
+#include <cstddef>
+#include <limits>
+
+#include "graders/model/abi_buffers.hpp"
+#include "graders/model/error.hpp"
+#include "runner/protocol.hpp"
+
+namespace awb::core {
+namespace {
+
+template <class T>
+ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const ForwardOptions& o) {
+  const int64_t T_ = p.tokens_count();
+  const int64_t H = p.heads;
+  AbiBuffers<T> b;
+  const awb_problem prob = b.problem(p, o.threads);
+
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  awb_results res{};
+  res.struct_size = sizeof(awb_results);
+  res.z = make_tensor(b.output(static_cast<size_t>(T_ * p.d_out()), nan), 2, {T_, p.d_out(), 1});
+  if (o.want_weights)
+    res.a = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+  if (o.want_scores)
+    res.s = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+
+  fn(prob, res);
+
+  ForwardResult out;
+  out.z = to_matrix<T>(res.z);
+  if (o.want_weights) out.weights = to_planes<T>(res.a);
+  if (o.want_scores) out.scores = to_planes<T>(res.s);
+  return out;
+}
+
+}  // namespace
+
+const char* to_string(awb_status status) {
+  switch (status) {
+    case AWB_OK:
+      return "ok";
+    case AWB_ERR_INVALID_ARGUMENT:
+      return "invalid-argument";
+    case AWB_ERR_UNSUPPORTED:
+      return "unsupported";
+    case AWB_ERR_OUT_OF_MEMORY:
+      return "out-of-memory";
+    case AWB_ERR_INTERNAL:
+      return "internal";
+  }
+  return "unknown-status";
+}
+
+ForwardResult run_forward(const RawForward& fn, const ProblemSpec& problem,
+                          const ForwardOptions& options) {
+  if (options.scalar == Scalar::kF64) return run_typed<double>(fn, problem, options);
+  return run_typed<float>(fn, problem, options);
+}
+
+namespace {
+constexpr size_t kErrorCapacity = 2048;
+
+std::string message_from(const std::array<char, kErrorCapacity>& buf) {
+  // The plugin may not have terminated the string; never read past the buffer.
+  size_t n = 0;
+  while (n < buf.size() && buf[n] != '\0') ++n;
+  return n ? std::string(buf.data(), n) : "(no message)";
+}
+}  // namespace
+
+VariantInstance::VariantInstance(std::shared_ptr<const Library> library, const VariantDesc& variant)
+    : library_(std::move(library)), variant_(variant) {
+  std::array<char, kErrorCapacity> err{};
+  const awb_status st = variant_.raw->create(variant_.raw, &instance_, err.data(), err.size());
+  if (st != AWB_OK)
+    throw Error("plugin.create_failed", variant_.id,
+                std::string(to_string(st)) + ": " + message_from(err));
+  backward_ = runner::backward_extension(variant_.raw);
+}
+
+VariantInstance::~VariantInstance() { variant_.raw->destroy(instance_); }
+
+void VariantInstance::forward(const awb_problem& problem, awb_results& results) {
+  std::array<char, kErrorCapacity> err{};
+  const awb_status st =
+      variant_.raw->forward(instance_, &problem, &results, err.data(), err.size());
+  if (st != AWB_OK)
+    throw Error("plugin.forward_failed", variant_.id,
+                std::string(to_string(st)) + ": " + message_from(err));
+}
+
+RawForward VariantInstance::as_raw() {
+  return [this](const awb_problem& p, awb_results& r) { forward(p, r); };
+}
+
+void VariantInstance::backward(const awb_problem& problem, const awb_results& forward,
+                               const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) {
+  if (!backward_)
+    throw Error("plugin.no_backward", variant_.id, "the variant has no backward pass");
+  std::array<char, kErrorCapacity> err{};
+  const awb_status st =
+      backward_->backward(instance_, &problem, &forward, &dz, da, &grads, err.data(), err.size());
+  if (st != AWB_OK)
+    throw Error("plugin.backward_failed", variant_.id,
+                std::string(to_string(st)) + ": " + message_from(err));
+}
+
+RawBackward VariantInstance::backward_raw() {
+  return [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };
+}
+
+}  // namespace awb::core

@@ -1,0 +1,72 @@
+// forward.hpp: runs a forward pass of a plugin variant (or the reference) on a host problem.
+#ifndef AWB_CORE_PLUGINS_FORWARD_HPP_
+#define AWB_CORE_PLUGINS_FORWARD_HPP_
+
+#include <awb/awb_plugin.h>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/plugins/capabilities.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "graders/model/problem.hpp"
+#include "graders/model/result.hpp"
+#include "graders/model/tensor.hpp"
+
+namespace awb::core {
+
+struct ForwardOptions {
+  Scalar scalar = Scalar::kF64;
+  bool want_weights = true;  // A
+  bool want_scores = true;   // S
+  int threads = 0;           // 0: the plugin's choice
+};
+
+// The raw call: fills ABI results for an ABI problem; throws awb::Error on failure.
+using RawForward = std::function<void(const awb_problem&, awb_results&)>;
+// The raw backward call (awb_plugin.h, "org.awb.backward/1"): problem, its forward results, dZ,
+// dA (null when absent), gradients out; throws awb::Error on failure.
+using RawBackward = std::function<void(const awb_problem&, const awb_results&, const awb_tensor&,
+                                       const awb_tensor*, awb_gradients&)>;
+
+// Marshals `problem` into ABI buffers of the requested scalar type, calls `fn`, and converts the
+// outputs back. Output buffers are pre-filled with NaN so an unwritten entry cannot pass as a
+// value. The problem must already be validated and fitted to the variant.
+ForwardResult run_forward(const RawForward& fn, const ProblemSpec& problem,
+                          const ForwardOptions& options);
+
+// One live instance of a plugin variant. Keeps its library loaded; destroys the instance first.
+class VariantInstance {
+ public:
+  // Throws awb::Error("plugin.create_failed") with the plugin's message.
+  VariantInstance(std::shared_ptr<const Library> library, const VariantDesc& variant);
+  ~VariantInstance();
+  VariantInstance(const VariantInstance&) = delete;
+  VariantInstance& operator=(const VariantInstance&) = delete;
+
+  // Throws awb::Error("plugin.forward_failed") with the status and the plugin's message.
+  void forward(const awb_problem& problem, awb_results& results);
+  RawForward as_raw();
+  // Whether the variant exports the backward extension.
+  bool has_backward() const { return backward_ != nullptr; }
+  // Throws awb::Error("plugin.no_backward" | "plugin.backward_failed").
+  void backward(const awb_problem& problem, const awb_results& forward, const awb_tensor& dz,
+                const awb_tensor* da, awb_gradients& grads);
+  RawBackward backward_raw();
+  const VariantDesc& variant() const { return variant_; }
+
+ private:
+  std::shared_ptr<const Library> library_;
+  VariantDesc variant_;
+  void* instance_ = nullptr;
+  const awb_backward_ext* backward_ = nullptr;
+};
+
+const char* to_string(awb_status status);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_PLUGINS_FORWARD_HPP_

@@ -1,0 +1,104 @@
+// plugin_loader.hpp: finds plugin files, loads them with Boost.DLL, validates their descriptors.
+#ifndef AWB_CORE_PLUGINS_PLUGIN_LOADER_HPP_
+#define AWB_CORE_PLUGINS_PLUGIN_LOADER_HPP_
+
+#include <awb/awb_plugin.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/runner_client/runner_process.hpp"
+#include "runner/protocol.hpp"
+
+namespace awb::core {
+
+class Library;  // a loaded shared object; stays loaded while anything from it lives
+
+enum class LoadStage { kDiscover, kOpen, kEntrySymbol, kAbi, kDescriptor, kDuplicate };
+const char* to_string(LoadStage stage);
+
+// Why one file did not become a plugin. Data, never an exception.
+struct LoadFailure {
+  std::filesystem::path path;
+  LoadStage stage;
+  std::string message;
+  std::string system_error;  // dlerror() text where the system gave one
+};
+
+struct VariantDesc {
+  std::string id;
+  std::string name;
+  std::string description;
+  uint64_t capabilities = 0;
+  const awb_variant* raw = nullptr;  // in-process only; valid while `library` is loaded
+  uint32_t index = 0;                // position in the plugin's descriptor
+  bool trainable = false;            // exports AWB_EXT_BACKWARD (as described at load)
+};
+
+struct PluginDesc {
+  std::filesystem::path path;
+  std::string id, name, version, author, description;
+  uint32_t abi_major = 0, abi_minor = 0;
+  bool bundled = false;  // shipped with awb, hence trusted
+  // kInProcess when loaded here (trusted); otherwise the level its describing runner reached.
+  runner::Isolation isolation = runner::Isolation::kInProcess;
+  std::vector<VariantDesc> variants;
+  std::shared_ptr<const Library> library;  // null for a plugin that only runs in a runner
+};
+
+struct Catalog {
+  std::vector<PluginDesc> plugins;
+  std::vector<LoadFailure> failures;
+};
+
+// Where plugins are looked for, in order: the bundled folder, then AWB_PLUGIN_PATH
+// (colon-separated), then `extra` (folders or single files).
+std::filesystem::path bundled_plugin_dir();
+std::vector<std::filesystem::path> plugin_search_path(
+    const std::vector<std::filesystem::path>& extra);
+
+// Which plugins are loaded into this process. The bundled folder is always trusted; every other
+// plugin is described by (and later runs in) an awb-runner, unless `trust_all` (--trusted).
+struct LoadPolicy {
+  bool trust_all = false;
+  std::vector<std::filesystem::path> trusted_dirs;  // shipped code besides the bundled folder
+  // A submission: a symbolic link is refused, not followed (files found through links are
+  // never trusted, whatever the policy).
+  bool regular_files_only = false;
+  RunnerOptions runner;
+};
+
+// Loads every *.so in the given folders (sorted by name) and every file given directly.
+// Files seen twice (same canonical path) are loaded once; a plugin id seen twice keeps the
+// first and reports the second as a kDuplicate failure. Never throws for a bad plugin.
+Catalog load_catalog(const std::vector<std::filesystem::path>& locations,
+                     const LoadPolicy& policy = {});
+
+// A variant picked by "variant-id" or "plugin.id:variant-id".
+struct VariantRef {
+  const PluginDesc* plugin = nullptr;
+  const VariantDesc* variant = nullptr;
+};
+// Throws awb::Error("plugin.variant_not_found" | "plugin.variant_ambiguous") naming the
+// candidates.
+VariantRef find_variant(const Catalog& catalog, const std::string& spec);
+
+// Loads one file; exactly one of the two results is set.
+struct LoadResult {
+  std::unique_ptr<PluginDesc> plugin;
+  std::unique_ptr<LoadFailure> failure;
+};
+LoadResult load_plugin(const std::filesystem::path& file);
+
+// Loads one file in an awb-runner and validates what it reports; a runner fault (a static
+// constructor that crashes, a load that hangs) becomes a kOpen failure naming the fault.
+LoadResult describe_isolated(const std::filesystem::path& file, const RunnerOptions& options);
+
+// The descriptor checks both loading paths share; `d` may come from untrusted code.
+LoadResult validate_descriptor(const runner::RawDescriptor& d, const std::filesystem::path& path);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_PLUGINS_PLUGIN_LOADER_HPP_

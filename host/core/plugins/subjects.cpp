@@ -1,0 +1,77 @@
+// subjects.cpp: strict fitting of each layer, then the forward call, layer by layer.
+#include "core/plugins/subjects.hpp"
+
+#include "core/plugins/reference_forward.hpp"
+#include "graders/model/error.hpp"
+
+namespace awb::core {
+
+std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabilities, Scalar scalar) {
+  for (size_t l = 0; l < input.layers.size(); ++l) {
+    const auto fitted = adapt(input.layer_problem(l, input.x), capabilities, scalar, Fit::kStrict);
+    if (!fitted.problem) return fitted.reason;
+  }
+  return std::nullopt;
+}
+
+RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar,
+                     const RawForward& fn) {
+  ForwardOptions options;
+  options.scalar = scalar;
+  return run_layers(input, [&](const ProblemSpec& p) {
+    validate(p);
+    const auto fitted = adapt(p, capabilities, scalar, Fit::kStrict);
+    if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
+    return run_forward(fn, *fitted.problem, options);
+  });
+}
+
+LayerGradients backward_fitted(const ProblemSpec& problem, const BackwardSeed& upstream,
+                               uint64_t capabilities, Scalar scalar, const RawForward& forward,
+                               const RawBackward& backward) {
+  validate(problem);
+  const auto fitted = adapt(problem, capabilities, scalar, Fit::kStrict);
+  if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
+  ForwardOptions options;
+  options.scalar = scalar;
+  const ForwardResult f = run_forward(forward, *fitted.problem, options);
+  return run_backward(backward, *fitted.problem, f, upstream, scalar);
+}
+
+PluginSubject::PluginSubject(const VariantRef& ref, const SessionOptions& options)
+    : capabilities_(ref.variant->capabilities), session_(open_session(ref, options)) {}
+
+std::optional<std::string> PluginSubject::cannot_run(const RunInput& input, Scalar scalar) const {
+  return fit_reason(input, capabilities_, scalar);
+}
+
+RunOutput PluginSubject::run(const RunInput& input, Scalar scalar) {
+  return run_fitted(input, capabilities_, scalar, session_->as_raw());
+}
+
+std::optional<std::string> PluginSubject::cannot_backward() const {
+  return session_->cannot_backward();
+}
+
+LayerGradients PluginSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                       Scalar scalar) {
+  return backward_fitted(problem, upstream, capabilities_, scalar, session_->as_raw(),
+                         session_->backward_raw());
+}
+
+std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,
+                                                        Scalar scalar) const {
+  return fit_reason(input, capabilities_, scalar);
+}
+
+RunOutput ReferenceSubject::run(const RunInput& input, Scalar scalar) {
+  return run_fitted(input, capabilities_, scalar, reference_forward(capabilities_));
+}
+
+LayerGradients ReferenceSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                          Scalar scalar) {
+  return backward_fitted(problem, upstream, capabilities_, scalar, reference_forward(capabilities_),
+                         reference_backward(capabilities_));
+}
+
+}  // namespace awb::core

@@ -1,0 +1,58 @@
+// variant_session.hpp: a live connection to one plugin variant, in this process (trusted
+// plugins) or in an awb-runner (everything else). Front ends and grading call plugins only
+// through it, so the isolation decision is made in one place.
+#ifndef AWB_CORE_PLUGINS_VARIANT_SESSION_HPP_
+#define AWB_CORE_PLUGINS_VARIANT_SESSION_HPP_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/plugins/forward.hpp"
+#include "core/plugins/plugin_loader.hpp"
+#include "core/runner_client/runner_process.hpp"
+
+namespace awb::core {
+
+struct SessionOptions {
+  RunnerOptions runner;
+  // Refuse a runner that locked down less than this (--min-isolation). Trusted plugins run
+  // in-process by design and are not subject to it.
+  runner::Isolation minimum = runner::Isolation::kProcess;
+};
+
+class VariantSession {
+ public:
+  virtual ~VariantSession() = default;
+  // One forward call. Faults surface as awb::Error ("plugin.*", "runner.*").
+  virtual void forward(const awb_problem& problem, awb_results& results) = 0;
+  virtual runner::Isolation isolation() const = 0;
+  // Per-run limits (an exercise's limits); ignored in-process.
+  virtual void set_limits(double /*cpu_seconds*/, double /*wall_seconds*/) {}
+  // Ends the session. Throws awb::Error for a fault only visible at the end (a stray frame).
+  virtual void finish() {}
+  // What the plugin printed so far (runner sessions; empty in-process).
+  virtual std::string output() const { return {}; }
+  RawForward as_raw() {
+    return [this](const awb_problem& p, awb_results& r) { forward(p, r); };
+  }
+  // Why this session cannot run the backward pass (exactly runner::kNotTrainable when the
+  // variant exports none, in-process and in a runner alike), or nothing.
+  virtual std::optional<std::string> cannot_backward() const = 0;
+  // One backward call (awb_plugin.h, AWB_EXT_BACKWARD).
+  virtual void backward(const awb_problem& problem, const awb_results& forward,
+                        const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) = 0;
+  RawBackward backward_raw() {
+    return [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                  const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };
+  }
+};
+
+// In-process when the plugin was loaded here (it has a library), else in a fresh runner.
+// Throws awb::Error when the variant cannot be set up (create fails, the runner cannot load
+// the plugin, or its lockdown is below `options.minimum`).
+std::unique_ptr<VariantSession> open_session(const VariantRef& ref, const SessionOptions& options);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_PLUGINS_VARIANT_SESSION_HPP_

@@ -1,0 +1,128 @@
+// runner_process.hpp: the host side of awb-runner: spawning, limits the host enforces (wall
+// clock, CPU per request, output), reading frames, and turning every fault into a verdict.
+#ifndef AWB_CORE_RUNNER_CLIENT_RUNNER_PROCESS_HPP_
+#define AWB_CORE_RUNNER_CLIENT_RUNNER_PROCESS_HPP_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/protocol.hpp"
+
+namespace awb::core {
+
+struct RunnerLimits {
+  double cpu_seconds = 10;   // CPU time of one request (the host samples it)
+  double wall_seconds = 30;  // wall-clock time of one request, and of start-up
+  int64_t memory_mb = 1024;  // address space of the runner process
+  int64_t file_mb = 16;      // largest file it may write (in its scratch folder)
+  int64_t open_files = 64;
+  size_t output_keep = 64 << 10;  // bytes of stdout and of stderr kept for feedback
+  size_t output_limit = 1 << 20;  // stdout + stderr beyond this stops the runner
+};
+
+struct RunnerOptions {
+  runner::Isolation level = runner::Isolation::kConfined;  // the level the runner aims for
+  RunnerLimits limits;
+};
+
+// Every way a runner can fail; each has a stable error id "runner.<name>".
+enum class Fault {
+  kSpawnFailed,
+  kCrashed,
+  kCpuLimit,
+  kWallLimit,
+  kMemoryLimit,
+  kOutputLimit,
+  kFileLimit,
+  kForbiddenSyscall,
+  kNoResult,
+  kMalformedResult,
+};
+const char* error_id(Fault fault);
+
+// Where awb-runner lives: next to the running awb, in the build tree or the install prefix.
+std::filesystem::path runner_executable();
+
+// One awb-runner process serving one plugin file. Construction spawns it and waits for its
+// hello; the destructor ends it and everything it started. Faults throw awb::Error with the
+// fault's id and a plain reason; after a fault the process is gone (alive() is false).
+class RunnerProcess {
+ public:
+  RunnerProcess(const std::filesystem::path& plugin, const RunnerOptions& options);
+  ~RunnerProcess();
+  RunnerProcess(const RunnerProcess&) = delete;
+  RunnerProcess& operator=(const RunnerProcess&) = delete;
+
+  // Exactly one of the two is set after construction.
+  const std::optional<runner::Hello>& hello() const { return hello_; }
+  const std::optional<runner::LoadFailed>& load_failure() const { return load_failure_; }
+  runner::Isolation level() const { return hello_ ? hello_->level : runner::Isolation::kProcess; }
+  bool alive() const { return pid_ > 0; }
+
+  // One forward call of variant #`variant` (descriptor order). `results` holds the host's
+  // buffers; their shapes are what the runner must return.
+  void forward(uint32_t variant, const awb_problem& problem, awb_results& results);
+  // One backward call (AWB_EXT_BACKWARD) of variant #`variant`: the problem, its forward
+  // results, dZ and dA (null when absent) travel to the runner; `grads` holds the host's
+  // gradient buffers, whose shapes the result must match exactly (a missing, extra or mis-sized
+  // gradient is a malformed result). NaN in a gradient is data: judging it is the check's job.
+  void backward(uint32_t variant, const awb_problem& problem, const awb_results& forward,
+                const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads);
+
+  // Ends the session: asks the runner to exit and checks that it sent nothing it was not asked
+  // for. Throws awb::Error("runner.malformed_result") for a stray frame (a forged result).
+  void close();
+
+  // The start of what the plugin printed (at most output_keep bytes each).
+  const std::string& stdout_text() const { return out_.kept; }
+  const std::string& stderr_text() const { return err_.kept; }
+  const RunnerLimits& limits() const { return options_.limits; }
+  void set_request_limits(double cpu_seconds, double wall_seconds);
+
+ private:
+  struct Output {
+    int fd = -1;
+    std::string kept;
+    size_t total = 0;
+  };
+  struct Frame {
+    wire::Header header;
+    std::vector<uint8_t> payload;
+  };
+  // Sends one request and returns the payload of the result frame that answers it (same id and
+  // nonce); every other outcome is a fault.
+  std::vector<uint8_t> call(wire::Type type, const std::vector<uint8_t>& payload,
+                            size_t max_result);
+  // A plugin status other than AWB_OK as awb::Error: the memory limit, a failed create(), or
+  // `failed_id` with the plugin's message.
+  void raise_for_status(const runner::ResultHead& head, const char* failed_id);
+  [[noreturn]] void fail(Fault fault, const std::string& reason);
+  [[noreturn]] void fail_from_exit();
+  std::optional<Frame> await_frame(uint32_t max_payload, const std::vector<uint8_t>* request);
+  bool pump(int timeout_ms, std::vector<uint8_t>* pending, size_t& written);
+  double cpu_seconds_used() const;
+  void end_process();
+  std::string output_excerpt() const;
+
+  RunnerOptions options_;
+  pid_t pid_ = -1;
+  int pidfd_ = -1;
+  int request_fd_ = -1, result_fd_ = -1;
+  Output out_, err_;
+  std::vector<uint8_t> inbox_;
+  bool result_eof_ = false;
+  std::optional<int> wait_status_;
+  std::filesystem::path scratch_;
+  std::optional<runner::Hello> hello_;
+  std::optional<runner::LoadFailed> load_failure_;
+  uint32_t next_request_ = 1;
+};
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_RUNNER_CLIENT_RUNNER_PROCESS_HPP_
