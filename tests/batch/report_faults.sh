@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report_faults.sh: report sets are published whole. With the test hook AWB_TEST_FAULT (see
-# host/core/batch_fault.hpp) awb is killed (SIGKILL) after each report step in turn, N = 1, 2,
+# host/core/grading/batch_fault.hpp) awb is killed (SIGKILL) after each report step in turn, N = 1, 2,
 # ... until a run completes, and a full disk (ENOSPC) is injected at each step that needs space.
 # After every fault RESULTS must read as one whole set (manifest verifies and lists every file,
 # the familiar paths lead into it) equal to the previous set or the new one, and a failed run

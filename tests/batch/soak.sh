@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # soak.sh: batch grading under abuse. Grades a generated class once without interruption, then
 # again while SIGKILLing awb at random moments (--kills times, resuming after each) and filling
-# the disk once while it publishes (AWB_TEST_FAULT, host/core/batch_fault.hpp); after every kill
+# the disk once while it publishes (AWB_TEST_FAULT, host/core/grading/batch_fault.hpp); after every kill
 # RESULTS must read as one whole set or none (only a finished run publishes), and the final
 # reports must be byte-identical to the uninterrupted run's.
 #

@@ -24,7 +24,7 @@ awb_tensor dense(void* data, int32_t rank, int64_t d0, int64_t d1, int64_t d2) {
   return t;
 }
 
-// The count of `awb bench` (core/bench.hpp): 4·T²·d, or 4·d·T(T+1)/2 with the mask.
+// The count of `awb bench` (core/bench/bench.hpp): 4·T²·d, or 4·d·T(T+1)/2 with the mask.
 double attention_flops(int64_t tokens, int64_t d, bool causal) {
   const double t = static_cast<double>(tokens);
   return 4.0 * (causal ? t * (t + 1) / 2 : t * t) * static_cast<double>(d);
