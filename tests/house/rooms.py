@@ -58,6 +58,9 @@ def main():
                 target = inc.split('/')[1]
                 if target not in reach(room, links):
                     problems.append(f'{where}: room {room} does not link room {target}')
+    for room in links:
+        below = sorted(reach(room, links) - {room})
+        print(f'  {room:14} may include: {", ".join(below) or "(no other room)"}; graders, sdk')
     for p in problems:
         print(p)
     print(f'house: {len(links)} rooms, {files} files, {len(problems)} include(s) pointing up')
