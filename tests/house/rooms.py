@@ -60,7 +60,7 @@ def main():
                     problems.append(f'{where}: room {room} does not link room {target}')
     for room in links:
         below = sorted(reach(room, links) - {room})
-        print(f'  {room:14} may include: {", ".join(below) or "(no other room)"}; graders, sdk')
+        print(f'  {room:14} may include: {", ".join(below) or "(no other room)"}')
     for p in problems:
         print(p)
     print(f'house: {len(links)} rooms, {files} files, {len(problems)} include(s) pointing up')
