@@ -1,4 +1,5 @@
 # The two commands of the README: `make run` and `make test`; both install what is missing first.
+# PRESET picks the CMake preset: dev, ci (warnings are errors), asan.
 PRESET ?= dev
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
@@ -14,8 +15,9 @@ run: build
 	  $(BUILD_DIR)/bin/awb run --example journey --all; \
 	fi
 
+# The test preset of the same name: its environment (sanitizer options) and filter apply.
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	ctest --preset $(PRESET) -j $(JOBS)
 
 deps:
 	@bash cmake/install-deps.sh
