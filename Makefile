@@ -1,9 +1,10 @@
 # The two commands of the README: `make run` and `make test`; both install what is missing first.
+# PRESET picks the CMake preset: dev, ci (warnings are errors), asan, tsan.
 PRESET ?= dev
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 
-.PHONY: run test deps configure build asan clean
+.PHONY: run test deps configure build asan tsan clean
 
 # The GUI where there is a display; elsewhere (CI, ssh) the CLI showcase, so `make run` ends.
 run: build
@@ -14,8 +15,9 @@ run: build
 	  $(BUILD_DIR)/bin/awb run --example journey --all; \
 	fi
 
+# The test preset of the same name: its environment (sanitizer options) and filter apply.
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	ctest --preset $(PRESET) -j $(JOBS)
 
 deps:
 	@bash cmake/install-deps.sh
@@ -28,6 +30,9 @@ build: configure
 
 asan:
 	$(MAKE) test PRESET=asan
+
+tsan:
+	$(MAKE) test PRESET=tsan
 
 clean:
 	rm -rf build

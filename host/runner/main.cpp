@@ -45,6 +45,24 @@ T number(std::string_view flag, const char* s) {
 
 }  // namespace
 
+#if defined(AWB_SANITIZED)
+// A sanitized runner keeps the sandbox as it is; the sanitizer runtimes are told to do without
+// what it forbids. Options in ASAN_OPTIONS / UBSAN_OPTIONS (which awb passes on) still win.
+// - symbolize=0: a report would start llvm-symbolizer with fork() and execve(); it prints
+//   addresses instead.
+// - handle_segv=0, handle_sigbus=0: a plugin's crash stays the signal the host reports
+//   ("crashed: SIGSEGV"), not a sanitizer report that ends in abort().
+extern "C" const char* __asan_default_options() {
+  return "symbolize=0:handle_segv=0:handle_sigbus=0";
+}
+extern "C" const char* __ubsan_default_options() { return "symbolize=0"; }
+// LeakSanitizer's check at exit stops the threads from a tracer started with clone() without
+// CLONE_THREAD, then ptrace(): both forbidden (a plugin must not fork or trace), so the check
+// would end every runner that exits through exit() with "forbidden system call: clone". This
+// hook wins over detect_leaks=1 in the environment; the runner's leaks go unchecked.
+extern "C" int __lsan_is_turned_off() { return 1; }
+#endif
+
 int main(int argc, char** argv) {
   // Only the descriptors the protocol names survive, whatever the parent leaked.
   ::close_range(kResultFd + 1, ~0U, 0);
@@ -81,6 +99,12 @@ int main(int argc, char** argv) {
     }
   }
   if (plugin.empty() || config.scratch_dir.empty()) usage("--plugin and --scratch are required");
+#if defined(AWB_SANITIZED)
+  // AddressSanitizer reserved terabytes of shadow address space before main(): any address-space
+  // limit would make every later mapping fail, so a sanitized runner has none, whatever its host
+  // asked (the host leaves it off too when it is sanitized itself).
+  config.memory_mb = 0;
+#endif
   if (::fcntl(kRequestFd, F_GETFD) < 0 || ::fcntl(kResultFd, F_GETFD) < 0)
     usage("fds 3 and 4 must be the request and result pipes");
 

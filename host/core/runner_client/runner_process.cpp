@@ -573,7 +573,12 @@ void RunnerProcess::fail_from_exit() {
     } else if (sig == SIGXFSZ) {
       fault = Fault::kFileLimit;
       reason = "wrote a file larger than " + std::to_string(options_.limits.file_mb) + " MB";
-    } else if (err.find("std::bad_alloc") != std::string::npos) {
+    } else if (err.find("std::bad_alloc") != std::string::npos ||
+               // ASan's operator new reports running out of memory and aborts; it never throws.
+               (sanitized_build() &&
+                (err.find("SUMMARY: AddressSanitizer: out-of-memory") != std::string::npos ||
+                 err.find("SUMMARY: AddressSanitizer: allocation-size-too-big") !=
+                     std::string::npos))) {
       fault = Fault::kMemoryLimit;
       reason = "ran out of memory (" + std::to_string(options_.limits.memory_mb) +
                " MB address space) and died of " + signal_name(sig);
