@@ -14,14 +14,17 @@
 #include <string>
 #include <string_view>
 
+#include "runner/command_line.hpp"
 #include "runner/lockdown.hpp"
 #include "runner/protocol.hpp"
 #include "runner/serve.hpp"
 
 namespace {
 
-constexpr int kRequestFd = 3;
-constexpr int kResultFd = 4;
+using awb::runner::kRequestFd;
+using awb::runner::kResultFd;
+namespace option = awb::runner::option;
+static_assert(kRequestFd == 3 && kResultFd == 4, "the usage text and messages name fds 3 and 4");
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
@@ -74,25 +77,25 @@ int main(int argc, char** argv) {
     const std::string_view flag = argv[i];
     if (i + 1 >= argc) usage(("missing value after " + std::string(flag)).c_str());
     const char* value = argv[++i];
-    if (flag == "--plugin") {
+    if (flag == option::kPlugin) {
       plugin = value;
-    } else if (flag == "--scratch") {
+    } else if (flag == option::kScratch) {
       config.scratch_dir = value;
-    } else if (flag == "--level") {
+    } else if (flag == option::kLevel) {
       const auto level = awb::runner::parse_isolation(value);
       if (!level || *level == awb::runner::Isolation::kInProcess) usage("unknown --level");
       config.target = *level;
-    } else if (flag == "--parent") {
+    } else if (flag == option::kParent) {
       config.parent = number<pid_t>(flag, value);
-    } else if (flag == "--uid") {
+    } else if (flag == option::kUid) {
       config.uid = number<uid_t>(flag, value);
-    } else if (flag == "--cpu-seconds") {
+    } else if (flag == option::kCpuSeconds) {
       config.cpu_seconds = number<double>(flag, value);
-    } else if (flag == "--memory-mb") {
+    } else if (flag == option::kMemoryMb) {
       config.memory_mb = number<int64_t>(flag, value);
-    } else if (flag == "--file-mb") {
+    } else if (flag == option::kFileMb) {
       config.file_mb = number<int64_t>(flag, value);
-    } else if (flag == "--open-files") {
+    } else if (flag == option::kOpenFiles) {
       config.open_files = number<int64_t>(flag, value);
     } else {
       usage(("unknown option " + std::string(flag)).c_str());

@@ -21,6 +21,7 @@
 #include "core/exercises/problem_file.hpp"
 #include "core/exercises/seeded.hpp"
 #include "core/exercises/yaml_reader.hpp"
+#include "core/runner_client/runner_limits.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;
@@ -204,6 +205,21 @@ TEST_CASE("yaml reader: node, list and line caps refuse at the offending place",
   aliases.max_aliases = 1;
   CHECK(refusal("a: &x 1\nb: *x\n", aliases) == "");
   CHECK(refusal("a: &x 1\nb: [*x, *x]\n", aliases) == "exercise.too_many_aliases 2:9;");
+}
+
+TEST_CASE("exercise: limits a file does not set are the runner's defaults", "[exercise][loader]") {
+  const core::RunnerLimits runner;
+  const auto none = core::parse_exercise(kTiny, "tiny.yaml");
+  REQUIRE(none.exercise);
+  CHECK(none.exercise->limits.cpu_seconds == runner.cpu_seconds);
+  CHECK(none.exercise->limits.wall_seconds == runner.wall_seconds);
+  CHECK(none.exercise->limits.memory_mb == runner.memory_mb);
+
+  const auto some = core::parse_exercise(kTiny + "limits:\n  wall_seconds: 7.5\n", "some.yaml");
+  REQUIRE(some.exercise);
+  CHECK(some.exercise->limits.wall_seconds == 7.5);
+  CHECK(some.exercise->limits.cpu_seconds == runner.cpu_seconds);
+  CHECK(some.exercise->limits.memory_mb == runner.memory_mb);
 }
 
 TEST_CASE("exercise: a second YAML document is an error where it starts", "[exercise][loader]") {

@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 
 #include "core/plugins/plugin_loader.hpp"
 #include "core/base/sha256.hpp"
 #include "graders/model/error.hpp"
+#include "runner/protocol.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;
@@ -21,6 +23,25 @@ const core::LoadFailure* failure_for(const core::Catalog& cat, const std::string
     if (f.path.filename() == file) return &f;
   return nullptr;
 }
+
+// A variant from before get_extension: the fields past its struct_size are whatever followed it
+// in the plugin's memory. Here that is a working get_extension, so reading it would show.
+int g_extension_calls = 0;
+awb_status short_backward(void*, const awb_problem*, const awb_results*, const awb_tensor*,
+                          const awb_tensor*, awb_gradients*, char*, size_t) {
+  return AWB_OK;
+}
+const awb_backward_ext kShortBackward = {sizeof(awb_backward_ext), &short_backward};
+const void* counting_get_extension(const awb_variant*, const char*) {
+  ++g_extension_calls;
+  return &kShortBackward;
+}
+awb_status short_create(const awb_variant*, void** instance, char*, size_t) {
+  *instance = nullptr;
+  return AWB_OK;
+}
+void short_destroy(void*) {}
+awb_status short_forward(void*, const awb_problem*, awb_results*, char*, size_t) { return AWB_OK; }
 
 const core::Catalog& broken_catalog() {
   static const core::Catalog cat = core::load_catalog({AWB_TEST_BROKEN_DIR});
@@ -174,4 +195,30 @@ TEST_CASE("a variant that is not there names the files that did not load", "[loa
                                 Catch::Contains("wrong_abi_major.so: abi: ") &&
                                 Catch::Contains("missing_entry_symbol.so: entry-symbol: "));
   }
+}
+
+TEST_CASE("get_extension is read only when the variant's struct_size covers it", "[loader][abi]") {
+  awb_variant v{sizeof(awb_variant), "short", "Short", nullptr, AWB_CAP_F64,
+                &short_create,       &short_destroy, &short_forward, &counting_get_extension};
+  const awb_variant* variants[] = {&v};
+  const awb_plugin_descriptor d{sizeof d, AWB_ABI_MAJOR, AWB_ABI_MINOR, "org.example.short",
+                                "Short", "1.0", nullptr, nullptr, 1, variants};
+  const size_t before = offsetof(awb_variant, get_extension);
+  // Stops right before the field, and halfway into it (half a pointer is no pointer either).
+  for (const size_t size : {before, before + sizeof(void*) / 2}) {
+    CAPTURE(size);
+    v.struct_size = size;
+    g_extension_calls = 0;
+    const runner::RawDescriptor raw = runner::read_descriptor(&d);
+    CHECK(runner::backward_extension(&v) == nullptr);
+    CHECK(g_extension_calls == 0);
+    const core::LoadResult load = core::validate_descriptor(raw, "short.so");
+    REQUIRE(load.plugin);  // an older plugin still loads, it just is not trainable
+    CHECK_FALSE(load.plugin->variants.at(0).trainable);
+  }
+  v.struct_size = sizeof(awb_variant);  // the same variant declaring the field is asked
+  g_extension_calls = 0;
+  CHECK(runner::read_descriptor(&d).variants.at(0).has_backward);
+  CHECK(runner::backward_extension(&v) == &kShortBackward);
+  CHECK(g_extension_calls == 2);
 }

@@ -11,6 +11,7 @@
 
 #include "graders/checks/check.hpp"
 #include "core/exercises/seeded.hpp"
+#include "core/runner_client/runner_limits.hpp"
 #include "graders/model/error.hpp"
 #include "graders/model/run.hpp"
 
@@ -19,10 +20,11 @@ namespace awb::core {
 enum class VariantKind { kParameterFree, kQkv, kMultiHead, kCausal };
 const char* to_string(VariantKind k);
 
+// An exercise's limits on one plugin run. What its file does not set is the runner's default.
 struct Limits {
-  double cpu_seconds = 10;
-  double wall_seconds = 30;
-  int64_t memory_mb = 1024;
+  double cpu_seconds = RunnerLimits{}.cpu_seconds;
+  double wall_seconds = RunnerLimits{}.wall_seconds;
+  int64_t memory_mb = RunnerLimits{}.memory_mb;
 };
 
 struct ExerciseCase {

@@ -11,39 +11,19 @@
 #include <string>
 #include <vector>
 
+#include "core/runner_client/runner_fault.hpp"
+#include "core/runner_client/runner_limits.hpp"
+#include "core/runner_client/unique_fd.hpp"
 #include "runner/protocol.hpp"
 
 namespace awb::core {
 
-struct RunnerLimits {
-  double cpu_seconds = 10;   // CPU time of one request (the host samples it)
-  double wall_seconds = 30;  // wall-clock time of one request, and of start-up
-  int64_t memory_mb = 1024;  // address space of the runner process
-  int64_t file_mb = 16;      // largest file it may write (in its scratch folder)
-  int64_t open_files = 64;
-  size_t output_keep = 64 << 10;  // bytes of stdout and of stderr kept for feedback
-  size_t output_limit = 1 << 20;  // stdout + stderr beyond this stops the runner
-};
+struct RunnerPipes;
 
 struct RunnerOptions {
   runner::Isolation level = runner::Isolation::kConfined;  // the level the runner aims for
   RunnerLimits limits;
 };
-
-// Every way a runner can fail; each has a stable error id "runner.<name>".
-enum class Fault {
-  kSpawnFailed,
-  kCrashed,
-  kCpuLimit,
-  kWallLimit,
-  kMemoryLimit,
-  kOutputLimit,
-  kFileLimit,
-  kForbiddenSyscall,
-  kNoResult,
-  kMalformedResult,
-};
-const char* error_id(Fault fault);
 
 // Where awb-runner lives: next to the running awb, in the build tree or the install prefix.
 std::filesystem::path runner_executable();
@@ -86,7 +66,7 @@ class RunnerProcess {
 
  private:
   struct Output {
-    int fd = -1;
+    UniqueFd fd;
     std::string kept;
     size_t total = 0;
   };
@@ -94,6 +74,10 @@ class RunnerProcess {
     wire::Header header;
     std::vector<uint8_t> payload;
   };
+  // The steps of construction after the pipes and the scratch folder: start the runner on
+  // `pipes` (taking the host's ends), then read its hello or its load report.
+  void spawn(const std::filesystem::path& plugin, RunnerPipes& pipes);
+  void await_first_frame();
   // Sends one request and returns the payload of the result frame that answers it (same id and
   // nonce); every other outcome is a fault.
   std::vector<uint8_t> call(wire::Type type, const std::vector<uint8_t>& payload,
@@ -107,12 +91,11 @@ class RunnerProcess {
   bool pump(int timeout_ms, std::vector<uint8_t>* pending, size_t& written);
   double cpu_seconds_used() const;
   void end_process();
-  std::string output_excerpt() const;
 
   RunnerOptions options_;
   pid_t pid_ = -1;
-  int pidfd_ = -1;
-  int request_fd_ = -1, result_fd_ = -1;
+  UniqueFd pidfd_;
+  UniqueFd request_fd_, result_fd_;
   Output out_, err_;
   std::vector<uint8_t> inbox_;
   bool result_eof_ = false;

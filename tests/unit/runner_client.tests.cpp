@@ -1,0 +1,155 @@
+// runner_client.tests.cpp: the host's side of awb-runner without a plugin: a runner that cannot
+// get its pipes leaves no descriptor behind, its command line, and how each way a runner ends
+// becomes a verdict.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/runner_client/runner_fault.hpp"
+#include "core/runner_client/runner_process.hpp"
+#include "core/runner_client/runner_spawn.hpp"
+#include "core/runner_client/unique_fd.hpp"
+#include "graders/model/error.hpp"
+#include "runner/command_line.hpp"
+
+using namespace awb;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::set<std::string> open_fds() {
+  std::set<std::string> fds;
+  for (const auto& entry : fs::directory_iterator("/proc/self/fd"))
+    fds.insert(entry.path().filename().string());
+  return fds;
+}
+
+// Lowers this process's descriptor limit for one scope so that exactly `room` more fit.
+class FdRoom {
+ public:
+  explicit FdRoom(int room) {
+    ::getrlimit(RLIMIT_NOFILE, &saved_);
+    int free_seen = 0, limit = 0;
+    for (int fd = 0; free_seen < room; ++fd)
+      if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF && ++free_seen == room) limit = fd + 1;
+    rlimit lowered = saved_;
+    lowered.rlim_cur = static_cast<rlim_t>(limit);
+    ::setrlimit(RLIMIT_NOFILE, &lowered);
+  }
+  ~FdRoom() { ::setrlimit(RLIMIT_NOFILE, &saved_); }
+  FdRoom(const FdRoom&) = delete;
+  FdRoom& operator=(const FdRoom&) = delete;
+
+ private:
+  rlimit saved_{};
+};
+
+}  // namespace
+
+TEST_CASE("a runner whose later pipe cannot be made leaves no descriptor open", "[runner]") {
+  const std::set<std::string> before = open_fds();
+  core::RunnerOptions options;
+  options.level = runner::Isolation::kProcess;
+  for (int room : {2, 4, 6, 8}) {  // one pipe fits, two, three; all four but no copy of an end
+    CAPTURE(room);
+    std::string id, message;
+    {
+      FdRoom only(room);
+      try {
+        core::RunnerProcess process("no-such-plugin.so", options);
+      } catch (const Error& e) {
+        id = e.id();
+        message = e.message();
+      }
+    }
+    CHECK(id == "runner.spawn_failed");
+    CHECK_THAT(message, Catch::StartsWith("pipe: "));
+    CHECK(open_fds() == before);
+  }
+}
+
+TEST_CASE("a unique fd closes what it owns and hands it over on a move", "[runner]") {
+  int raw[2];
+  REQUIRE(::pipe(raw) == 0);
+  core::UniqueFd kept(raw[1]);
+  {
+    core::UniqueFd read_end(raw[0]);
+    core::UniqueFd moved = std::move(read_end);
+    CHECK_FALSE(read_end.valid());
+    CHECK(moved.get() == raw[0]);
+  }
+  CHECK(::fcntl(raw[0], F_GETFD) == -1);  // closed once, by its last owner
+  CHECK(::fcntl(kept.get(), F_GETFD) != -1);
+  kept.reset();
+  CHECK(::fcntl(raw[1], F_GETFD) == -1);
+}
+
+TEST_CASE("the runner's command line names every option the runner reads", "[runner]") {
+  core::RunnerOptions options;
+  options.level = runner::Isolation::kLimited;
+  options.limits.cpu_seconds = 2;
+  options.limits.file_mb = 3;
+  options.limits.open_files = 40;
+  const std::vector<std::string> args = core::runner_arguments("p.so", "/scratch", options);
+  REQUIRE(args.size() % 2 == 1);  // the program, then option and value pairs
+  CHECK(args[0] == core::runner_executable().string());
+  auto value_of = [&](const char* option) -> std::string {
+    for (size_t i = 1; i + 1 < args.size(); i += 2)
+      if (args[i] == option) return args[i + 1];
+    return "(absent)";
+  };
+  namespace option = runner::option;
+  CHECK(fs::path(value_of(option::kPlugin)).filename() == "p.so");
+  CHECK(value_of(option::kScratch) == "/scratch");
+  CHECK(value_of(option::kLevel) == "limited");
+  CHECK(value_of(option::kParent) == std::to_string(::getpid()));
+  CHECK(std::stod(value_of(option::kCpuSeconds)) == core::session_cpu_seconds(options.limits));
+  CHECK(value_of(option::kFileMb) == "3");
+  CHECK(value_of(option::kOpenFiles) == "40");
+  CHECK(value_of(option::kMemoryMb) != "(absent)");
+}
+
+TEST_CASE("how a runner ended becomes a verdict", "[runner]") {
+  const core::RunnerLimits lim;  // CPU 10 s a request: the session's backstop is 200 s
+  auto verdict = [&](int status, double cpu, const std::string& err) {
+    const core::FaultVerdict v = core::classify_exit(status, cpu, err, lim);
+    return std::string(core::error_id(v.fault)) + " " + v.reason;
+  };
+  CHECK(verdict(W_EXITCODE(2, 0), 0, "") ==
+        "runner.no_result exited with status 2 without sending a result");
+  CHECK(verdict(W_EXITCODE(0, SIGSYS), 0, "hi\nawb-runner: forbidden system call: socket\n") ==
+        "runner.forbidden_syscall used a forbidden system call: socket");
+  CHECK(verdict(W_EXITCODE(0, SIGSYS), 0, "") ==
+        "runner.forbidden_syscall used a forbidden system call");
+  CHECK(verdict(W_EXITCODE(0, SIGXCPU), 201, "") ==
+        "runner.cpu_limit CPU limit of the session exceeded (201 s)");
+  CHECK(verdict(W_EXITCODE(0, SIGKILL), 201, "") ==
+        "runner.cpu_limit CPU limit of the session exceeded (201 s)");
+  CHECK(verdict(W_EXITCODE(0, SIGKILL), 1, "") == "runner.crashed crashed: SIGKILL (Killed)");
+  CHECK(verdict(W_EXITCODE(0, SIGXFSZ), 0, "") ==
+        "runner.file_limit wrote a file larger than 16 MB");
+  CHECK(verdict(W_EXITCODE(0, SIGABRT), 0, "terminate: std::bad_alloc\n") ==
+        "runner.memory_limit ran out of memory (1024 MB address space) and died of SIGABRT "
+        "(Aborted)");
+  CHECK(verdict(W_EXITCODE(0, SIGSEGV), 0, "") ==
+        "runner.crashed crashed: SIGSEGV (Segmentation fault)");
+}
+
+TEST_CASE("a verdict ends with the last lines the plugin printed", "[runner]") {
+  CHECK(core::output_excerpt("", "") == "");
+  CHECK(core::output_excerpt("out\n", "") == "\n--- the end of its output ---\nout");
+  CHECK(core::output_excerpt("out", "1\n2\n3\n4\n") ==
+        "\n--- the end of its output ---\n...2\n3\n4");
+  // The runner's own verdict line is the verdict's business, not the excerpt's.
+  CHECK(core::output_excerpt("", "err\nawb-runner: forbidden system call: socket\n") ==
+        "\n--- the end of its output ---\nerr");
+}
