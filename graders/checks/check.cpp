@@ -64,6 +64,44 @@ const char* to_string(Output o) {
   return "?";
 }
 
+const char* to_string(KeyType t) {
+  switch (t) {
+    case KeyType::kToken:
+      return "token";
+    case KeyType::kTokenList:
+      return "token-list";
+    case KeyType::kCount:
+      return "count";
+    case KeyType::kHead:
+      return "head";
+    case KeyType::kNumber:
+      return "number";
+    case KeyType::kVector:
+      return "vector";
+    case KeyType::kBoolean:
+      return "boolean";
+    case KeyType::kDirection:
+      return "direction";
+    case KeyType::kOutputs:
+      return "outputs";
+    case KeyType::kAbsTolerance:
+      return "abs-tolerance";
+    case KeyType::kTolerance:
+      return "tolerance";
+    case KeyType::kSweep:
+      return "sweep";
+    case KeyType::kMeasure:
+      return "measure";
+  }
+  return "?";
+}
+
+const CheckKey* CheckDef::key(const std::string& key_name) const {
+  for (const auto& k : keys)
+    if (k.name == key_name) return &k;
+  return nullptr;
+}
+
 void ParameterOverrides::apply(Parameters& p) const {
   if (sharpness) p.sharpness = *sharpness;
   if (heads) p.heads = *heads;
@@ -118,12 +156,6 @@ std::vector<std::string> Registry::names(CheckKind kind) const {
 
 void Registry::add(CheckDef def) { defs_.push_back(std::move(def)); }
 
-const std::vector<std::string>& common_check_keys() {
-  static const std::vector<std::string> keys = {
-      "id", "kind", "points", "hint", "visibility", "case", "layer", "parameters", "scalar"};
-  return keys;
-}
-
 namespace {
 
 // A failed check whose own judgement names no cause still gets one, read from the subject's
@@ -146,7 +178,7 @@ std::string unjudgeable_outputs(const CheckSpec& spec, const CheckDef& def, Chec
   if (!def.reads) return "";
   const RunOutput& got = ctx.subject_run();
   return unjudgeable(layer_of(got, spec.layer), def.reads,
-                     spec.kind == CheckKind::kExpect ? spec.head : -1);
+                     def.key("head") ? spec.head : -1);
 }
 
 }  // namespace
@@ -177,7 +209,7 @@ CheckResult evaluate(const CheckSpec& spec, CheckContext& grading_ctx) {
     r.summary = "cannot run: " + *why;
     return r;
   }
-  if (spec.kind == CheckKind::kGradient) {
+  if (def->needs_backward) {
     if (auto why = ctx.subject_cannot_backward()) {
       r.status = Status::kNotRun;
       r.summary = "cannot run: " + *why;

@@ -65,6 +65,8 @@ struct CheckSpec {
   // reference (outputs, rows, tolerance); gradient (tolerance)
   std::vector<Output> outputs{Output::kWeights, Output::kScores, Output::kContext};
   std::vector<int> rows;  // empty: all rows
+  // reference and gradient: {atol, rtol}; an expect predicate's `tolerance: x` is {x, 0} and it
+  // reads atol only (KeyType::kAbsTolerance).
   F64Tolerance tolerance;
 
   // expect
@@ -73,7 +75,6 @@ struct CheckSpec {
   int k = 1;
   double value = 0;
   double margin = 0;
-  double tol = 1e-6;
   bool all_rows = false;
   std::vector<double> vector_value;
   Sweep sweep;
@@ -145,19 +146,54 @@ struct Judgement {
   std::string diagnosis;
 };
 
-// One check definition: a name, the keys it takes, and the code that judges it.
-struct CheckDef {
-  CheckKind kind;
+// How a check's own key is written in an exercise file; the loader reads it by this type.
+enum class KeyType {
+  kToken,         // a token of the check's case, by its text or its index
+  kTokenList,     // a non-empty list of tokens
+  kCount,         // an integer from 1 to the case's token count
+  kHead,          // a head index below the check's head count
+  kNumber,        // a finite number
+  kVector,        // a list of finite numbers
+  kBoolean,       // true | false
+  kDirection,     // increasing | decreasing
+  kOutputs,       // a list of weights | scores | context
+  kAbsTolerance,  // a number >= 0: the largest absolute difference allowed
+  kTolerance,     // {atol, rtol}, each >= 0
+  kSweep,         // {parameter, values}
+  kMeasure,       // {metric, query, key}
+};
+const char* to_string(KeyType t);
+
+// One key a check takes besides the common ones.
+struct CheckKey {
   std::string name;
-  std::string description;
-  std::vector<std::string> required_keys;  // besides the common ones
-  std::vector<std::string> optional_keys;
+  KeyType type;
+  bool required = false;
+};
+
+// One check definition: a name, the keys it takes, what it asks of the exercise and the subject,
+// and the code that judges it. The loader and grading read this contract, never the name.
+struct CheckDef {
+  CheckKind kind = CheckKind::kProperty;
+  std::string name = {};
+  std::string description = {};
+  // Besides the common ones; the required ones are reported missing in this order.
+  std::vector<CheckKey> keys = {};
   int strictness = 1;  // run only when the grading strictness is at least this
-  std::function<Judgement(const CheckSpec&, CheckContext&)> judge;
+  // Runs the subject's backward pass: not-run for a subject without one, and an assignment that
+  // requires the check requires a trainable plugin.
+  bool needs_backward = false;
+  bool needs_causal = false;    // holds only under the causal mask: an exercise error without it
+  bool forbids_causal = false;  // does not hold under the causal mask: an exercise error with it
+  bool needs_query_or_all_rows = false;  // judges one row (query) or every row (all_rows: true)
   // What it reads of the subject's run on the check's input (measures.hpp's Reads flags): a NaN
   // or Inf there, or a degenerate layer, fails the check before judge() runs. 0: judge() sees
   // to it (reference and gradient checks compare every entry; a sweep reads other runs).
   unsigned reads = 0;
+  std::function<Judgement(const CheckSpec&, CheckContext&)> judge = {};
+
+  // The declared key of that name, or nullptr.
+  const CheckKey* key(const std::string& key_name) const;
 };
 
 // All definitions, by kind and name. Each check family adds itself from its own source file.
@@ -176,9 +212,6 @@ void register_reference_checks(Registry& r);
 void register_property_checks(Registry& r);
 void register_expect_checks(Registry& r);
 void register_gradient_checks(Registry& r);
-
-// The keys every check may have, whatever its kind.
-const std::vector<std::string>& common_check_keys();
 
 // Runs one check against `ctx`: not-run when the strictness is too low or the subject lacks a
 // capability; error when the subject faults; else the definition's judgement.

@@ -90,31 +90,34 @@ Judgement entropy_bound(const CheckSpec& s, CheckContext& ctx, bool below) {
 }
 
 Judgement uniform_rows(const CheckSpec& s, CheckContext& ctx) {
+  const double tol = s.tolerance.atol;  // an expect tolerance is absolute
   const View v = view(s, ctx);
   const bool causal = ctx.base().params.causal;
   for (int64_t t = 0; t < v.a.rows; ++t) {
     const int64_t visible = causal ? t + 1 : v.a.cols;
     for (int64_t c = 0; c < visible; ++c)
-      if (!(std::fabs(v.a(t, c) - 1.0 / double(visible)) <= s.tol))
+      if (!(std::fabs(v.a(t, c) - 1.0 / double(visible)) <= tol))
         return verdict(false, "A[" + tok(ctx, t) + ", " + tok(ctx, c) + "] = " +
-                                  format_value(v.a(t, c)) + ", not within " + format_value(s.tol) +
+                                  format_value(v.a(t, c)) + ", not within " + format_value(tol) +
                                   " of the uniform 1/" + std::to_string(visible));
   }
-  return verdict(true, "every row is uniform within " + format_value(s.tol));
+  return verdict(true, "every row is uniform within " + format_value(tol));
 }
 
 Judgement one_hot_rows(const CheckSpec& s, CheckContext& ctx) {
+  const double tol = s.tolerance.atol;  // an expect tolerance is absolute
   const View v = view(s, ctx);
   for (int64_t t = 0; t < v.a.rows; ++t) {
     const double top = v.a(t, row_argmax(v.a, t));
-    if (!(top > 1.0 - s.tol))
+    if (!(top > 1.0 - tol))
       return verdict(false, "the largest weight of " + tok(ctx, t) + " is " + format_value(top) +
-                                ", expected above " + format_value(1.0 - s.tol));
+                                ", expected above " + format_value(1.0 - tol));
   }
-  return verdict(true, "every row puts more than " + format_value(1.0 - s.tol) + " on one token");
+  return verdict(true, "every row puts more than " + format_value(1.0 - tol) + " on one token");
 }
 
 Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
+  const double tol = s.tolerance.atol;  // an expect tolerance is absolute
   const View v = view(s, ctx);
   const auto z = row_of(v.layer.result.z, s.query);
   double worst = 0;
@@ -126,9 +129,9 @@ Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
     got += (i ? ", " : "") + format_value(z[i]);
   }
   if (z.size() != s.vector_value.size()) worst = INFINITY;
-  return verdict(worst <= s.tol, "context vector of " + tok(ctx, s.query) + " is [" + got +
+  return verdict(worst <= tol, "context vector of " + tok(ctx, s.query) + " is [" + got +
                                      "], max difference " + format_value(worst) + " (allowed " +
-                                     format_value(s.tol) + ")");
+                                     format_value(tol) + ")");
 }
 
 Judgement cosine_closer_to(const CheckSpec& s, CheckContext& ctx) {
@@ -151,14 +154,15 @@ Judgement scores_asymmetric(const CheckSpec& s, CheckContext& ctx) {
 }
 
 Judgement scores_symmetric(const CheckSpec& s, CheckContext& ctx) {
+  const double tol = s.tolerance.atol;  // an expect tolerance is absolute
   const Matrix& sc = scores_of(ctx.subject_run(), s.layer, s.head);
   for (int64_t i = 0; i < sc.rows; ++i)
     for (int64_t j = i + 1; j < sc.cols; ++j)
-      if (!(std::fabs(sc(i, j) - sc(j, i)) <= s.tol))
+      if (!(std::fabs(sc(i, j) - sc(j, i)) <= tol))
         return verdict(false, "S[" + tok(ctx, i) + ", " + tok(ctx, j) +
                                   "] = " + format_value(sc(i, j)) + " but S[" + tok(ctx, j) + ", " +
                                   tok(ctx, i) + "] = " + format_value(sc(j, i)));
-  return verdict(true, "S equals its transpose within " + format_value(s.tol));
+  return verdict(true, "S equals its transpose within " + format_value(tol));
 }
 
 Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
@@ -194,49 +198,106 @@ Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
                  s.measure.metric + " is " + (up ? "increasing" : "decreasing") + ": " + trace);
 }
 
+// An expect predicate: every one reads one head's outputs (`head`, default 0).
+CheckDef predicate(CheckDef def) {
+  def.kind = CheckKind::kExpect;
+  def.keys.push_back({"head", KeyType::kHead});
+  return def;
+}
+
 }  // namespace
 
 void register_expect_checks(Registry& r) {
-  auto add = [&](std::string name, std::string what, unsigned reads, std::vector<std::string> req,
-                 std::vector<std::string> opt,
-                 std::function<Judgement(const CheckSpec&, CheckContext&)> fn) {
-    opt.push_back("head");
-    CheckDef def{CheckKind::kExpect, std::move(name), std::move(what),
-                 std::move(req),     std::move(opt),  1,
-                 std::move(fn)};
-    def.reads = reads;
-    r.add(std::move(def));
-  };
   const unsigned weights = kReadsWeights, context = kReadsContext, scores = kReadsScores;
-  add("argmax_is", "key has the largest weight in query's row, strictly (a tie is no argmax)",
-      weights, {"query", "key"}, {}, argmax_is);
-  add("in_top_k", "fewer than k other weights of query's row are >= key's", weights,
-      {"query", "key", "k"}, {}, in_top_k);
-  add("weight_above", "A[query, key] > value", weights, {"query", "key", "value"}, {},
-      weight_above);
-  add("weight_below", "A[query, key] < value", weights, {"query", "key", "value"}, {},
-      weight_below);
-  add("weight_greater", "A[query, key] > A[query, than]", weights, {"query", "key", "than"}, {},
-      weight_greater);
-  add("entropy_below", "row entropy (nats) < value", weights, {"value"}, {"query", "all_rows"},
-      [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, true); });
-  add("entropy_above", "row entropy (nats) > value", weights, {"value"}, {"query", "all_rows"},
-      [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, false); });
-  add("uniform_rows", "every row within tolerance of uniform", weights, {"tolerance"}, {},
-      uniform_rows);
-  add("one_hot_rows", "every row's top weight > 1 - tolerance", weights, {"tolerance"}, {},
-      one_hot_rows);
-  add("context_close", "Z[query] within tolerance of value", context,
-      {"query", "value", "tolerance"}, {}, context_close);
-  add("cosine_closer_to", "cos(Z[query], x[to]) > cos(Z[query], x[than])", context,
-      {"query", "to", "than"}, {}, cosine_closer_to);
-  add("scores_asymmetric", "S[query, key] - S[key, query] > margin", scores,
-      {"query", "key", "margin"}, {}, scores_asymmetric);
-  add("scores_symmetric", "S equals S transposed within tolerance", scores, {"tolerance"}, {},
-      scores_symmetric);
+  // The keys the predicates take, required unless said otherwise.
+  const CheckKey query{"query", KeyType::kToken, true}, key{"key", KeyType::kToken, true},
+      than{"than", KeyType::kToken, true}, to{"to", KeyType::kToken, true},
+      k{"k", KeyType::kCount, true}, value{"value", KeyType::kNumber, true},
+      margin{"margin", KeyType::kNumber, true},
+      tolerance{"tolerance", KeyType::kAbsTolerance, true};
+  r.add(predicate({.name = "argmax_is",
+                   .description = "key has the largest weight in query's row, strictly (a tie "
+                                  "is no argmax)",
+                   .keys = {query, key},
+                   .reads = weights,
+                   .judge = argmax_is}));
+  r.add(predicate({.name = "in_top_k",
+                   .description = "fewer than k other weights of query's row are >= key's",
+                   .keys = {query, key, k},
+                   .reads = weights,
+                   .judge = in_top_k}));
+  r.add(predicate({.name = "weight_above",
+                   .description = "A[query, key] > value",
+                   .keys = {query, key, value},
+                   .reads = weights,
+                   .judge = weight_above}));
+  r.add(predicate({.name = "weight_below",
+                   .description = "A[query, key] < value",
+                   .keys = {query, key, value},
+                   .reads = weights,
+                   .judge = weight_below}));
+  r.add(predicate({.name = "weight_greater",
+                   .description = "A[query, key] > A[query, than]",
+                   .keys = {query, key, than},
+                   .reads = weights,
+                   .judge = weight_greater}));
+  // One row's entropy, or every row's: query and all_rows are each optional, one is needed.
+  const std::vector<CheckKey> entropy_keys = {
+      value, {"query", KeyType::kToken}, {"all_rows", KeyType::kBoolean}};
+  r.add(predicate({.name = "entropy_below",
+                   .description = "row entropy (nats) < value",
+                   .keys = entropy_keys,
+                   .needs_query_or_all_rows = true,
+                   .reads = weights,
+                   .judge = [](const CheckSpec& s, CheckContext& c) {
+                     return entropy_bound(s, c, true);
+                   }}));
+  r.add(predicate({.name = "entropy_above",
+                   .description = "row entropy (nats) > value",
+                   .keys = entropy_keys,
+                   .needs_query_or_all_rows = true,
+                   .reads = weights,
+                   .judge = [](const CheckSpec& s, CheckContext& c) {
+                     return entropy_bound(s, c, false);
+                   }}));
+  r.add(predicate({.name = "uniform_rows",
+                   .description = "every row within tolerance of uniform",
+                   .keys = {tolerance},
+                   .reads = weights,
+                   .judge = uniform_rows}));
+  r.add(predicate({.name = "one_hot_rows",
+                   .description = "every row's top weight > 1 - tolerance",
+                   .keys = {tolerance},
+                   .reads = weights,
+                   .judge = one_hot_rows}));
+  r.add(predicate({.name = "context_close",
+                   .description = "Z[query] within tolerance of value",
+                   .keys = {query, {"value", KeyType::kVector, true}, tolerance},
+                   .reads = context,
+                   .judge = context_close}));
+  r.add(predicate({.name = "cosine_closer_to",
+                   .description = "cos(Z[query], x[to]) > cos(Z[query], x[than])",
+                   .keys = {query, to, than},
+                   .reads = context,
+                   .judge = cosine_closer_to}));
+  r.add(predicate({.name = "scores_asymmetric",
+                   .description = "S[query, key] - S[key, query] > margin",
+                   .keys = {query, key, margin},
+                   .reads = scores,
+                   .judge = scores_asymmetric}));
+  r.add(predicate({.name = "scores_symmetric",
+                   .description = "S equals S transposed within tolerance",
+                   .keys = {tolerance},
+                   .reads = scores,
+                   .judge = scores_symmetric}));
   // A sweep reads runs of its own; monotone() looks at each of them.
-  add("monotone", "a measure moves one way over a sweep", 0, {"sweep", "measure", "direction"}, {},
-      monotone);
+  r.add(predicate({.name = "monotone",
+                   .description = "a measure moves one way over a sweep",
+                   .keys = {{"sweep", KeyType::kSweep, true},
+                            {"measure", KeyType::kMeasure, true},
+                            {"direction", KeyType::kDirection, true}},
+                   .reads = 0,
+                   .judge = monotone}));
 }
 
 }  // namespace awb::grade

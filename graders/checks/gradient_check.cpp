@@ -130,14 +130,13 @@ Judgement judge_gradient(const CheckSpec& spec, CheckContext& ctx) {
 }  // namespace
 
 void register_gradient_checks(Registry& r) {
-  r.add({CheckKind::kGradient,
-         "gradient",
-         "the backward pass's dX and weight gradients match the reference backward, itself "
-         "checked against central finite differences",
-         {},
-         {"tolerance"},
-         1,
-         judge_gradient});
+  r.add({.kind = CheckKind::kGradient,
+         .name = "gradient",
+         .description = "the backward pass's dX and weight gradients match the reference "
+                        "backward, itself checked against central finite differences",
+         .keys = {{"tolerance", KeyType::kTolerance}},
+         .needs_backward = true,
+         .judge = judge_gradient});
 }
 
 }  // namespace awb::grade

@@ -189,24 +189,51 @@ Judgement permutation_equivariant(const CheckSpec& spec, CheckContext& ctx) {
 }  // namespace
 
 void register_property_checks(Registry& r) {
-  auto add = [&](std::string name, std::string what, int strictness, unsigned reads,
-                 std::function<Judgement(const CheckSpec&, CheckContext&)> fn) {
-    CheckDef def{CheckKind::kProperty, std::move(name), std::move(what), {}, {},
-                 strictness,           std::move(fn)};
-    def.reads = reads;
-    r.add(std::move(def));
-  };
   // A property of outputs that hold a NaN, an Inf or one constant is never "held": each reads
   // the weights or the context (the base run's; the reruns are compared against it).
   const unsigned weights = kReadsWeights, context = kReadsContext;
-  add("rows_sum_to_one", "every row of A is >= 0 and sums to 1", 1, weights, rows_sum_to_one);
-  add("finite", "no NaN or Inf in A, S or Z", 1, weights | kReadsScores | context, finite);
-  add("shape", "Z is T x d_out", 1, context, shape);
-  add("masked_zero", "masked weights are exactly 0", 1, weights, masked_zero);
-  add("deterministic", "a rerun gives bit-identical outputs", 2, weights | context, deterministic);
-  add("causal_no_leak", "later tokens cannot change earlier outputs", 2, context, causal_no_leak);
-  add("permutation_equivariant", "permuting tokens permutes outputs (no positions)", 2, context,
-      permutation_equivariant);
+  const CheckKind kind = CheckKind::kProperty;
+  r.add({.kind = kind,
+         .name = "rows_sum_to_one",
+         .description = "every row of A is >= 0 and sums to 1",
+         .reads = weights,
+         .judge = rows_sum_to_one});
+  r.add({.kind = kind,
+         .name = "finite",
+         .description = "no NaN or Inf in A, S or Z",
+         .reads = weights | kReadsScores | context,
+         .judge = finite});
+  r.add({.kind = kind,
+         .name = "shape",
+         .description = "Z is T x d_out",
+         .reads = context,
+         .judge = shape});
+  r.add({.kind = kind,
+         .name = "masked_zero",
+         .description = "masked weights are exactly 0",
+         .needs_causal = true,
+         .reads = weights,
+         .judge = masked_zero});
+  r.add({.kind = kind,
+         .name = "deterministic",
+         .description = "a rerun gives bit-identical outputs",
+         .strictness = 2,
+         .reads = weights | context,
+         .judge = deterministic});
+  r.add({.kind = kind,
+         .name = "causal_no_leak",
+         .description = "later tokens cannot change earlier outputs",
+         .strictness = 2,
+         .needs_causal = true,
+         .reads = context,
+         .judge = causal_no_leak});
+  r.add({.kind = kind,
+         .name = "permutation_equivariant",
+         .description = "permuting tokens permutes outputs (no positions)",
+         .strictness = 2,
+         .forbids_causal = true,
+         .reads = context,
+         .judge = permutation_equivariant});
 }
 
 }  // namespace awb::grade

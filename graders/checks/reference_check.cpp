@@ -129,13 +129,13 @@ Judgement judge_reference(const CheckSpec& spec, CheckContext& ctx) {
 }  // namespace
 
 void register_reference_checks(Registry& r) {
-  r.add({CheckKind::kReference,
-         "reference",
-         "weights, scores and context vectors match the trusted reference kernels",
-         {},
-         {"outputs", "rows", "tolerance"},
-         1,
-         judge_reference});
+  r.add({.kind = CheckKind::kReference,
+         .name = "reference",
+         .description = "weights, scores and context vectors match the trusted reference kernels",
+         .keys = {{"outputs", KeyType::kOutputs},
+                  {"rows", KeyType::kTokenList},
+                  {"tolerance", KeyType::kTolerance}},
+         .judge = judge_reference});
 }
 
 }  // namespace awb::grade

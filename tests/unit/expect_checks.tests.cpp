@@ -193,7 +193,7 @@ TEST_CASE("expect entropy_below and entropy_above", "[grader][expect]") {
 
 TEST_CASE("expect uniform_rows", "[grader][expect]") {
   CheckSpec s = expect("uniform_rows");
-  s.tol = 1e-9;
+  s.tolerance = {.atol = 1e-9, .rtol = 0};
   CHECK(grade_one(s, Matrix(4, 4, 0.25)).status == Status::kPassed);
   const CheckResult fail = grade_one(s, peaked());
   CHECK(fail.status == Status::kFailed);
@@ -208,7 +208,7 @@ TEST_CASE("expect uniform_rows", "[grader][expect]") {
 
 TEST_CASE("expect one_hot_rows", "[grader][expect]") {
   CheckSpec s = expect("one_hot_rows");
-  s.tol = 1e-6;
+  s.tolerance = {.atol = 1e-6, .rtol = 0};
   CHECK(grade_one(s, one_hot()).status == Status::kPassed);
   const CheckResult fail = grade_one(s, peaked());
   CHECK(fail.status == Status::kFailed);
@@ -219,7 +219,7 @@ TEST_CASE("expect context_close", "[grader][expect]") {
   const RunInput in = four_tokens();
   const RunOutput out = output_of(in, peaked());
   CheckSpec s = expect("context_close");
-  s.tol = 1e-9;
+  s.tolerance = {.atol = 1e-9, .rtol = 0};
   s.vector_value = {out.layers[0].result.z(0, 0), out.layers[0].result.z(0, 1)};
   CHECK(grade_one(s, peaked()).status == Status::kPassed);
   s.vector_value[1] += 0.01;
@@ -256,7 +256,7 @@ TEST_CASE("expect scores_asymmetric and scores_symmetric", "[grader][expect]") {
   CHECK(says(small, "S['a', 'b'] = 0.4, S['b', 'a'] = 0.2 (margin wanted 0.3)"));
 
   CheckSpec sym = expect("scores_symmetric");
-  sym.tol = 1e-9;
+  sym.tolerance = {.atol = 1e-9, .rtol = 0};
   CHECK(grade_one(sym, Matrix(4, 4, 0.25)).status == Status::kPassed);
   const CheckResult fail = grade_one(sym, peaked());
   CHECK(fail.status == Status::kFailed);

@@ -81,7 +81,7 @@ CheckSpec expect(const std::string& predicate) {
   s.to = 1;
   s.k = 2;
   s.value = 0.1;
-  s.tol = 0.5;
+  s.tolerance = {.atol = 0.5, .rtol = 0};
   s.vector_value = {0.0, 0.0};
   return s;
 }
@@ -102,7 +102,7 @@ std::vector<CheckSpec> all_checks() {
         "entropy_above", "uniform_rows", "one_hot_rows", "context_close", "cosine_closer_to",
         "scores_asymmetric", "scores_symmetric"})
     out.push_back(expect(p));
-  out.back().tol = 1e9;  // scores_symmetric: any finite S would pass
+  out.back().tolerance.atol = 1e9;  // scores_symmetric: any finite S would pass
   for (const char* p : {"rows_sum_to_one", "finite", "shape", "masked_zero", "deterministic",
                         "causal_no_leak", "permutation_equivariant"})
     out.push_back(property(p));
@@ -201,7 +201,7 @@ TEST_CASE("context_close is not fooled by a NaN entry", "[grader][predicates]") 
   RunOutput got = output_of(in, peaked());
   CheckSpec s = expect("context_close");
   s.vector_value = {got.layers[0].result.z(0, 0), got.layers[0].result.z(0, 1)};
-  s.tol = 1e-9;
+  s.tolerance = {.atol = 1e-9, .rtol = 0};
   CHECK(grade_one(s, got).status == Status::kPassed);
   got.layers[0].result.z(0, 1) = kNaN;
   const CheckResult r = grade_one(s, got);

@@ -2,6 +2,7 @@
 // from its definition in the graders' registry, so a new predicate needs no loader change.
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "core/exercises/exercise_parse.hpp"
 
@@ -35,119 +36,170 @@ namespace {
 using grade::CheckKind;
 using grade::CheckSpec;
 
-// Reads the kind-specific keys of one check into `spec`.
-void read_fields(YamlReader& rd, const YAML::Node& n, const std::string& cp, CheckSpec& spec,
-                 const Exercise& ex, const Parameters& effective) {
-  const ExerciseCase& c = ex.cases[size_t(spec.case_index)];
-  const int64_t T = static_cast<int64_t>(c.tokens.size());
-  auto at = [&](const char* k) { return cp + "." + k; };
-  auto tok = [&](const char* k, int& field) {
-    if (n[k])
-      if (auto v = token_ref(rd, n[k], at(k), c)) field = *v;
-  };
-  tok("query", spec.query);
-  tok("key", spec.key);
-  tok("than", spec.than);
-  tok("to", spec.to);
-  if (n["k"])
-    if (auto v = rd.integer(n["k"], at("k"), 1, T)) spec.k = int(*v);
-  if (n["head"])
-    if (auto v = rd.integer(n["head"], at("head"), 0, effective.heads - 1)) spec.head = int(*v);
-  if (n["margin"])
-    if (auto v = rd.number(n["margin"], at("margin"))) spec.margin = *v;
-  if (n["all_rows"])
-    if (auto v = rd.boolean(n["all_rows"], at("all_rows"))) spec.all_rows = *v;
-  if (n["direction"])
-    if (auto v = rd.word(n["direction"], at("direction"), {"increasing", "decreasing"}))
-      spec.direction =
-          *v == "increasing" ? grade::Direction::kIncreasing : grade::Direction::kDecreasing;
-  if (n["value"]) {
-    if (spec.name == "context_close") {
-      if (auto v = rd.vector(n["value"], at("value"), kMaxWidth)) spec.vector_value = *v;
-    } else if (auto v = rd.number(n["value"], at("value"))) {
-      spec.value = *v;
-    }
-  }
-  if (n["tolerance"]) {
-    if (spec.kind == CheckKind::kReference || spec.kind == CheckKind::kGradient) {
-      const YAML::Node t = n["tolerance"];
-      if (rd.check_keys(t, at("tolerance"), {"atol", "rtol"})) {
-        if (t["atol"])
-          if (auto v = rd.number(t["atol"], at("tolerance") + ".atol")) spec.tolerance.atol = *v;
-        if (t["rtol"])
-          if (auto v = rd.number(t["rtol"], at("tolerance") + ".rtol")) spec.tolerance.rtol = *v;
-        if (spec.tolerance.atol < 0 || spec.tolerance.rtol < 0)
-          rd.error(t, at("tolerance"), rd.id("value"), "atol and rtol must be >= 0");
-      }
-    } else if (auto v = rd.number(n["tolerance"], at("tolerance"))) {
-      if (*v < 0) rd.error(n["tolerance"], at("tolerance"), rd.id("value"), "must be >= 0");
-      spec.tol = *v;
-    }
-  }
-  if (n["outputs"]) {
-    if (auto list = rd.strings(n["outputs"], at("outputs"), 3)) {
-      spec.outputs.clear();
-      for (size_t i = 0; i < list->size(); ++i)
-        if (auto w = rd.word(n["outputs"][i], at("outputs") + "[" + std::to_string(i) + "]",
-                             {"weights", "scores", "context"}))
-          spec.outputs.push_back(*w == "weights"  ? grade::Output::kWeights
-                                 : *w == "scores" ? grade::Output::kScores
-                                                  : grade::Output::kContext);
-    }
-  }
-  if (n["rows"]) {
-    const YAML::Node r = n["rows"];
-    if (!r.IsSequence() || r.size() == 0 || static_cast<int64_t>(r.size()) > T) {
-      rd.error(r, at("rows"), rd.id("type"), "must be a non-empty list of tokens");
-    } else {
-      for (size_t i = 0; i < r.size(); ++i)
-        if (auto v = token_ref(rd, r[i], at("rows") + "[" + std::to_string(i) + "]", c))
-          spec.rows.push_back(*v);
-    }
-  }
-  if (n["sweep"]) {
-    const YAML::Node s = n["sweep"];
-    if (rd.check_keys(s, at("sweep"), {"parameter", "values"})) {
-      if (auto p = rd.require(s, at("sweep"), "parameter"))
-        if (auto w = rd.word(*p, at("sweep") + ".parameter", {"sharpness"}))
-          spec.sweep.parameter = *w;
-      if (auto v = rd.require(s, at("sweep"), "values")) {
-        if (auto vals = rd.vector(*v, at("sweep") + ".values", kMaxSweep)) {
-          spec.sweep.values = *vals;
-          if (vals->size() < 2 ||
-              std::any_of(vals->begin(), vals->end(), [](double x) { return x <= 0; }))
-            rd.error(*v, at("sweep") + ".values", rd.id("value"),
-                     "needs at least two sharpness values, each > 0");
-        }
-      }
-    }
-  }
-  if (n["measure"]) {
-    const YAML::Node m = n["measure"];
-    if (rd.check_keys(m, at("measure"), {"metric", "query", "key"})) {
-      if (auto v = rd.require(m, at("measure"), "metric"))
-        if (auto w = rd.word(*v, at("measure") + ".metric", {"entropy", "max_weight", "weight"}))
-          spec.measure.metric = *w;
-      if (auto q = rd.require(m, at("measure"), "query"))
-        if (auto v = token_ref(rd, *q, at("measure") + ".query", c)) spec.measure.query = *v;
-      if (m["key"]) {
-        if (auto v = token_ref(rd, m["key"], at("measure") + ".key", c)) spec.measure.key = *v;
-      } else if (spec.measure.metric == "weight") {
-        rd.error(m, at("measure") + ".key", rd.id("missing_key"), "the weight metric needs a key");
-      }
+using grade::CheckKey;
+using grade::KeyType;
+
+// Where a token or number key lands in a CheckSpec; the other types have one field each.
+int& token_field(CheckSpec& spec, const std::string& name) {
+  if (name == "query") return spec.query;
+  if (name == "key") return spec.key;
+  if (name == "than") return spec.than;
+  if (name == "to") return spec.to;
+  throw std::logic_error("check key '" + name + "' is a token with no field in CheckSpec");
+}
+
+double& number_field(CheckSpec& spec, const std::string& name) {
+  if (name == "value") return spec.value;
+  if (name == "margin") return spec.margin;
+  throw std::logic_error("check key '" + name + "' is a number with no field in CheckSpec");
+}
+
+// Everything reading one check's keys needs: the reader, the check's node and path, its case,
+// and the parameters it runs with (which bound `head`).
+struct CheckReading {
+  YamlReader& rd;
+  const YAML::Node& n;
+  const std::string& cp;
+  const ExerciseCase& c;
+  const Parameters& effective;
+};
+
+void read_tolerance(CheckReading& r, const YAML::Node& t, const std::string& path,
+                    grade::F64Tolerance& tol) {
+  YamlReader& rd = r.rd;
+  if (!rd.check_keys(t, path, {"atol", "rtol"})) return;
+  if (t["atol"])
+    if (auto v = rd.number(t["atol"], path + ".atol")) tol.atol = *v;
+  if (t["rtol"])
+    if (auto v = rd.number(t["rtol"], path + ".rtol")) tol.rtol = *v;
+  if (tol.atol < 0 || tol.rtol < 0) rd.error(t, path, rd.id("value"), "atol and rtol must be >= 0");
+}
+
+void read_sweep(CheckReading& r, const YAML::Node& s, const std::string& path, grade::Sweep& out) {
+  YamlReader& rd = r.rd;
+  if (!rd.check_keys(s, path, {"parameter", "values"})) return;
+  if (auto p = rd.require(s, path, "parameter"))
+    if (auto w = rd.word(*p, path + ".parameter", {"sharpness"})) out.parameter = *w;
+  if (auto v = rd.require(s, path, "values")) {
+    if (auto vals = rd.vector(*v, path + ".values", kMaxSweep)) {
+      out.values = *vals;
+      if (vals->size() < 2 ||
+          std::any_of(vals->begin(), vals->end(), [](double x) { return x <= 0; }))
+        rd.error(*v, path + ".values", rd.id("value"),
+                 "needs at least two sharpness values, each > 0");
     }
   }
 }
 
-// Rules that tie a check to its exercise (a mask property without the mask, ...).
-void cross_check(YamlReader& rd, const YAML::Node& n, const std::string& cp, const CheckSpec& s,
-                 const Exercise& ex, const Parameters& p) {
-  const bool needs_causal = s.name == "masked_zero" || s.name == "causal_no_leak";
-  if (needs_causal && !p.causal)
+void read_measure(CheckReading& r, const YAML::Node& m, const std::string& path,
+                  grade::Measure& out) {
+  YamlReader& rd = r.rd;
+  if (!rd.check_keys(m, path, {"metric", "query", "key"})) return;
+  if (auto v = rd.require(m, path, "metric"))
+    if (auto w = rd.word(*v, path + ".metric", {"entropy", "max_weight", "weight"}))
+      out.metric = *w;
+  if (auto q = rd.require(m, path, "query"))
+    if (auto v = token_ref(rd, *q, path + ".query", r.c)) out.query = *v;
+  if (m["key"]) {
+    if (auto v = token_ref(rd, m["key"], path + ".key", r.c)) out.key = *v;
+  } else if (out.metric == "weight") {
+    rd.error(m, path + ".key", rd.id("missing_key"), "the weight metric needs a key");
+  }
+}
+
+// Reads one of the check's own keys, present in the file, as its definition types it.
+void read_key(CheckReading& r, const CheckKey& key, CheckSpec& spec) {
+  YamlReader& rd = r.rd;
+  const YAML::Node v = r.n[key.name];
+  const std::string path = r.cp + "." + key.name;
+  const int64_t T = static_cast<int64_t>(r.c.tokens.size());
+  switch (key.type) {
+    case KeyType::kToken:
+      if (auto t = token_ref(rd, v, path, r.c)) token_field(spec, key.name) = *t;
+      break;
+    case KeyType::kTokenList:
+      if (!v.IsSequence() || v.size() == 0 || static_cast<int64_t>(v.size()) > T) {
+        rd.error(v, path, rd.id("type"), "must be a non-empty list of tokens");
+      } else {
+        for (size_t i = 0; i < v.size(); ++i)
+          if (auto t = token_ref(rd, v[i], path + "[" + std::to_string(i) + "]", r.c))
+            spec.rows.push_back(*t);
+      }
+      break;
+    case KeyType::kCount:
+      if (auto n = rd.integer(v, path, 1, T)) spec.k = int(*n);
+      break;
+    case KeyType::kHead:
+      if (auto n = rd.integer(v, path, 0, r.effective.heads - 1)) spec.head = int(*n);
+      break;
+    case KeyType::kNumber:
+      if (auto n = rd.number(v, path)) number_field(spec, key.name) = *n;
+      break;
+    case KeyType::kVector:
+      if (auto vec = rd.vector(v, path, kMaxWidth)) spec.vector_value = *vec;
+      break;
+    case KeyType::kBoolean:
+      if (auto b = rd.boolean(v, path)) spec.all_rows = *b;
+      break;
+    case KeyType::kDirection:
+      if (auto w = rd.word(v, path, {"increasing", "decreasing"}))
+        spec.direction =
+            *w == "increasing" ? grade::Direction::kIncreasing : grade::Direction::kDecreasing;
+      break;
+    case KeyType::kOutputs:
+      if (auto list = rd.strings(v, path, 3)) {
+        spec.outputs.clear();
+        for (size_t i = 0; i < list->size(); ++i)
+          if (auto w = rd.word(v[i], path + "[" + std::to_string(i) + "]",
+                               {"weights", "scores", "context"}))
+            spec.outputs.push_back(*w == "weights"  ? grade::Output::kWeights
+                                   : *w == "scores" ? grade::Output::kScores
+                                                    : grade::Output::kContext);
+      }
+      break;
+    case KeyType::kAbsTolerance:
+      if (auto n = rd.number(v, path)) {
+        if (*n < 0) rd.error(v, path, rd.id("value"), "must be >= 0");
+        spec.tolerance = {.atol = *n, .rtol = 0};
+      }
+      break;
+    case KeyType::kTolerance:
+      read_tolerance(r, v, path, spec.tolerance);
+      break;
+    case KeyType::kSweep:
+      read_sweep(r, v, path, spec.sweep);
+      break;
+    case KeyType::kMeasure:
+      read_measure(r, v, path, spec.measure);
+      break;
+  }
+}
+
+// The order a check's own keys are read in, so that one check's problems are listed in the same
+// order whatever order its definition declares them in; a key not named here is read after.
+const std::vector<std::string> kReadOrder = {
+    "query",     "key",       "than",    "to",   "k",     "head",   "margin",  "all_rows",
+    "direction", "value",     "tolerance", "outputs", "rows", "sweep", "measure"};
+
+// Reads the check's own keys (its definition's) into `spec`.
+void read_fields(CheckReading& r, const grade::CheckDef& def, CheckSpec& spec) {
+  for (const auto& name : kReadOrder)
+    if (const CheckKey* key = def.key(name); key && r.n[name]) read_key(r, *key, spec);
+  for (const auto& key : def.keys)
+    if (std::find(kReadOrder.begin(), kReadOrder.end(), key.name) == kReadOrder.end() &&
+        r.n[key.name])
+      read_key(r, key, spec);
+}
+
+// Rules that tie a check to its exercise, as its definition declares them.
+void cross_check(YamlReader& rd, const YAML::Node& n, const std::string& cp,
+                 const grade::CheckDef& def, const CheckSpec& s, const Exercise& ex,
+                 const Parameters& p) {
+  if (def.needs_causal && !p.causal)
     rd.error(n, cp, rd.id("value"), s.name + " needs the causal mask (parameters.causal: true)");
-  if (s.name == "permutation_equivariant" && p.causal)
-    rd.error(n, cp, rd.id("value"), "permutation_equivariant does not hold with the causal mask");
-  if ((s.name == "entropy_below" || s.name == "entropy_above") && s.query < 0 && !s.all_rows)
+  if (def.forbids_causal && p.causal)
+    rd.error(n, cp, rd.id("value"), s.name + " does not hold with the causal mask");
+  if (def.needs_query_or_all_rows && s.query < 0 && !s.all_rows)
     rd.error(n, cp, rd.id("missing_key"), "needs query or all_rows: true");
   if (s.layer >= static_cast<int>(ex.layers.size()))
     rd.error(n["layer"], cp + ".layer", rd.id("value"),
@@ -182,14 +234,14 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
     }
     CheckSpec spec;
     // The id first: a check that fails later still claims it, so a repeat is reported.
-    if (auto v = rd.require(cn, cp, "id")) {
+    if (auto v = section_key(rd, cn, cp, Section::kCheck, "id")) {
       if (auto s = rd.string(*v, cp + ".id")) {
         spec.id = *s;
         if (!ids.insert(*s).second)
           rd.error(*v, cp + ".id", rd.id("duplicate_id"), "check id '" + *s + "' appears twice");
       }
     }
-    const auto kind_node = rd.require(cn, cp, "kind");
+    const auto kind_node = section_key(rd, cn, cp, Section::kCheck, "kind");
     const auto kind = kind_node ? rd.word(*kind_node, cp + ".kind",
                                           {"reference", "property", "expect", "gradient"})
                                 : std::nullopt;
@@ -198,11 +250,11 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
                 : *kind == "property" ? CheckKind::kProperty
                 : *kind == "gradient" ? CheckKind::kGradient
                                       : CheckKind::kExpect;
-    std::vector<std::string> keys = grade::common_check_keys();
-    if (spec.kind == CheckKind::kReference || spec.kind == CheckKind::kGradient) {
+    std::vector<std::string> keys = key_names(Section::kCheck);
+    const std::string selector(check_selector(spec.kind));
+    if (selector.empty()) {
       spec.name = *kind;
     } else {
-      const char* selector = spec.kind == CheckKind::kProperty ? "property" : "predicate";
       keys.push_back(selector);
       const auto sel = rd.require(cn, cp, selector);
       if (!sel) continue;
@@ -211,10 +263,10 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
       spec.name = *name;
     }
     const grade::CheckDef* def = registry.find(spec.kind, spec.name);
-    keys.insert(keys.end(), def->required_keys.begin(), def->required_keys.end());
-    keys.insert(keys.end(), def->optional_keys.begin(), def->optional_keys.end());
+    for (const auto& k : def->keys) keys.push_back(k.name);
     rd.check_keys(cn, cp, keys);
-    for (const auto& k : def->required_keys) rd.require(cn, cp, k);
+    for (const auto& k : def->keys)
+      if (k.required) rd.require(cn, cp, k.name);
 
     if (cn["points"]) {
       if (auto v = rd.number(cn["points"], cp + ".points")) {
@@ -259,8 +311,9 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
     if (cn["parameters"]) spec.parameters = parameters(rd, cn["parameters"], cp + ".parameters");
     Parameters effective = ex.parameters;
     spec.parameters.apply(effective);
-    read_fields(rd, cn, cp, spec, ex, effective);
-    cross_check(rd, cn, cp, spec, ex, effective);
+    CheckReading reading{rd, cn, cp, ex.cases[size_t(spec.case_index)], effective};
+    read_fields(reading, *def, spec);
+    cross_check(rd, cn, cp, *def, spec, ex, effective);
     out.push_back(std::move(spec));
   }
 }

@@ -7,6 +7,7 @@
 
 #include "core/plugins/capabilities.hpp"
 #include "core/exercises/exercise.hpp"
+#include "core/exercises/exercise_keys.hpp"
 #include "core/exercises/exercise_parse.hpp"
 #include "core/base/install_paths.hpp"
 #include "core/exercises/seeded.hpp"
@@ -16,11 +17,6 @@ namespace awb::core {
 namespace {
 
 using namespace parse;
-
-const std::vector<std::string> kTopKeys = {"awb-exercise", "id",      "title",      "lesson",
-                                           "variant",      "tokens",  "embeddings", "positions",
-                                           "transforms",   "weights", "layers",     "parameters",
-                                           "limits",       "cases",   "checks",     "train"};
 
 bool valid_id(const std::string& s) {
   return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -46,7 +42,7 @@ std::optional<Matrix> weight(YamlReader& rd, const YAML::Node& n, const std::str
 }
 
 std::optional<LayerWeights> weights(YamlReader& rd, const YAML::Node& n, const std::string& path) {
-  if (!rd.check_keys(n, path, {"w_q", "w_k", "w_v", "w_o"})) return std::nullopt;
+  if (!check_section(rd, n, path, Section::kWeights)) return std::nullopt;
   LayerWeights w;
   bool ok = true;
   for (auto [key, field] :
@@ -218,7 +214,7 @@ void check_layer_shapes(YamlReader& rd, const std::vector<WeightsSource>& source
 }
 
 void read_limits(YamlReader& rd, const YAML::Node& n, Limits& limits) {
-  if (!rd.check_keys(n, "limits", {"cpu_seconds", "wall_seconds", "memory_mb"})) return;
+  if (!check_section(rd, n, "limits", Section::kLimits)) return;
   for (auto [key, field] :
        {std::pair{"cpu_seconds", &limits.cpu_seconds}, {"wall_seconds", &limits.wall_seconds}}) {
     if (!n[key]) continue;
@@ -237,6 +233,18 @@ void read_limits(YamlReader& rd, const YAML::Node& n, Limits& limits) {
 }  // namespace
 
 namespace parse {
+
+bool check_section(YamlReader& rd, const YAML::Node& n, const std::string& path, Section s) {
+  return rd.check_keys(n, path, key_names(s));
+}
+
+std::optional<YAML::Node> section_key(YamlReader& rd, const YAML::Node& map,
+                                      const std::string& path, Section s, std::string_view name) {
+  const std::string k(name);
+  if (exercise_key(s, name).required) return rd.require(map, path, k);
+  if (const YAML::Node v = map[k]) return v;
+  return std::nullopt;
+}
 
 std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const std::string& path,
                                       std::vector<std::string> extra_keys) {
@@ -278,7 +286,7 @@ std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const
 
 grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const std::string& path) {
   grade::ParameterOverrides o;
-  if (!rd.check_keys(n, path, {"sharpness", "heads", "causal", "scale"})) return o;
+  if (!check_section(rd, n, path, Section::kParameters)) return o;
   if (n["sharpness"]) {
     if (auto v = rd.number(n["sharpness"], path + ".sharpness")) {
       if (*v > 0)
@@ -331,27 +339,13 @@ RunInput Exercise::input_for(const grade::CheckSpec& check) const {
 
 namespace {
 
-ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
-  ExerciseLoad out;
-  auto finish = [&](std::optional<Exercise> ex) {
-    out.errors = rd.errors();
-    out.values = rd.values_read();
-    if (out.errors.empty()) out.exercise = std::move(ex);
-    return std::move(out);
-  };
-  const auto root_opt = rd.parse(text);
-  if (!root_opt) return finish(std::nullopt);
-  const YAML::Node root = *root_opt;
-  if (!rd.check_keys(root, "", kTopKeys)) return finish(std::nullopt);
-
-  Exercise ex;
-  ex.sha256 = sha256_hex(text);
-  if (auto v = rd.require(root, "", "awb-exercise")) {
+void read_header(YamlReader& rd, const YAML::Node& root, Exercise& ex) {
+  if (auto v = section_key(rd, root, "", Section::kTop, "awb-exercise")) {
     if (auto n = rd.number(*v, "awb-exercise"); n && *n != 1)
       rd.error(*v, "awb-exercise", rd.id("version"),
                "this awb reads format version 1, the file says " + v->Scalar());
   }
-  if (auto v = rd.require(root, "", "id")) {
+  if (auto v = section_key(rd, root, "", Section::kTop, "id")) {
     if (auto s = rd.string(*v, "id")) {
       if (valid_id(*s))
         ex.id = *s;
@@ -359,38 +353,38 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
         rd.error(*v, "id", rd.id("value"), "'" + *s + "' must be 1-64 of [a-z0-9-]");
     }
   }
-  if (auto v = rd.require(root, "", "title"))
+  if (auto v = section_key(rd, root, "", Section::kTop, "title"))
     if (auto s = rd.string(*v, "title")) ex.title = *s;
-  if (root["lesson"])
-    if (auto s = rd.string(root["lesson"], "lesson")) ex.lesson = *s;
+  if (auto v = section_key(rd, root, "", Section::kTop, "lesson"))
+    if (auto s = rd.string(*v, "lesson")) ex.lesson = *s;
+}
 
-  // variant
+// `variant:` into ex.kind; returns the capabilities it requires besides the exercise's own.
+std::vector<std::string> read_variant(YamlReader& rd, const YAML::Node& root, Exercise& ex) {
   std::vector<std::string> requires_caps;
-  if (auto v = rd.require(root, "", "variant");
-      v && rd.check_keys(*v, "variant", {"kind", "requires"})) {
-    if (auto k = rd.require(*v, "variant", "kind")) {
-      if (auto w = rd.word(*k, "variant.kind", {"parameter-free", "qkv", "multi-head", "causal"}))
-        ex.kind = *w == "parameter-free" ? VariantKind::kParameterFree
-                  : *w == "qkv"          ? VariantKind::kQkv
-                  : *w == "multi-head"   ? VariantKind::kMultiHead
-                                         : VariantKind::kCausal;
-    }
-    if ((*v)["requires"]) {
-      if (auto list = rd.strings((*v)["requires"], "variant.requires", 16)) {
-        for (size_t i = 0; i < list->size(); ++i)
-          if (rd.word((*v)["requires"][i], "variant.requires[" + std::to_string(i) + "]",
-                      capability_names(AWB_CAP_KNOWN_MASK)))
-            requires_caps.push_back((*list)[i]);
-      }
+  const auto v = section_key(rd, root, "", Section::kTop, "variant");
+  if (!v || !check_section(rd, *v, "variant", Section::kVariant)) return requires_caps;
+  if (auto k = section_key(rd, *v, "variant", Section::kVariant, "kind")) {
+    if (auto w = rd.word(*k, "variant.kind", {"parameter-free", "qkv", "multi-head", "causal"}))
+      ex.kind = *w == "parameter-free" ? VariantKind::kParameterFree
+                : *w == "qkv"          ? VariantKind::kQkv
+                : *w == "multi-head"   ? VariantKind::kMultiHead
+                                       : VariantKind::kCausal;
+  }
+  if (auto r = section_key(rd, *v, "variant", Section::kVariant, "requires")) {
+    if (auto list = rd.strings(*r, "variant.requires", 16)) {
+      for (size_t i = 0; i < list->size(); ++i)
+        if (rd.word((*r)[i], "variant.requires[" + std::to_string(i) + "]",
+                    capability_names(AWB_CAP_KNOWN_MASK)))
+          requires_caps.push_back((*list)[i]);
     }
   }
+  return requires_caps;
+}
 
-  // parameters and limits
-  if (root["parameters"])
-    parse::parameters(rd, root["parameters"], "parameters").apply(ex.parameters);
-  if (root["limits"]) read_limits(rd, root["limits"], ex.limits);
-
-  // weights / layers
+// `weights:` or `layers:` into ex.layers (one empty layer when neither is given); returns where
+// each layer's weights were written.
+std::vector<WeightsSource> read_layers(YamlReader& rd, const YAML::Node& root, Exercise& ex) {
   if (root["weights"] && root["layers"])
     rd.error(root["layers"], "layers", rd.id("value"), "give either weights or layers, not both");
   std::vector<WeightsSource> sources;
@@ -405,25 +399,33 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
     } else {
       for (size_t i = 0; i < ls.size(); ++i) {
         const std::string lp = "layers[" + std::to_string(i) + "]";
-        if (!rd.check_keys(ls[i], lp, {"weights", "residual"})) continue;
+        if (!check_section(rd, ls[i], lp, Section::kLayer)) continue;
         LayerWeights w;
         sources.push_back({ls[i]["weights"], lp + ".weights"});
-        if (auto wn = rd.require(ls[i], lp, "weights"))
+        if (auto wn = section_key(rd, ls[i], lp, Section::kLayer, "weights"))
           if (auto parsed = weights(rd, *wn, lp + ".weights")) w = *parsed;
-        if (ls[i]["residual"])
-          if (auto r = rd.boolean(ls[i]["residual"], lp + ".residual")) w.residual = *r;
+        if (auto r = section_key(rd, ls[i], lp, Section::kLayer, "residual"))
+          if (auto b = rd.boolean(*r, lp + ".residual")) w.residual = *b;
         ex.layers.push_back(w);
       }
     }
   }
   if (ex.layers.empty() && !root["weights"] && !root["layers"]) ex.layers.emplace_back();
-  const bool has_weights = std::any_of(ex.layers.begin(), ex.layers.end(),
-                                       [](const LayerWeights& w) { return w.w_q.has_value(); });
+  return sources;
+}
+
+bool has_weights(const Exercise& ex) {
+  return std::any_of(ex.layers.begin(), ex.layers.end(),
+                     [](const LayerWeights& w) { return w.w_q.has_value(); });
+}
+
+// What each variant kind asks of the weights and parameters.
+void check_variant_rules(YamlReader& rd, const YAML::Node& root, const Exercise& ex) {
   const bool parameter_free = ex.kind == VariantKind::kParameterFree;
-  if (parameter_free && has_weights)
+  if (parameter_free && has_weights(ex))
     rd.error(root["weights"] ? root["weights"] : root["layers"], "weights", rd.id("value"),
              "a parameter-free exercise has no weights (use variant.kind qkv)");
-  if (!parameter_free && !has_weights && rd.ok())
+  if (!parameter_free && !has_weights(ex) && rd.ok())
     rd.error(root, "weights", rd.id("missing_key"),
              std::string("a ") + to_string(ex.kind) + " exercise needs w_q, w_k and w_v");
   if (ex.kind == VariantKind::kQkv && ex.parameters.heads > 1)
@@ -432,8 +434,53 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
   if (ex.kind == VariantKind::kCausal && !ex.parameters.causal)
     rd.error(root, "parameters.causal", rd.id("value"),
              "a causal exercise needs parameters.causal: true");
+}
 
-  // cases: the top level is the default for each
+// One case: its own tokens, embeddings and positions, or the top level's.
+std::optional<ExerciseCase> read_case(YamlReader& rd, const YAML::Node& root, const YAML::Node& cn,
+                                      const std::string& cp, const std::string& default_id,
+                                      std::set<std::string>& case_ids,
+                                      VocabularyCache& vocabularies) {
+  const bool top = cp.empty();
+  auto key_path = [&](const std::string& k) { return top ? k : cp + "." + k; };
+  if (!top && !check_section(rd, cn, cp, Section::kCase)) return std::nullopt;
+  ExerciseCase c;
+  c.id = default_id;
+  if (!top) {
+    if (auto v = section_key(rd, cn, cp, Section::kCase, "id"))
+      if (auto s = rd.string(*v, key_path("id"))) {
+        c.id = *s;
+        if (!case_ids.insert(*s).second)
+          rd.error(*v, key_path("id"), rd.id("duplicate_id"), "case '" + *s + "' appears twice");
+      }
+  }
+  const YAML::Node tok_node = cn["tokens"] ? cn["tokens"] : root["tokens"];
+  const std::string tok_path = cn["tokens"] ? key_path("tokens") : "tokens";
+  if (!tok_node) {
+    rd.error(cn, key_path("tokens"), rd.id("missing_key"), "is required");
+    return std::nullopt;
+  }
+  const auto toks = rd.strings(tok_node, tok_path, kMaxTokens);
+  if (!toks) return std::nullopt;
+  c.tokens = *toks;
+  const YAML::Node emb_node = cn["embeddings"] ? cn["embeddings"] : root["embeddings"];
+  if (!emb_node) {
+    rd.error(cn, key_path("embeddings"), rd.id("missing_key"), "is required");
+    return std::nullopt;
+  }
+  const auto x = embed(rd, vocabularies,
+                       {emb_node, cn["embeddings"] ? key_path("embeddings") : "embeddings"},
+                       c.tokens, tok_node, tok_path);
+  if (!x) return std::nullopt;
+  c.x = *x;
+  const YAML::Node pos = cn["positions"] ? cn["positions"] : root["positions"];
+  if (!add_positions(rd, pos, cn["positions"] ? key_path("positions") : "positions", c.x))
+    return std::nullopt;
+  return c;
+}
+
+// `cases:` into ex.cases; without it, one case made of the top level.
+void read_cases(YamlReader& rd, const YAML::Node& root, Exercise& ex) {
   std::vector<YAML::Node> case_nodes;
   if (const auto cs = root["cases"]) {
     if (!cs.IsSequence() || cs.size() == 0)
@@ -448,61 +495,25 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
   std::set<std::string> case_ids;
   VocabularyCache vocabularies;
   for (size_t i = 0; i < case_nodes.size(); ++i) {
-    const YAML::Node& cn = case_nodes[i];
-    const bool top = !root["cases"];
-    const std::string cp = top ? "" : "cases[" + std::to_string(i) + "]";
-    auto key = [&](const std::string& k) { return cp.empty() ? k : cp + "." + k; };
-    if (!top && !rd.check_keys(cn, cp, {"id", "tokens", "embeddings", "positions"})) continue;
-    ExerciseCase c;
-    c.id = ex.id;
-    if (!top) {
-      if (auto v = rd.require(cn, cp, "id"))
-        if (auto s = rd.string(*v, key("id"))) {
-          c.id = *s;
-          if (!case_ids.insert(*s).second)
-            rd.error(*v, key("id"), rd.id("duplicate_id"), "case '" + *s + "' appears twice");
-        }
-    }
-    const YAML::Node tok_node = cn["tokens"] ? cn["tokens"] : root["tokens"];
-    const std::string tok_path = cn["tokens"] ? key("tokens") : "tokens";
-    if (!tok_node) {
-      rd.error(cn, key("tokens"), rd.id("missing_key"), "is required");
-      continue;
-    }
-    const auto toks = rd.strings(tok_node, tok_path, kMaxTokens);
-    if (!toks) continue;
-    c.tokens = *toks;
-    const YAML::Node emb_node = cn["embeddings"] ? cn["embeddings"] : root["embeddings"];
-    if (!emb_node) {
-      rd.error(cn, key("embeddings"), rd.id("missing_key"), "is required");
-      continue;
-    }
-    const auto x =
-        embed(rd, vocabularies, {emb_node, cn["embeddings"] ? key("embeddings") : "embeddings"},
-              c.tokens, tok_node, tok_path);
-    if (!x) continue;
-    c.x = *x;
-    const YAML::Node pos = cn["positions"] ? cn["positions"] : root["positions"];
-    if (!add_positions(rd, pos, cn["positions"] ? key("positions") : "positions", c.x)) continue;
-    ex.cases.push_back(std::move(c));
+    const std::string cp = root["cases"] ? "cases[" + std::to_string(i) + "]" : "";
+    if (auto c = read_case(rd, root, case_nodes[i], cp, ex.id, case_ids, vocabularies))
+      ex.cases.push_back(std::move(*c));
   }
+}
 
-  // transforms
-  if (const auto tr = root["transforms"];
-      tr && rd.check_keys(tr, "transforms", {"scale_embeddings"})) {
-    if (tr["scale_embeddings"])
-      if (auto s = rd.number(tr["scale_embeddings"], "transforms.scale_embeddings"))
-        for (auto& c : ex.cases)
-          for (double& v : c.x.data) v *= *s;
-  }
+void apply_transforms(YamlReader& rd, const YAML::Node& root, Exercise& ex) {
+  const auto tr = root["transforms"];
+  if (!tr || !check_section(rd, tr, "transforms", Section::kTransforms)) return;
+  if (auto v = section_key(rd, tr, "transforms", Section::kTransforms, "scale_embeddings"))
+    if (auto s = rd.number(*v, "transforms.scale_embeddings"))
+      for (auto& c : ex.cases)
+        for (double& x : c.x.data) x *= *s;
+}
 
-  // shapes, per case (cases may differ in d_model only if the weights allow it)
-  for (const auto& c : ex.cases)
-    check_layer_shapes(rd, sources, ex.layers, c.x.cols, ex.parameters.heads);
-
-  // capabilities
+// What a variant needs to run every check, and what the reference that grades it can do.
+void set_capabilities(Exercise& ex, const std::vector<std::string>& requires_caps) {
   uint64_t caps = AWB_CAP_F64;
-  if (has_weights) caps |= AWB_CAP_QKV;
+  if (has_weights(ex)) caps |= AWB_CAP_QKV;
   if (ex.parameters.heads > 1) caps |= AWB_CAP_MULTI_HEAD;
   if (std::any_of(ex.layers.begin(), ex.layers.end(), [](auto& w) { return w.w_o.has_value(); }))
     caps |= AWB_CAP_OUTPUT_PROJ;
@@ -511,10 +522,40 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
   ex.required_capabilities = caps;
   ex.reference_capabilities =
       AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL |
-      (parameter_free ? 0 : AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ);
+      (ex.kind == VariantKind::kParameterFree
+           ? 0
+           : AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ);
+}
 
-  // checks
-  if (auto cn = rd.require(root, "", "checks")) parse::checks(rd, *cn, ex);
+ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
+  ExerciseLoad out;
+  auto finish = [&](std::optional<Exercise> ex) {
+    out.errors = rd.errors();
+    out.values = rd.values_read();
+    if (out.errors.empty()) out.exercise = std::move(ex);
+    return std::move(out);
+  };
+  const auto root_opt = rd.parse(text);
+  if (!root_opt) return finish(std::nullopt);
+  const YAML::Node root = *root_opt;
+  if (!check_section(rd, root, "", Section::kTop)) return finish(std::nullopt);
+
+  Exercise ex;
+  ex.sha256 = sha256_hex(text);
+  read_header(rd, root, ex);
+  const std::vector<std::string> requires_caps = read_variant(rd, root, ex);
+  if (root["parameters"])
+    parse::parameters(rd, root["parameters"], "parameters").apply(ex.parameters);
+  if (root["limits"]) read_limits(rd, root["limits"], ex.limits);
+  const std::vector<WeightsSource> sources = read_layers(rd, root, ex);
+  check_variant_rules(rd, root, ex);
+  read_cases(rd, root, ex);  // the top level is the default for each case
+  apply_transforms(rd, root, ex);
+  // Shapes, per case (cases may differ in d_model only if the weights allow it).
+  for (const auto& c : ex.cases)
+    check_layer_shapes(rd, sources, ex.layers, c.x.cols, ex.parameters.heads);
+  set_capabilities(ex, requires_caps);
+  if (auto cn = section_key(rd, root, "", Section::kTop, "checks")) parse::checks(rd, *cn, ex);
   if (root["train"]) parse::train(rd, root["train"], ex);
   return finish(std::move(ex));
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/exercises/exercise.hpp"
+#include "core/exercises/exercise_keys.hpp"
 #include "core/exercises/yaml_reader.hpp"
 
 namespace awb::core::parse {
@@ -19,6 +20,14 @@ inline constexpr int64_t kMaxLayers = 16;
 inline constexpr int64_t kMaxCases = 64;
 inline constexpr int64_t kMaxChecks = 256;
 inline constexpr int64_t kMaxSweep = 64;
+
+// Mapping `n` at `path` holds only the table's keys of `s` (exercise_keys.hpp), each once; false
+// when it is not a mapping.
+bool check_section(YamlReader& rd, const YAML::Node& n, const std::string& path, Section s);
+// Key `name` of section `s` in `map`, or nullopt when absent; a key the table marks required is
+// then reported missing.
+std::optional<YAML::Node> section_key(YamlReader& rd, const YAML::Node& map,
+                                      const std::string& path, Section s, std::string_view name);
 
 // `parameters:` at the top level or in a check (only the keys present are set).
 grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const std::string& path);

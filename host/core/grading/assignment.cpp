@@ -84,7 +84,8 @@ CheckNeeds check_needs(const Exercise& exercise, const grade::CheckSpec& check, 
   }
   if (in.params.heads > 1) n.capabilities |= AWB_CAP_MULTI_HEAD;
   if (in.params.causal) n.capabilities |= AWB_CAP_CAUSAL;
-  n.backward = check.kind == grade::CheckKind::kGradient;
+  const grade::CheckDef* def = grade::Registry::instance().find(check.kind, check.name);
+  n.backward = def && def->needs_backward;
   return n;
 }
 
