@@ -320,8 +320,8 @@ void add_every_variant(const Catalog& catalog, const Submission& sub, Subjects& 
 }
 
 // Nothing loadable: one subject, the submission, not gradable with every reason.
-void add_not_gradable(const Catalog& catalog, const Submission& sub,
-                      const std::string& stopped_us, Subjects& out) {
+void add_not_gradable(const Catalog& catalog, const Submission& sub, const std::string& stopped_us,
+                      Subjects& out) {
   out.not_gradable = true;
   std::string reason = stopped_us;
   for (const auto& f : catalog.failures)
@@ -340,11 +340,8 @@ void add_failed_files(const Catalog& catalog, const Submission& sub, Subjects& o
     const auto known = sub.files.sha256.find(f.path.filename().string());
     const std::string sha =
         known != sub.files.sha256.end() ? known->second : sha256_hex("unreadable");
-    out.targets.push_back({sub.name + "/" + f.path.filename().string(),
-                           f.path.filename().string(),
-                           {},
-                           text,
-                           sha});
+    out.targets.push_back(
+        {sub.name + "/" + f.path.filename().string(), f.path.filename().string(), {}, text, sha});
     out.note += (out.note.empty() ? "did not load: " : "; ") + text;
   }
   if (out.targets.size() == 1) out.targets.front().name = sub.name;
@@ -373,8 +370,8 @@ void hash_plugin(Target& subj, const Submission& sub) {
   if (subj.variant.plugin == nullptr) return;
   try {
     const auto known = sub.files.sha256.find(subj.variant.plugin->path.filename().string());
-    subj.plugin_sha = known != sub.files.sha256.end() ? known->second
-                                                      : sha256_file(subj.variant.plugin->path);
+    subj.plugin_sha =
+        known != sub.files.sha256.end() ? known->second : sha256_file(subj.variant.plugin->path);
   } catch (const Error& e) {
     subj.not_gradable = relative_text(e.what(), sub.folder, sub.name);
     subj.plugin_sha = sha256_hex("unreadable");
@@ -399,8 +396,8 @@ struct Tally {
 
 // The key of the subject's result on `ex`, now expected in this run's reports.
 JournalKey expect_result(Shared& s, const Submission& sub, const Target& subj, const Exercise& ex) {
-  JournalKey key{sub.name,    subj.name,     ex.id, ex.sha256, subj.plugin_sha,
-                 AWB_VERSION, s.options_text};
+  JournalKey key{sub.name,        subj.name,   ex.id,         ex.sha256,
+                 subj.plugin_sha, AWB_VERSION, s.options_text};
   std::lock_guard lock(s.mutex);
   s.expected.insert(key);
   return key;
