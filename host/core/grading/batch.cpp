@@ -471,7 +471,10 @@ bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally)
 }
 
 void grade_submission(Shared& s, const fs::path& folder) {
-  Submission sub{folder.filename().string(), folder, folder_files(folder)};
+  Submission sub;
+  sub.name = folder.filename().string();
+  sub.folder = folder;
+  sub.files = folder_files(folder);
   if (const auto whole = journaled_whole(s, sub.name, sub.files.digest)) {
     reuse_submission(s, sub.name, *whole);
     return;
