@@ -4,7 +4,8 @@
 
 namespace {
 
-struct Causal : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected, true> {
+struct Causal : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected,
+                                            awb::kernels::Mask::kAlwaysCausal> {
   static constexpr awb::VariantInfo kInfo{
       "causal", "Causal (masked) multi-head attention",
       "Multi-head attention in which query t sees only keys t2 <= t, as in a GPT decoder; the "

@@ -4,7 +4,7 @@
 
 namespace {
 
-struct MultiHead : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected, false> {
+struct MultiHead : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected> {
   static constexpr awb::VariantInfo kInfo{
       "multi-head", "Multi-head attention",
       "h scaled dot-product heads over column blocks of W_q, W_k, W_v; outputs concatenated in "

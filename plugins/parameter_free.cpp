@@ -4,7 +4,7 @@
 
 namespace {
 
-struct ParameterFree : awb::kernels::KernelVariant<awb::kernels::Inputs::kParameterFree, false> {
+struct ParameterFree : awb::kernels::KernelVariant<awb::kernels::Inputs::kParameterFree> {
   static constexpr awb::VariantInfo kInfo{
       "parameter-free", "Parameter-free dot-product attention",
       "Every token is its own query, key and value: S = X·Xᵀ times sharpness, row softmax, "

@@ -4,7 +4,7 @@
 
 namespace {
 
-struct Qkv : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected, false> {
+struct Qkv : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected> {
   static constexpr awb::VariantInfo kInfo{
       "qkv", "Scaled dot-product attention with Q/K/V projections",
       "Q = X·W_q, K = X·W_k, V = X·W_v; S = Q·Kᵀ/sqrt(d_k) (or unscaled) times sharpness; "

@@ -25,16 +25,16 @@ static_assert(table_in_enum_order(), "kMistakes must list the mistakes in enum o
 // This plugin's mistake: set once, by the entry point, before the host can call anything.
 Mistake mistake = Mistake::kNone;
 
-template <class T>
-using Mat = awb::RowMatrix<T>;
+template <class Scalar>
+using Mat = awb::RowMatrix<Scalar>;
 
-template <class T>
-void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
+template <class Scalar>
+void softmax_rows(const Mat<Scalar>& s, Mat<Scalar>& a, bool causal) {
   const auto n = s.rows();
   a.setZero(n, n);
   if (mistake == Mistake::kWrongAxis) {
     for (Eigen::Index c = 0; c < n; ++c) {
-      const T mx = s.col(c).maxCoeff();
+      const Scalar mx = s.col(c).maxCoeff();
       a.col(c) = (s.col(c).array() - mx).exp();
       a.col(c) /= a.col(c).sum();
     }
@@ -53,9 +53,10 @@ void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
     } else {
       // The f32-only variant is the mistake that hides in f64 tests: exp() overflows a float
       // above a score of about 88, a double only above about 709.
-      const bool no_max = mistake == Mistake::kNoMaxSubtraction ||
-                          (mistake == Mistake::kNoMaxSubtractionF32 && std::is_same_v<T, float>);
-      const T mx = no_max ? T(0) : row.maxCoeff();
+      const bool no_max =
+          mistake == Mistake::kNoMaxSubtraction ||
+          (mistake == Mistake::kNoMaxSubtractionF32 && std::is_same_v<Scalar, float>);
+      const Scalar mx = no_max ? Scalar(0) : row.maxCoeff();
       a.row(t).head(visible) = (row.array() - mx).exp();
       a.row(t).head(visible) /= a.row(t).head(visible).sum();
     }
@@ -66,16 +67,17 @@ void softmax_rows(const Mat<T>& s, Mat<T>& a, bool causal) {
 // What both passes start from: the head count and widths, Q, K and V (X itself without
 // projections), and the score factor, which leaves out 1/√d_k when `forgets_scale` is this
 // plugin's mistake.
-template <class T>
+template <class Scalar>
 struct Activations {
   int heads;
   Eigen::Index dk, dv;
-  Mat<T> q, k, v;
+  Mat<Scalar> q, k, v;
   double factor;
 };
 
-template <class T>
-Activations<T> activations(const awb::Problem<T>& p, bool projected, Mistake forgets_scale) {
+template <class Scalar>
+Activations<Scalar> activations(const awb::Problem<Scalar>& p, bool projected,
+                                Mistake forgets_scale) {
   const auto x = p.x();
   const Eigen::Index dk = projected ? p.d_k() : p.d_model();
   double factor = p.sharpness();
@@ -84,43 +86,45 @@ Activations<T> activations(const awb::Problem<T>& p, bool projected, Mistake for
   return {projected ? p.heads() : 1,
           dk,
           projected ? p.d_v() : p.d_model(),
-          projected ? Mat<T>(x * p.w_q()) : Mat<T>(x),
-          projected ? Mat<T>(x * p.w_k()) : Mat<T>(x),
-          projected ? Mat<T>(x * p.w_v()) : Mat<T>(x),
+          projected ? Mat<Scalar>(x * p.w_q()) : Mat<Scalar>(x),
+          projected ? Mat<Scalar>(x * p.w_k()) : Mat<Scalar>(x),
+          projected ? Mat<Scalar>(x * p.w_v()) : Mat<Scalar>(x),
           factor};
 }
 
 // The degenerate mistakes ignore the input altogether: every output NaN, or a constant (uniform
 // weights, zero scores, Z one subnormal number) that no check may mistake for an answer.
-template <class T>
-bool degenerate_forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+template <class Scalar>
+bool degenerate_forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
   if (mistake != Mistake::kNanEverywhere && mistake != Mistake::kConstantOutput) return false;
   const bool nan = mistake == Mistake::kNanEverywhere;
-  const T value = nan ? std::numeric_limits<T>::quiet_NaN() : std::numeric_limits<T>::denorm_min();
+  const Scalar value =
+      nan ? std::numeric_limits<Scalar>::quiet_NaN() : std::numeric_limits<Scalar>::denorm_min();
   auto z = r.z();
   z.setConstant(value);
   for (int h = 0; h < (p.has_projections() ? p.heads() : 1); ++h) {
-    if (r.wants_scores()) r.scores(h).setConstant(nan ? value : T(0));
+    if (r.wants_scores()) r.scores(h).setConstant(nan ? value : Scalar(0));
     if (r.wants_weights()) {
       auto a = r.weights(h);
-      a.setConstant(nan ? value : T(1) / T(a.cols()));
+      a.setConstant(nan ? value : Scalar(1) / Scalar(a.cols()));
     }
   }
   return true;
 }
 
-template <class T>
-void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+template <class Scalar>
+void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
   if (degenerate_forward(p, r)) return;
   const bool projected = p.has_projections();
   const auto [heads, dk, dv, q, k, v, factor] = activations(p, projected, Mistake::kNoScale);
-  Mat<T> concat(p.tokens(), heads * dv);
+  Mat<Scalar> concat(p.tokens(), heads * dv);
   for (int h = 0; h < heads; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
-    Mat<T> s = T(factor) * (mistake == Mistake::kSwapQK ? Mat<T>(kh * qh.transpose())
-                                                        : Mat<T>(qh * kh.transpose()));
+    Mat<Scalar> s =
+        Scalar(factor) * (mistake == Mistake::kSwapQK ? Mat<Scalar>(kh * qh.transpose())
+                                                      : Mat<Scalar>(qh * kh.transpose()));
     if (r.wants_scores()) r.scores(h) = s;
-    Mat<T> a;
+    Mat<Scalar> a;
     softmax_rows(s, a, p.causal());
     if (r.wants_weights()) r.weights(h) = a;
     const int slot = mistake == Mistake::kHeadsReversed ? heads - 1 - h : h;
@@ -140,13 +144,15 @@ void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
 }
 
 // The backward pass, right unless the mistake is one of the backward ones.
-template <class T>
-void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+template <class Scalar>
+void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
+              awb::Gradients<Scalar>& g) {
   const bool projected = p.has_projections();
   const bool with_wo = projected && p.has_output_projection();
   if (mistake == Mistake::kNanEverywhere || mistake == Mistake::kConstantOutput) {
     // The derivative of what the forward returned: NaN, or zero for a constant.
-    const T value = mistake == Mistake::kNanEverywhere ? std::numeric_limits<T>::quiet_NaN() : T(0);
+    const Scalar value =
+        mistake == Mistake::kNanEverywhere ? std::numeric_limits<Scalar>::quiet_NaN() : Scalar(0);
     g.dx().setConstant(value);
     if (projected) {
       g.dw_q().setConstant(value);
@@ -159,43 +165,45 @@ void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradien
   const auto x = p.x();
   const auto [heads, dk, dv, q, k, v, factor] =
       activations(p, projected, Mistake::kBackwardNoScale);
-  const Mat<T> dheads = with_wo ? Mat<T>(up.dz() * p.w_o().transpose()) : Mat<T>(up.dz());
-  Mat<T> concat(p.tokens(), heads * dv), dq(p.tokens(), heads * dk), dkey(p.tokens(), heads * dk),
-      dval(p.tokens(), heads * dv);
+  const Mat<Scalar> dheads =
+      with_wo ? Mat<Scalar>(up.dz() * p.w_o().transpose()) : Mat<Scalar>(up.dz());
+  Mat<Scalar> concat(p.tokens(), heads * dv), dq(p.tokens(), heads * dk),
+      dkey(p.tokens(), heads * dk), dval(p.tokens(), heads * dv);
   for (int h = 0; h < heads; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
     const auto vh = v.middleCols(h * dv, dv);
     const auto dho = dheads.middleCols(h * dv, dv);
-    const Mat<T> s = T(factor) * (qh * kh.transpose());
-    Mat<T> a;
+    const Mat<Scalar> s = Scalar(factor) * (qh * kh.transpose());
+    Mat<Scalar> a;
     softmax_rows(s, a, p.causal() && mistake != Mistake::kBackwardNoCausalMask);
     concat.middleCols(h * dv, dv) = a * vh;
-    Mat<T> da = dho * vh.transpose();
+    Mat<Scalar> da = dho * vh.transpose();
     if (up.has_da()) da += up.da(h);
     dval.middleCols(h * dv, dv) = a.transpose() * dho;
-    Mat<T> ds = (a.array() * da.array()).matrix();
+    Mat<Scalar> ds = (a.array() * da.array()).matrix();
     if (mistake != Mistake::kBackwardNoSoftmaxTerm)
       ds -= (a.array().colwise() * (a.array() * da.array()).rowwise().sum()).matrix();
-    ds *= T(factor);
+    ds *= Scalar(factor);
     dq.middleCols(h * dk, dk) = ds * kh;
     dkey.middleCols(h * dk, dk) = ds.transpose() * qh;
   }
   // dW = Xᵀ·dY has W's shape; the mistake computes dYᵀ·X and pours its numbers into dW's buffer.
-  auto weight_grad = [&](const Mat<T>& in, const Mat<T>& dy, awb::MatrixView<T> out) {
+  auto weight_grad = [&](const Mat<Scalar>& in, const Mat<Scalar>& dy,
+                         awb::MatrixView<Scalar> out) {
     if (mistake != Mistake::kBackwardTransposedGrad) {
       out = in.transpose() * dy;
       return;
     }
-    const Mat<T> wrong = dy.transpose() * in;
-    out = Eigen::Map<const Mat<T>>(wrong.data(), out.rows(), out.cols());
+    const Mat<Scalar> wrong = dy.transpose() * in;
+    out = Eigen::Map<const Mat<Scalar>>(wrong.data(), out.rows(), out.cols());
   };
-  if (with_wo) weight_grad(concat, Mat<T>(up.dz()), g.dw_o());
+  if (with_wo) weight_grad(concat, Mat<Scalar>(up.dz()), g.dw_o());
   if (!projected) {
     g.dx() = dq + dkey + dval;
     return;
   }
   g.dx() = dq * p.w_q().transpose() + dkey * p.w_k().transpose() + dval * p.w_v().transpose();
-  const Mat<T> xm = x;
+  const Mat<Scalar> xm = x;
   weight_grad(xm, dq, g.dw_q());
   weight_grad(xm, dkey, g.dw_k());
   weight_grad(xm, dval, g.dw_v());
@@ -221,12 +229,13 @@ static_assert(std::size(kKinds) == awb::mutants::kKindCount);
 template <int kKind>
 struct KindMutant {
   static constexpr awb::VariantInfo kInfo = kKinds[kKind];
-  template <class T>
-  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
+  template <class Scalar>
+  void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
     ::forward(p, r);
   }
-  template <class T>
-  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
+  template <class Scalar>
+  void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
+                awb::Gradients<Scalar>& g) {
     ::backward(p, up, g);
   }
 };

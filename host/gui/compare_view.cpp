@@ -78,12 +78,7 @@ void CompareView::setHead(int head) {
 
 void CompareView::rerun() {
   if (!exercise_ || specs_.isEmpty()) return;
-  if (running_) {
-    pending_ = true;
-    return;
-  }
-  running_ = true;
-  pending_ = false;
+  if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
   status_->setText(tr("running %1…").arg(specs_.join(", ")));
   const RunInput input = core::case_input(*exercise_, case_id_.toStdString());
   std::vector<std::string> specs;
@@ -93,8 +88,7 @@ void CompareView::rerun() {
   run_async<core::Comparison>(
       this, [=] { return compare_job(catalog, specs, input, caps); },
       [this, input](Outcome<core::Comparison> r) {
-        running_ = false;
-        if (pending_) {
+        if (runs_.end() == RunEnd::kSuperseded) {
           rerun();
           return;
         }

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "gui/heatmap_widget.hpp"
+#include "gui/latest_run.hpp"
 #include "gui/session.hpp"
 
 namespace awb::gui {
@@ -23,7 +24,7 @@ class CompareView : public QWidget {
   void setExercise(const core::Exercise* exercise, const QString& case_id = {});
   void setHead(int head);
 
-  bool busy() const { return running_ || pending_; }
+  bool busy() const { return runs_.busy(); }
   const core::Comparison& comparison() const { return comparison_; }
   QString csv() const;
   QTableWidget* metricsTable() const { return table_; }
@@ -44,7 +45,7 @@ class CompareView : public QWidget {
   QString case_id_;
   RunInput input_;
   core::Comparison comparison_;
-  bool running_ = false, pending_ = false;
+  LatestRun runs_;
   int head_ = 0;
 
   QComboBox* head_box_;

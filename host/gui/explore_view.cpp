@@ -146,22 +146,16 @@ void ExploreView::rebuildChips() {
 void ExploreView::rerun() {
   sharpness_label_->setText(QString::number(sharpness(), 'g', 3));
   if (!exercise_ || spec_.isEmpty()) return;
-  if (running_) {
-    pending_ = true;
-    return;
-  }
+  if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
   RunInput input = core::case_input(*exercise_, case_id_.toStdString());
   input.params.sharpness = sharpness();
-  running_ = true;
-  pending_ = false;
   status_->setText(tr("running %1…").arg(spec_));
   const auto catalog = session_.catalog();
   const std::string spec = spec_.toStdString();
   run_async<VariantRun>(
       this, [catalog, spec, input] { return run_variant_job(catalog, spec, input); },
       [this, input](Outcome<VariantRun> r) {
-        running_ = false;
-        if (pending_) {
+        if (runs_.end() == RunEnd::kSuperseded) {
           rerun();  // the slider moved meanwhile: show only the latest
           return;
         }

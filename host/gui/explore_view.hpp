@@ -14,6 +14,7 @@
 #include "gui/bar_chart.hpp"
 #include "gui/context_swatch.hpp"
 #include "gui/heatmap_widget.hpp"
+#include "gui/latest_run.hpp"
 #include "gui/session.hpp"
 
 namespace awb::gui {
@@ -31,7 +32,7 @@ class ExploreView : public QWidget {
   void setSharpness(double sharpness);  // moves the slider (log scale)
   void setHeatmapVisible(bool on);
 
-  bool busy() const { return running_ || pending_; }
+  bool busy() const { return runs_.busy(); }
   int query() const { return query_; }
   double sharpness() const;
   const RunOutput& output() const { return run_.output; }
@@ -65,7 +66,7 @@ class ExploreView : public QWidget {
   QString case_id_;
   VariantRun run_;
   RunInput shown_input_;
-  bool running_ = false, pending_ = false;
+  LatestRun runs_;
   int query_ = 0, head_ = 0, layer_ = -1;  // layer -1: the last
 
   QHBoxLayout* chips_layout_;

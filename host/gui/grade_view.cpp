@@ -49,12 +49,7 @@ void GradeView::setExercise(const core::Exercise* exercise) {
 
 void GradeView::rerun() {
   if (!exercise_ || spec_.isEmpty()) return;
-  if (running_) {
-    pending_ = true;
-    return;
-  }
-  running_ = true;
-  pending_ = false;
+  if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
   status_->setText(tr("grading %1 on %2…").arg(spec_, QString::fromStdString(exercise_->id)));
   const auto catalog = session_.catalog();
   const std::string spec = spec_.toStdString();
@@ -62,8 +57,7 @@ void GradeView::rerun() {
   run_async<grade::GradeReport>(
       this, [=] { return grade_job(catalog, spec, *exercise); },
       [this](Outcome<grade::GradeReport> r) {
-        running_ = false;
-        if (pending_) {
+        if (runs_.end() == RunEnd::kSuperseded) {
           rerun();
           return;
         }

@@ -9,6 +9,7 @@
 #include <QWidget>
 #include <optional>
 
+#include "gui/latest_run.hpp"
 #include "gui/session.hpp"
 
 namespace awb::gui {
@@ -21,7 +22,7 @@ class GradeView : public QWidget {
   void setVariant(const QString& spec);
   void setExercise(const core::Exercise* exercise);
 
-  bool busy() const { return running_ || pending_; }
+  bool busy() const { return runs_.busy(); }
   const std::optional<grade::GradeReport>& report() const { return report_; }
   // The report as `awb grade --format FORMAT` writes it: table, json, junit, gradescope, csv.
   QString reportText(const QString& format) const;
@@ -40,7 +41,7 @@ class GradeView : public QWidget {
   QString spec_;
   const core::Exercise* exercise_ = nullptr;
   std::optional<grade::GradeReport> report_;
-  bool running_ = false, pending_ = false;
+  LatestRun runs_;
   QLabel *total_, *status_;
   QCheckBox* instructor_;
   QTableWidget* table_;

@@ -10,23 +10,23 @@
 namespace awb::kernels {
 
 // Shapes as in attention_forward. Writes dX and, for each weight the problem has, its gradient.
-template <class T>
-void attention_backward(const Problem<T>& p, const Upstream<T>& up, Gradients<T>& g, Inputs inputs,
-                        bool force_causal) {
-  const auto [projected, causal, H, T_, dk, dv] = geometry(p, inputs, force_causal);
-  const T factor = score_factor(p, dk);
+template <class Scalar>
+void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gradients<Scalar>& g,
+                        Inputs inputs, Mask mask) {
+  const auto [projected, causal, H, T, dk, dv] = geometry(p, inputs, mask);
+  const Scalar factor = score_factor(p, dk);
   const bool with_wo = projected && p.has_output_projection();
   const auto x = p.x();
 
   // Forward activations. Without projections Q = K = V = X.
-  const RowMatrix<T> q = projected ? RowMatrix<T>(x * p.w_q()) : RowMatrix<T>(x);
-  const RowMatrix<T> k = projected ? RowMatrix<T>(x * p.w_k()) : RowMatrix<T>(x);
-  const RowMatrix<T> v = projected ? RowMatrix<T>(x * p.w_v()) : RowMatrix<T>(x);
+  const RowMatrix<Scalar> q = projected ? RowMatrix<Scalar>(x * p.w_q()) : RowMatrix<Scalar>(x);
+  const RowMatrix<Scalar> k = projected ? RowMatrix<Scalar>(x * p.w_k()) : RowMatrix<Scalar>(x);
+  const RowMatrix<Scalar> v = projected ? RowMatrix<Scalar>(x * p.w_v()) : RowMatrix<Scalar>(x);
   // Back through the output projection: dHeads = dZ · W_oᵀ.
-  const RowMatrix<T> dheads =
-      with_wo ? RowMatrix<T>(up.dz() * p.w_o().transpose()) : RowMatrix<T>(up.dz());
-  RowMatrix<T> heads(T_, H * dv), dq(T_, H * dk), dkey(T_, H * dk), dval(T_, H * dv);
-  RowMatrix<T> s(T_, T_), a(T_, T_), da(T_, T_);
+  const RowMatrix<Scalar> dheads =
+      with_wo ? RowMatrix<Scalar>(up.dz() * p.w_o().transpose()) : RowMatrix<Scalar>(up.dz());
+  RowMatrix<Scalar> heads(T, H * dv), dq(T, H * dk), dkey(T, H * dk), dval(T, H * dv);
+  RowMatrix<Scalar> s(T, T), a(T, T), da(T, T);
   for (int h = 0; h < H; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
     const auto vh = v.middleCols(h * dv, dv);
@@ -60,9 +60,9 @@ void attention_backward(const Problem<T>& p, const Upstream<T>& up, Gradients<T>
 
 #ifndef AWB_KERNELS_INSTANTIATE
 extern template void attention_backward<float>(const Problem<float>&, const Upstream<float>&,
-                                               Gradients<float>&, Inputs, bool);
+                                               Gradients<float>&, Inputs, Mask);
 extern template void attention_backward<double>(const Problem<double>&, const Upstream<double>&,
-                                                Gradients<double>&, Inputs, bool);
+                                                Gradients<double>&, Inputs, Mask);
 #endif
 
 }  // namespace awb::kernels

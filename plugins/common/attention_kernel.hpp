@@ -19,6 +19,9 @@ namespace awb::kernels {
 
 // Which inputs a variant reads: the parameter-free variant ignores any weights it is given.
 enum class Inputs { kParameterFree, kProjected };
+// Whether the causal mask follows the problem's causal flag, or is on whatever the flag says
+// (the causal variant).
+enum class Mask { kAsProblemSays, kAlwaysCausal };
 
 // Rows of queries per task, and keys per tile of the streaming path. 128 × 512 floats of scores
 // (256 KiB) stay in L2 while the tile's GEMMs run; fewer, larger tiles mean each K and V tile is
@@ -33,18 +36,19 @@ static_assert(kKeyTile % kRowBlock == 0);
 inline constexpr double kThreadingThreshold = 1 << 20;
 
 // What one thread needs for one task, kept between calls so repeated calls touch no new pages.
-template <class T>
+template <class Scalar>
 struct Scratch {
-  RowMatrix<T> scores;   // kRowBlock × T (materialised path) or kRowBlock × kKeyTile (streaming)
-  RowMatrix<T> out;      // kRowBlock × d_v
-  RowMatrix<T> q;        // kRowBlock × d_k: the block's queries times the score factor
-  Eigen::Matrix<T, Eigen::Dynamic, 1> row_max, row_sum;
+  // kRowBlock × T (materialised path) or kRowBlock × kKeyTile (streaming)
+  RowMatrix<Scalar> scores;
+  RowMatrix<Scalar> out;  // kRowBlock × d_v
+  RowMatrix<Scalar> q;    // kRowBlock × d_k: the block's queries times the score factor
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> row_max, row_sum;
 };
 
-template <class T>
+template <class Scalar>
 struct Workspace {
-  RowMatrix<T> q, k, v, heads_out;
-  std::vector<Scratch<T>> scratch;
+  RowMatrix<Scalar> q, k, v, heads_out;
+  std::vector<Scratch<Scalar>> scratch;
 };
 
 // Per-instance state of a bundled variant: one workspace per scalar type, and its threads.
@@ -52,9 +56,9 @@ struct Workspaces {
   Workspace<double> f64;
   Workspace<float> f32;
   ThreadTeam team;
-  template <class T>
-  Workspace<T>& get() {
-    if constexpr (std::is_same_v<T, double>)
+  template <class Scalar>
+  Workspace<Scalar>& get() {
+    if constexpr (std::is_same_v<Scalar, double>)
       return f64;
     else
       return f32;
@@ -63,11 +67,11 @@ struct Workspaces {
 
 // What turns Q·Kᵀ into the softmax input: scale and sharpness. `dk` is the kernel's own key width:
 // without projections it is d_model, whatever else the problem holds.
-template <class T>
-T score_factor(const Problem<T>& p, Eigen::Index dk) {
-  return static_cast<T>(p.sharpness() / (p.scale_mode() == ScaleMode::kInvSqrtDk
-                                             ? std::sqrt(static_cast<double>(dk))
-                                             : 1.0));
+template <class Scalar>
+Scalar score_factor(const Problem<Scalar>& p, Eigen::Index dk) {
+  return static_cast<Scalar>(p.sharpness() / (p.scale_mode() == ScaleMode::kInvSqrtDk
+                                                  ? std::sqrt(static_cast<double>(dk))
+                                                  : 1.0));
 }
 
 // What one call computes, as the kernel sees it: without projections Q = K = V = X in one head
@@ -78,13 +82,13 @@ struct Geometry {
   Eigen::Index tokens, dk, dv;
 };
 
-template <class T>
-Geometry geometry(const Problem<T>& p, Inputs inputs, bool force_causal) {
+template <class Scalar>
+Geometry geometry(const Problem<Scalar>& p, Inputs inputs, Mask mask) {
   const bool projected = inputs == Inputs::kProjected;
   if (projected && !p.has_projections())
     throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
   return {projected,
-          force_causal || p.causal(),
+          mask == Mask::kAlwaysCausal || p.causal(),
           projected ? p.heads() : 1,
           p.tokens(),
           projected ? p.d_k() : p.d_model(),
@@ -111,13 +115,13 @@ void softmax_rows(A&& a, Eigen::Index first_row, bool causal) {
 // Streaming attention for one block of queries (FlashAttention's online softmax, Dao et al.
 // 2022): never holds more than kRowBlock × kKeyTile scores. Keeps a running maximum m and sum l
 // per row; when the maximum grows, the partial output and sum are rescaled by exp(m_old − m_new).
-template <class T, class Q, class K, class V, class O>
+template <class Scalar, class Q, class K, class V, class O>
 void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index first_row, bool causal,
-                  Scratch<T>& w) {
+                  Scratch<Scalar>& w) {
   const Eigen::Index rows = q.rows(), keys = k.rows();
   const Eigen::Index last_row = first_row + rows - 1;
   const Eigen::Index key_end = causal ? std::min(keys, last_row + 1) : keys;  // skip the masked
-  w.row_max.setConstant(rows, -std::numeric_limits<T>::infinity());
+  w.row_max.setConstant(rows, -std::numeric_limits<Scalar>::infinity());
   w.row_sum.setZero(rows);
   w.out.setZero(rows, v.cols());
   for (Eigen::Index c0 = 0; c0 < key_end; c0 += kKeyTile) {
@@ -131,9 +135,10 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
       const Eigen::Index visible =
           crosses ? std::clamp<Eigen::Index>(first_row + i + 1 - c0, 0, cols) : cols;
       auto si = w.scores.row(i);
-      const T m_new = visible ? std::max(w.row_max(i), si.head(visible).maxCoeff()) : w.row_max(i);
-      const T rescale = std::exp(w.row_max(i) - m_new);  // 0 on the first tile (m_old = −inf)
-      const T sum = exp_shifted_sum(si.data(), visible, m_new);
+      const Scalar m_new =
+          visible ? std::max(w.row_max(i), si.head(visible).maxCoeff()) : w.row_max(i);
+      const Scalar rescale = std::exp(w.row_max(i) - m_new);  // 0 on the first tile (m_old = −inf)
+      const Scalar sum = exp_shifted_sum(si.data(), visible, m_new);
       si.tail(cols - visible).setZero();
       w.row_sum(i) = w.row_sum(i) * rescale + sum;
       w.out.row(i) *= rescale;
@@ -149,34 +154,34 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
 // Forward pass for all bundled variants. Shapes: X T×d_model; W_q, W_k d_model×h·d_k; W_v
 // d_model×h·d_v; W_o h·d_v×d_out. Head h reads its own column block; outputs are concatenated
 // in head order. Threads: the problem's n_threads, or every core when it is 0.
-template <class T>
-void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool force_causal,
+template <class Scalar>
+void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inputs, Mask mask,
                        Workspaces& workspaces) {
-  const auto [projected, causal, H, T_, dk, dv] = geometry(p, inputs, force_causal);
-  Workspace<T>& ws = workspaces.get<T>();
-  const T factor = score_factor(p, dk);
+  const auto [projected, causal, H, T, dk, dv] = geometry(p, inputs, mask);
+  Workspace<Scalar>& ws = workspaces.get<Scalar>();
+  const Scalar factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
-  const double work = double(H) * double(T_) * double(T_) * double(dk + dv) +
-                      double(T_) * double(p.d_model()) * double(H) * double(2 * dk + dv);
+  const double work = double(H) * double(T) * double(T) * double(dk + dv) +
+                      double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
   const int threads = work < kThreadingThreshold ? 1
                       : p.threads() > 0
                           ? p.threads()
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const Eigen::Index blocks = (T_ + kRowBlock - 1) / kRowBlock;
+  const Eigen::Index blocks = (T + kRowBlock - 1) / kRowBlock;
   if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
 
   // Pass 1: projections, one band of rows per thread: a few large GEMMs pack each weight
   // matrix once per band instead of once per row block. Without them Q = K = V = X (in place).
   const auto x = p.x();
-  const Eigen::Index bands = std::min<Eigen::Index>(threads, T_);
+  const Eigen::Index bands = std::min<Eigen::Index>(threads, T);
   auto band_rows = [&](Eigen::Index b) {
-    const Eigen::Index r0 = T_ * b / bands;
-    return std::pair{r0, T_ * (b + 1) / bands - r0};
+    const Eigen::Index r0 = T * b / bands;
+    return std::pair{r0, T * (b + 1) / bands - r0};
   };
   if (projected) {
-    ws.q.resize(T_, H * dk);
-    ws.k.resize(T_, H * dk);
-    ws.v.resize(T_, H * dv);
+    ws.q.resize(T, H * dk);
+    ws.k.resize(T, H * dk);
+    ws.v.resize(T, H * dv);
     workspaces.team.run(bands, threads, [&](Eigen::Index b, int) {
       const auto [r0, n] = band_rows(b);
       ws.q.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_q();
@@ -186,15 +191,15 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
   }
   const bool direct = !projected || !p.has_output_projection();
   auto z = r.z();
-  if (!direct) ws.heads_out.resize(T_, H * dv);
+  if (!direct) ws.heads_out.resize(T, H * dv);
 
   // Pass 2: attention per (head, row block). Outputs land in Z directly when no W_o follows.
   auto attend = [&](const auto& q, const auto& k, const auto& v, auto out, int h, Eigen::Index r0,
-                    Scratch<T>& w) {
+                    Scratch<Scalar>& w) {
     const Eigen::Index n = q.rows();
     if (!materialise) {
       w.q.noalias() = q * factor;
-      detail::stream_block<T>(w.q, k, v, out, r0, causal, w);
+      detail::stream_block<Scalar>(w.q, k, v, out, r0, causal, w);
       return;
     }
     // Materialised: the block's scores (the exact softmax input), turned into its weights in
@@ -208,7 +213,7 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
     if (r.wants_weights()) {
       materialised(r.weights(h).middleRows(r0, n));
     } else {
-      w.scores.resize(n, T_);
+      w.scores.resize(n, T);
       materialised(w.scores);
     }
   };
@@ -218,8 +223,8 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
   workspaces.team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
     const int h = static_cast<int>(causal ? task % H : task / blocks);
     const Eigen::Index b = causal ? blocks - 1 - task / H : task % blocks;
-    const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T_ - r0);
-    Scratch<T>& w = ws.scratch[static_cast<size_t>(slot)];
+    const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T - r0);
+    Scratch<Scalar>& w = ws.scratch[static_cast<size_t>(slot)];
     if (!projected) {
       attend(x.middleRows(r0, n), x, x, z.middleRows(r0, n), 0, r0, w);
       return;
@@ -245,10 +250,10 @@ void attention_forward(const Problem<T>& p, Results<T>& r, Inputs inputs, bool f
 // Compiled once, in kernels.cpp (the awb_plugin_kernels library): a plugin's own translation
 // unit only calls them.
 #ifndef AWB_KERNELS_INSTANTIATE
-extern template void attention_forward<float>(const Problem<float>&, Results<float>&, Inputs,
-                                              bool, Workspaces&);
+extern template void attention_forward<float>(const Problem<float>&, Results<float>&, Inputs, Mask,
+                                              Workspaces&);
 extern template void attention_forward<double>(const Problem<double>&, Results<double>&, Inputs,
-                                               bool, Workspaces&);
+                                               Mask, Workspaces&);
 #endif
 
 }  // namespace awb::kernels

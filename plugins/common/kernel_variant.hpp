@@ -9,17 +9,18 @@
 
 namespace awb::kernels {
 
-// `kInputs`: whether the variant reads the weights; `kCausalOnly`: the mask whatever the problem's
-// causal flag says (the causal variant).
-template <Inputs kInputs, bool kCausalOnly>
+// `kInputs`: whether the variant reads the weights; `kMask`: whether it masks whatever the
+// problem's causal flag says (the causal variant).
+template <Inputs kInputs, Mask kMask = Mask::kAsProblemSays>
 struct KernelVariant {
-  template <class T>
-  void forward(const awb::Problem<T>& p, awb::Results<T>& r) {
-    attention_forward(p, r, kInputs, kCausalOnly, workspaces_);
+  template <class Scalar>
+  void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
+    attention_forward(p, r, kInputs, kMask, workspaces_);
   }
-  template <class T>
-  void backward(const awb::Problem<T>& p, const awb::Upstream<T>& up, awb::Gradients<T>& g) {
-    attention_backward(p, up, g, kInputs, kCausalOnly);
+  template <class Scalar>
+  void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
+                awb::Gradients<Scalar>& g) {
+    attention_backward(p, up, g, kInputs, kMask);
   }
   Workspaces workspaces_;
 };

@@ -7,13 +7,13 @@
 
 namespace awb::kernels {
 
-template void attention_forward<float>(const Problem<float>&, Results<float>&, Inputs, bool,
+template void attention_forward<float>(const Problem<float>&, Results<float>&, Inputs, Mask,
                                        Workspaces&);
-template void attention_forward<double>(const Problem<double>&, Results<double>&, Inputs, bool,
+template void attention_forward<double>(const Problem<double>&, Results<double>&, Inputs, Mask,
                                         Workspaces&);
 template void attention_backward<float>(const Problem<float>&, const Upstream<float>&,
-                                        Gradients<float>&, Inputs, bool);
+                                        Gradients<float>&, Inputs, Mask);
 template void attention_backward<double>(const Problem<double>&, const Upstream<double>&,
-                                         Gradients<double>&, Inputs, bool);
+                                         Gradients<double>&, Inputs, Mask);
 
 }  // namespace awb::kernels

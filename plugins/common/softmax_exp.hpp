@@ -56,20 +56,20 @@ Packet exp_nonpositive_f64(const Packet& x_in) {
 }  // namespace detail
 
 // p[i] = exp(p[i] − shift) for i < n; returns the sum of the new p[i]. shift ≥ every p[i].
-template <class T>
-T exp_shifted_sum(T* p, Eigen::Index n, T shift) {
+template <class Scalar>
+Scalar exp_shifted_sum(Scalar* p, Eigen::Index n, Scalar shift) {
   using namespace Eigen::internal;
-  using Packet = typename packet_traits<T>::type;
-  constexpr Eigen::Index kLanes = packet_traits<T>::size;
+  using Packet = typename packet_traits<Scalar>::type;
+  constexpr Eigen::Index kLanes = packet_traits<Scalar>::size;
   Eigen::Index i = 0;
-  T sum = 0;
-  if constexpr (packet_traits<T>::Vectorizable && kLanes > 1) {
+  Scalar sum = 0;
+  if constexpr (packet_traits<Scalar>::Vectorizable && kLanes > 1) {
     const Packet s = pset1<Packet>(shift);
-    Packet acc = pset1<Packet>(T(0));
+    Packet acc = pset1<Packet>(Scalar(0));
     for (; i + kLanes <= n; i += kLanes) {
       const Packet x = psub(ploadu<Packet>(p + i), s);
       Packet e;
-      if constexpr (std::is_same_v<T, double>)
+      if constexpr (std::is_same_v<Scalar, double>)
         e = detail::exp_nonpositive_f64(x);
       else
         e = pexp(x);

@@ -75,14 +75,6 @@ ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_
   return std::move(*l.problem);
 }
 
-ProblemSpec load_problem_file(const std::filesystem::path& file) {
-  ProblemLoad l = read_problem_file(file);
-  if (!l.problem) throw_first(l);
-  return std::move(*l.problem);
-}
-
-std::vector<std::string> example_names() { return {"journey"}; }
-
 ProblemSpec without_weights(ProblemSpec p) {
   p.w_q.reset();
   p.w_k.reset();

@@ -13,8 +13,8 @@
 namespace awb::core {
 
 // A problem file holds: tokens, x, optional w_q/w_k/w_v/w_o, heads, causal, sharpness, scale.
-// It is read as exercises are (core/yaml_reader.hpp): a regular file within the same caps, and
-// every problem reported with its id (problem.*) and file:line:column.
+// It is read as exercises are (core/exercises/yaml_reader.hpp): a regular file within the same
+// caps, and every problem reported with its id (problem.*) and file:line:column.
 struct ProblemLoad {
   std::optional<ProblemSpec> problem;
   std::vector<Error> errors;
@@ -22,12 +22,10 @@ struct ProblemLoad {
 ProblemLoad read_problem_file(const std::filesystem::path& file);
 ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_label);
 // The same, throwing the first problem as an awb::Error.
-ProblemSpec load_problem_file(const std::filesystem::path& file);
 ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_label);
 
 // Built-in examples by name ("journey": the lesson's six-token sentence, with weights for two
 // heads so that every bundled variant has something to run).
-std::vector<std::string> example_names();
 ProblemSpec example_problem(const std::string& name);  // throws Error("example.unknown")
 // The problem as a parameter-free variant takes it: no weights, one head.
 ProblemSpec without_weights(ProblemSpec problem);

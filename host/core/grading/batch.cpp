@@ -255,169 +255,244 @@ void mark_start(Shared& s, const std::string& name, const std::string& digest, i
   s.journal.append(mark);  // never part of a report: run_batch keeps only the results it expects
 }
 
-void grade_submission(Shared& s, const fs::path& folder) {
-  const std::string name = folder.filename().string();
-  const FolderFiles files = folder_files(folder);
-  const std::string& digest = files.digest;
-  if (const auto whole = journaled_whole(s, name, digest)) {
-    reuse_submission(s, name, *whole);
-    return;
-  }
-  // Below `limited` a submission runs with the grader's rights and can kill awb, and a resume
-  // would grade it, and die, again. Each start is journaled first; one that two earlier runs
-  // began and never finished is not graded a third time.
-  std::string stopped_us;
-  if (s.options.journal_starts) {
-    const int starts = journaled_starts(s, name);
-    if (starts >= 2)
-      stopped_us = "awb itself was stopped twice while grading this submission (at isolation "
-                   "process a submission can kill awb): it is not graded again; grade it at "
-                   "--min-isolation limited or above";
-    else
-      mark_start(s, name, digest, starts + 1);
-  }
+// Below `limited` a submission runs with the grader's rights and can kill awb, and a resume
+// would grade it, and die, again. Each start is journaled first; one that two earlier runs
+// began and never finished is not graded a third time. Returns why it is not graded, or "".
+std::string journal_start(Shared& s, const std::string& name, const std::string& digest) {
+  if (!s.options.journal_starts) return {};
+  const int starts = journaled_starts(s, name);
+  if (starts >= 2)
+    return "awb itself was stopped twice while grading this submission (at isolation "
+           "process a submission can kill awb): it is not graded again; grade it at "
+           "--min-isolation limited or above";
+  mark_start(s, name, digest, starts + 1);
+  return {};
+}
+
+Catalog load_submission(const Shared& s, const fs::path& folder) {
   LoadPolicy policy;
   policy.runner = session_options_for(s.options.exercises, s.options.grading).runner;
   policy.trust_all = s.options.grading.trust_all;
   policy.regular_files_only = true;
-  const Catalog catalog = stopped_us.empty() ? load_catalog({folder}, policy) : Catalog{};
+  return load_catalog({folder}, policy);
+}
 
-  std::vector<Target> subjects;
+// A submission as its subjects are graded: what every journal record of it carries.
+struct Submission {
+  std::string name;
+  fs::path folder;
+  FolderFiles files;
+  std::string note;  // about the submission, kept in its journal records
+  int64_t submitted_at = 0;
+  int subjects = 0;
+};
+
+// What a submission's catalog gives to grade, and what its progress line says.
+struct Subjects {
+  std::vector<Target> targets;
   std::vector<std::string> notes;  // about the submission, kept in its journal records
-  const Assignment* assignment = s.options.assignment;
-  if (assignment != nullptr) {
-    // The assignment names one variant; what else the submission holds is said, not graded.
-    std::vector<VariantRef> found;
-    for (const auto& p : catalog.plugins)
-      for (const auto& v : p.variants) found.push_back({&p, &v});
-    const VariantChoice choice = choose_variant(*assignment, found);
-    if (choice.chosen)
-      subjects.push_back({name, choice.chosen->plugin->path.filename().string(), *choice.chosen,
-                          {}, {}});
-    if (!choice.note.empty()) notes.push_back(choice.note);
-    if (!choice.others.empty()) notes.push_back("not graded: " + join(choice.others, ", "));
-    if (choice.chosen)
-      for (const auto& f : catalog.failures)
-        notes.push_back("did not load: " + failure_text(f, folder, name));
-  } else {
-    for (const auto& p : catalog.plugins)
-      for (const auto& v : p.variants)
-        subjects.push_back(
-            {name + "/" + p.id + ":" + v.id, p.path.filename().string(), {&p, &v}, {}, {}});
-  }
   std::string note;
   bool not_gradable = false;
-  if (subjects.empty()) {
-    // Nothing loadable: one subject, the submission, not gradable with every reason.
-    not_gradable = true;
-    std::string reason = stopped_us;
-    for (const auto& f : catalog.failures)
-      reason += (reason.empty() ? "" : "; ") + failure_text(f, folder, name);
-    if (reason.empty())
-      reason = catalog.plugins.empty() ? "discover: no plugin file (*.so) in the submission"
-                                       : "descriptor: the plugin declares no variant";
-    subjects.push_back({name, "", {}, reason, digest});
-    note = "not gradable: " + reason;
-  } else if (assignment == nullptr) {
-    // Files beside loadable plugins that did not load are listed too, never dropped silently.
-    for (const auto& f : catalog.failures) {
-      const std::string text = failure_text(f, folder, name);
-      const auto known = files.sha256.find(f.path.filename().string());
-      const std::string sha =
-          known != files.sha256.end() ? known->second : sha256_hex("unreadable");
-      subjects.push_back(
-          {name + "/" + f.path.filename().string(), f.path.filename().string(), {}, text, sha});
-      note += (note.empty() ? "did not load: " : "; ") + text;
-    }
-    if (subjects.size() == 1) subjects.front().name = name;
-  } else if (!notes.empty()) {
-    note = join(notes, "; ");
-  }
-  const std::string submission_note = join(notes, "; ");
-  const int64_t submitted_at = assignment != nullptr ? newest_mtime(folder) : 0;
+};
 
+// The assignment names one variant; what else the submission holds is said, not graded.
+void add_assigned_variant(const Assignment& assignment, const Catalog& catalog,
+                          const Submission& sub, Subjects& out) {
+  std::vector<VariantRef> found;
+  for (const auto& p : catalog.plugins)
+    for (const auto& v : p.variants) found.push_back({&p, &v});
+  const VariantChoice choice = choose_variant(assignment, found);
+  if (choice.chosen)
+    out.targets.push_back(
+        {sub.name, choice.chosen->plugin->path.filename().string(), *choice.chosen, {}, {}});
+  if (!choice.note.empty()) out.notes.push_back(choice.note);
+  if (!choice.others.empty()) out.notes.push_back("not graded: " + join(choice.others, ", "));
+  if (choice.chosen)
+    for (const auto& f : catalog.failures)
+      out.notes.push_back("did not load: " + failure_text(f, sub.folder, sub.name));
+}
+
+void add_every_variant(const Catalog& catalog, const Submission& sub, Subjects& out) {
+  for (const auto& p : catalog.plugins)
+    for (const auto& v : p.variants)
+      out.targets.push_back(
+          {sub.name + "/" + p.id + ":" + v.id, p.path.filename().string(), {&p, &v}, {}, {}});
+}
+
+// Nothing loadable: one subject, the submission, not gradable with every reason.
+void add_not_gradable(const Catalog& catalog, const Submission& sub, const std::string& stopped_us,
+                      Subjects& out) {
+  out.not_gradable = true;
+  std::string reason = stopped_us;
+  for (const auto& f : catalog.failures)
+    reason += (reason.empty() ? "" : "; ") + failure_text(f, sub.folder, sub.name);
+  if (reason.empty())
+    reason = catalog.plugins.empty() ? "discover: no plugin file (*.so) in the submission"
+                                     : "descriptor: the plugin declares no variant";
+  out.targets.push_back({sub.name, "", {}, reason, sub.files.digest});
+  out.note = "not gradable: " + reason;
+}
+
+// Files beside loadable plugins that did not load are listed too, never dropped silently.
+void add_failed_files(const Catalog& catalog, const Submission& sub, Subjects& out) {
+  for (const auto& f : catalog.failures) {
+    const std::string text = failure_text(f, sub.folder, sub.name);
+    const auto known = sub.files.sha256.find(f.path.filename().string());
+    const std::string sha =
+        known != sub.files.sha256.end() ? known->second : sha256_hex("unreadable");
+    out.targets.push_back(
+        {sub.name + "/" + f.path.filename().string(), f.path.filename().string(), {}, text, sha});
+    out.note += (out.note.empty() ? "did not load: " : "; ") + text;
+  }
+  if (out.targets.size() == 1) out.targets.front().name = sub.name;
+}
+
+Subjects submission_subjects(const Shared& s, const Catalog& catalog, const Submission& sub,
+                             const std::string& stopped_us) {
+  Subjects out;
+  const Assignment* assignment = s.options.assignment;
+  if (assignment != nullptr)
+    add_assigned_variant(*assignment, catalog, sub, out);
+  else
+    add_every_variant(catalog, sub, out);
+  if (out.targets.empty())
+    add_not_gradable(catalog, sub, stopped_us, out);
+  else if (assignment == nullptr)
+    add_failed_files(catalog, sub, out);
+  else if (!out.notes.empty())
+    out.note = join(out.notes, "; ");
+  return out;
+}
+
+// The subject's plugin file's sha256, from the folder's hashes when it is one of them; a file
+// that cannot be read makes the subject not gradable.
+void hash_plugin(Target& subj, const Submission& sub) {
+  if (subj.variant.plugin == nullptr) return;
+  try {
+    const auto known = sub.files.sha256.find(subj.variant.plugin->path.filename().string());
+    subj.plugin_sha =
+        known != sub.files.sha256.end() ? known->second : sha256_file(subj.variant.plugin->path);
+  } catch (const Error& e) {
+    subj.not_gradable = relative_text(e.what(), sub.folder, sub.name);
+    subj.plugin_sha = sha256_hex("unreadable");
+  }
+}
+
+// Under an assignment every check counts, in its scalar type, for what the variant declares.
+GradeOptions subject_grading(const Shared& s, const Target& subj) {
+  GradeOptions grading = s.options.grading;
+  if (s.options.assignment != nullptr) {
+    grading.every_check_counts = true;
+    grading.scalar = s.options.assignment->scalar;
+    if (subj.variant.variant != nullptr)
+      grading.subject_capabilities = subj.variant.variant->capabilities;
+  }
+  return grading;
+}
+
+struct Tally {
   int passed = 0, total = 0, reused = 0;
-  for (auto& subj : subjects) {
-    // One session per subject for all its exercises: a fresh runner for each submission.
-    std::unique_ptr<PluginSubject> instance;  // set up only when something needs grading
-    bool tried = false;
-    if (subj.variant.plugin != nullptr) {
+};
+
+// The key of the subject's result on `ex`, now expected in this run's reports.
+JournalKey expect_result(Shared& s, const Submission& sub, const Target& subj, const Exercise& ex) {
+  JournalKey key{sub.name,        subj.name,   ex.id,         ex.sha256,
+                 subj.plugin_sha, AWB_VERSION, s.options_text};
+  std::lock_guard lock(s.mutex);
+  s.expected.insert(key);
+  return key;
+}
+
+// The subject's result on `ex`: graded on `instance`, or not gradable when there is none.
+void grade_result(JournalRecord& record, const JournalKey& key, const Exercise& ex,
+                  PluginSubject* instance, const Target& subj, const Submission& sub,
+                  const GradeOptions& grading, Clock::time_point t0) {
+  record.key = key;
+  record.plugin_file = subj.plugin_file;
+  record.note = sub.note;
+  record.submitted_at = sub.submitted_at;
+  record.folder_sha256 = sub.files.digest;
+  record.subjects = sub.subjects;
+  if (instance) apply_exercise_limits(instance->session(), ex, grading);
+  record.report = instance ? grade_exercise(ex, *instance, grading)
+                           : not_gradable_report(ex, subj.not_gradable);
+  record.report.provenance = {
+      AWB_VERSION, ex.sha256, subj.plugin_sha,
+      instance ? runner::to_string(instance->session().isolation()) : "not started"};
+  record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  record.finished_at = utc_now();
+}
+
+// Grades one subject on every exercise, reusing the journal's results; false when the batch
+// was cancelled meanwhile (then nothing more of the submission is journaled or counted).
+bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally) {
+  // One session per subject for all its exercises: a fresh runner for each submission.
+  std::unique_ptr<PluginSubject> instance;  // set up only when something needs grading
+  bool tried = false;
+  hash_plugin(subj, sub);
+  const GradeOptions grading = subject_grading(s, subj);
+  // The last record waits for the session's end, which may void it (a forged frame).
+  std::optional<JournalRecord> pending;
+  auto commit = [&](JournalRecord& record) {
+    s.journal.append(record);  // written and fsync'd before the next result starts
+    if (exercise_passed(record.report)) ++tally.passed;
+  };
+  for (const Exercise* ex : s.options.exercises) {
+    if (s.cancelled()) return false;
+    const JournalKey key = expect_result(s, sub, subj, *ex);
+    ++tally.total;
+    if (const auto it = s.done.find(key); it != s.done.end()) {
+      ++tally.reused;
+      if (exercise_passed(it->second->report)) ++tally.passed;
+      continue;
+    }
+    const auto t0 = Clock::now();
+    if (!tried && subj.not_gradable.empty()) {
+      tried = true;
       try {
-        const auto known = files.sha256.find(subj.variant.plugin->path.filename().string());
-        subj.plugin_sha = known != files.sha256.end() ? known->second
-                                                      : sha256_file(subj.variant.plugin->path);
+        instance = std::make_unique<PluginSubject>(
+            subj.variant, session_options_for(s.options.exercises, grading));
       } catch (const Error& e) {
-        subj.not_gradable = relative_text(e.what(), folder, name);
-        subj.plugin_sha = sha256_hex("unreadable");
-      }
-    }
-    GradeOptions grading = s.options.grading;
-    if (assignment != nullptr) {
-      grading.every_check_counts = true;
-      grading.scalar = assignment->scalar;
-      if (subj.variant.variant != nullptr)
-        grading.subject_capabilities = subj.variant.variant->capabilities;
-    }
-    // The last record waits for the session's end, which may void it (a forged frame).
-    std::optional<JournalRecord> pending;
-    auto commit = [&](JournalRecord& record) {
-      s.journal.append(record);  // written and fsync'd before the next result starts
-      if (exercise_passed(record.report)) ++passed;
-    };
-    for (const Exercise* ex : s.options.exercises) {
-      if (s.cancelled()) return;
-      JournalKey key{name,        subj.name,     ex->id, ex->sha256, subj.plugin_sha,
-                     AWB_VERSION, s.options_text};
-      {
-        std::lock_guard lock(s.mutex);
-        s.expected.insert(key);
-      }
-      ++total;
-      if (const auto it = s.done.find(key); it != s.done.end()) {
-        ++reused;
-        if (exercise_passed(it->second->report)) ++passed;
-        continue;
-      }
-      const auto t0 = Clock::now();
-      if (!tried && subj.not_gradable.empty()) {
-        tried = true;
-        try {
-          instance = std::make_unique<PluginSubject>(
-              subj.variant, session_options_for(s.options.exercises, grading));
-        } catch (const Error& e) {
-          subj.not_gradable = relative_text(e.what(), folder, name);
-        }
-      }
-      if (pending) commit(*pending);
-      JournalRecord& record = pending.emplace();
-      record.key = key;
-      record.plugin_file = subj.plugin_file;
-      record.note = submission_note;
-      record.submitted_at = submitted_at;
-      record.folder_sha256 = digest;
-      record.subjects = static_cast<int>(subjects.size());
-      if (instance) apply_exercise_limits(instance->session(), *ex, grading);
-      record.report = instance ? grade_exercise(*ex, *instance, grading)
-                               : not_gradable_report(*ex, subj.not_gradable);
-      record.report.provenance = {
-          AWB_VERSION, ex->sha256, subj.plugin_sha,
-          instance ? runner::to_string(instance->session().isolation()) : "not started"};
-      record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-      record.finished_at = utc_now();
-    }
-    if (instance) {
-      try {
-        instance->session().finish();
-      } catch (const Error& e) {
-        if (pending) void_report(pending->report, e.message());
+        subj.not_gradable = relative_text(e.what(), sub.folder, sub.name);
       }
     }
     if (pending) commit(*pending);
+    grade_result(pending.emplace(), key, *ex, instance.get(), subj, sub, grading, t0);
   }
+  if (instance) {
+    try {
+      instance->session().finish();
+    } catch (const Error& e) {
+      if (pending) void_report(pending->report, e.message());
+    }
+  }
+  if (pending) commit(*pending);
+  return true;
+}
+
+void grade_submission(Shared& s, const fs::path& folder) {
+  Submission sub;
+  sub.name = folder.filename().string();
+  sub.folder = folder;
+  sub.files = folder_files(folder);
+  if (const auto whole = journaled_whole(s, sub.name, sub.files.digest)) {
+    reuse_submission(s, sub.name, *whole);
+    return;
+  }
+  const std::string stopped_us = journal_start(s, sub.name, sub.files.digest);
+  const Catalog catalog = stopped_us.empty() ? load_submission(s, folder) : Catalog{};
+  Subjects subjects = submission_subjects(s, catalog, sub, stopped_us);
+  sub.note = join(subjects.notes, "; ");
+  sub.submitted_at = s.options.assignment != nullptr ? newest_mtime(folder) : 0;
+  sub.subjects = static_cast<int>(subjects.targets.size());
+
+  Tally tally;
+  for (auto& subj : subjects.targets)
+    if (!grade_subject(s, subj, sub, tally)) return;
 
   std::lock_guard lock(s.mutex);
-  count_submission(s, name, static_cast<int>(subjects.size()), not_gradable, passed, total,
-                   reused, note);
+  count_submission(s, sub.name, sub.subjects, subjects.not_gradable, tally.passed, tally.total,
+                   tally.reused, subjects.note);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// grading.hpp: grades one subject on one exercise: every check, its points, and the total.
+// grading.hpp: grades a subject on an exercise (every check, its points, and the total), and a
+// variant on a list of exercises in one session with the limits each exercise sets.
 #ifndef AWB_CORE_GRADING_GRADING_HPP_
 #define AWB_CORE_GRADING_GRADING_HPP_
 

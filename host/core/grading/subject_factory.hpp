@@ -1,5 +1,6 @@
 // subject_factory.hpp: the one place the front ends turn a chosen variant into a runnable
-// Subject: in-process for trusted plugins, in an isolated runner for the others.
+// Subject (in-process for trusted plugins, in an isolated runner for the others), and the
+// exercise and case they name into what the subject runs.
 #ifndef AWB_CORE_GRADING_SUBJECT_FACTORY_HPP_
 #define AWB_CORE_GRADING_SUBJECT_FACTORY_HPP_
 
@@ -15,7 +16,7 @@
 
 namespace awb::core {
 
-// In-process for trusted plugins, in an awb-runner otherwise (core/variant_session.hpp).
+// In-process for trusted plugins, in an awb-runner otherwise (core/plugins/variant_session.hpp).
 // Throws awb::Error("plugin.create_failed", "plugin.load_failed", "runner.*") when the variant
 // cannot be set up.
 std::unique_ptr<Subject> make_subject(const VariantRef& variant,

@@ -1,5 +1,5 @@
 // backward.hpp: runs the backward pass of a plugin variant (or the reference) on a host problem:
-// the one place gradients cross the ABI, so it can be routed through the runner later.
+// the one place gradients are marshalled to and from ABI buffers, whichever session calls.
 #ifndef AWB_CORE_PLUGINS_BACKWARD_HPP_
 #define AWB_CORE_PLUGINS_BACKWARD_HPP_
 

@@ -1,4 +1,5 @@
-// subjects.hpp: what grading can run: a plugin variant in this process, or the reference.
+// subjects.hpp: what grading can run: a plugin variant through its session (in this process or
+// in an awb-runner), or the reference.
 #ifndef AWB_CORE_PLUGINS_SUBJECTS_HPP_
 #define AWB_CORE_PLUGINS_SUBJECTS_HPP_
 
