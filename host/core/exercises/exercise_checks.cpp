@@ -58,9 +58,7 @@ void read_fields(YamlReader& rd, const YAML::Node& n, const std::string& cp, Che
   if (n["all_rows"])
     if (auto v = rd.boolean(n["all_rows"], at("all_rows"))) spec.all_rows = *v;
   if (n["direction"])
-    if (auto v = rd.word(n["direction"], at("direction"), {"increasing", "decreasing"}))
-      spec.direction =
-          *v == "increasing" ? grade::Direction::kIncreasing : grade::Direction::kDecreasing;
+    if (auto v = rd.choice<grade::Direction>(n["direction"], at("direction"))) spec.direction = *v;
   if (n["value"]) {
     if (spec.name == "context_close") {
       if (auto v = rd.vector(n["value"], at("value"), kMaxWidth)) spec.vector_value = *v;
@@ -88,11 +86,9 @@ void read_fields(YamlReader& rd, const YAML::Node& n, const std::string& cp, Che
     if (auto list = rd.strings(n["outputs"], at("outputs"), 3)) {
       spec.outputs.clear();
       for (size_t i = 0; i < list->size(); ++i)
-        if (auto w = rd.word(n["outputs"][i], at("outputs") + "[" + std::to_string(i) + "]",
-                             {"weights", "scores", "context"}))
-          spec.outputs.push_back(*w == "weights"  ? grade::Output::kWeights
-                                 : *w == "scores" ? grade::Output::kScores
-                                                  : grade::Output::kContext);
+        if (auto w = rd.choice<grade::Output>(n["outputs"][i],
+                                              at("outputs") + "[" + std::to_string(i) + "]"))
+          spec.outputs.push_back(*w);
     }
   }
   if (n["rows"]) {
@@ -190,17 +186,13 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
       }
     }
     const auto kind_node = rd.require(cn, cp, "kind");
-    const auto kind = kind_node ? rd.word(*kind_node, cp + ".kind",
-                                          {"reference", "property", "expect", "gradient"})
-                                : std::nullopt;
+    const auto kind =
+        kind_node ? rd.choice<CheckKind>(*kind_node, cp + ".kind") : std::nullopt;
     if (!kind) continue;
-    spec.kind = *kind == "reference"  ? CheckKind::kReference
-                : *kind == "property" ? CheckKind::kProperty
-                : *kind == "gradient" ? CheckKind::kGradient
-                                      : CheckKind::kExpect;
+    spec.kind = *kind;
     std::vector<std::string> keys = grade::common_check_keys();
     if (spec.kind == CheckKind::kReference || spec.kind == CheckKind::kGradient) {
-      spec.name = *kind;
+      spec.name = grade::to_string(spec.kind);
     } else {
       const char* selector = spec.kind == CheckKind::kProperty ? "property" : "predicate";
       keys.push_back(selector);
@@ -227,14 +219,10 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
     if (cn["hint"])
       if (auto s = rd.string(cn["hint"], cp + ".hint")) spec.hint = *s;
     if (cn["visibility"])
-      if (auto w = rd.word(cn["visibility"], cp + ".visibility",
-                           {"visible", "hidden", "after_due_date"}))
-        spec.visibility = *w == "visible"  ? grade::Visibility::kVisible
-                          : *w == "hidden" ? grade::Visibility::kHidden
-                                           : grade::Visibility::kAfterDueDate;
+      if (auto w = rd.choice<grade::Visibility>(cn["visibility"], cp + ".visibility"))
+        spec.visibility = *w;
     if (cn["scalar"])
-      if (auto w = rd.word(cn["scalar"], cp + ".scalar", {"f64", "f32"}))
-        spec.scalar = *w == "f32" ? Scalar::kF32 : Scalar::kF64;
+      if (auto w = rd.choice<Scalar>(cn["scalar"], cp + ".scalar")) spec.scalar = *w;
     if (ex.cases.empty()) continue;  // no sentence loaded: tokens cannot be resolved
     spec.case_id = ex.cases.front().id;
     if (cn["case"]) {

@@ -254,9 +254,9 @@ std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const
     ok = false;
   }
   if (n["distribution"]) {
-    const auto d = rd.word(n["distribution"], path + ".distribution", {"normal", "uniform"});
+    const auto d = rd.choice<Distribution>(n["distribution"], path + ".distribution");
     ok = ok && d.has_value();
-    if (d) s.distribution = *d == "normal" ? Distribution::kNormal : Distribution::kUniform;
+    if (d) s.distribution = *d;
   }
   for (auto [key, field] :
        {std::pair{"mean", &s.mean}, {"std", &s.std}, {"low", &s.low}, {"high", &s.high}}) {
@@ -292,29 +292,12 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
   if (n["causal"])
     if (auto v = rd.boolean(n["causal"], path + ".causal")) o.causal = *v;
   if (n["scale"]) {
-    if (auto w = rd.word(n["scale"], path + ".scale", {"auto", "none", "inv_sqrt_dk"}))
-      o.scale = *w == "auto"   ? ScaleMode::kAuto
-                : *w == "none" ? ScaleMode::kNone
-                               : ScaleMode::kInvSqrtDk;
+    if (auto w = rd.choice<ScaleMode>(n["scale"], path + ".scale")) o.scale = *w;
   }
   return o;
 }
 
 }  // namespace parse
-
-const char* to_string(VariantKind k) {
-  switch (k) {
-    case VariantKind::kParameterFree:
-      return "parameter-free";
-    case VariantKind::kQkv:
-      return "qkv";
-    case VariantKind::kMultiHead:
-      return "multi-head";
-    case VariantKind::kCausal:
-      return "causal";
-  }
-  return "?";
-}
 
 double Exercise::max_points() const {
   double sum = 0;
@@ -369,11 +352,7 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
   if (auto v = rd.require(root, "", "variant");
       v && rd.check_keys(*v, "variant", {"kind", "requires"})) {
     if (auto k = rd.require(*v, "variant", "kind")) {
-      if (auto w = rd.word(*k, "variant.kind", {"parameter-free", "qkv", "multi-head", "causal"}))
-        ex.kind = *w == "parameter-free" ? VariantKind::kParameterFree
-                  : *w == "qkv"          ? VariantKind::kQkv
-                  : *w == "multi-head"   ? VariantKind::kMultiHead
-                                         : VariantKind::kCausal;
+      if (auto w = rd.choice<VariantKind>(*k, "variant.kind")) ex.kind = *w;
     }
     if ((*v)["requires"]) {
       if (auto list = rd.strings((*v)["requires"], "variant.requires", 16)) {

@@ -43,7 +43,7 @@ std::string utc_now() {
 
 std::string options_text(const BatchOptions& b) {
   const GradeOptions& o = b.grading;
-  std::string text = std::string("scalar=") + (o.scalar == Scalar::kF32 ? "f32" : "f64") +
+  std::string text = std::string("scalar=") + to_string(o.scalar) +
                      ";strictness=" + std::to_string(o.strictness);
   // An edited assignment (other points, requirements, variant) grades everything again.
   if (b.assignment) text += ";assignment=" + b.assignment->sha256;
