@@ -6,6 +6,10 @@
 #include <array>
 
 namespace awb::grade {
+
+// A format written in a file of its own declares its writer here, outside the anonymous
+// namespace, and takes one line in kFormats.
+
 namespace {
 
 // One table per subject, one after the other.

@@ -1,8 +1,9 @@
 // formats.hpp: every report format in one registry: the CLI's --format choices and writer, the
 // GUI's export list and a batch's report files are all read from it.
 //
-// A new format is a file holding its writer (a function of the ReportWriter signature) and one
-// line in the table in formats.cpp; nothing that lists formats names one.
+// A new format is a file holding its writer (a function of the ReportWriter signature, listed in
+// graders/CMakeLists.txt), its declaration and one line in the table in formats.cpp; nothing
+// that lists formats names one.
 #ifndef AWB_GRADERS_REPORT_FORMATS_HPP_
 #define AWB_GRADERS_REPORT_FORMATS_HPP_
 
