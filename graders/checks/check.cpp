@@ -10,60 +10,6 @@
 
 namespace awb::grade {
 
-const char* to_string(CheckKind k) {
-  switch (k) {
-    case CheckKind::kReference:
-      return "reference";
-    case CheckKind::kProperty:
-      return "property";
-    case CheckKind::kExpect:
-      return "expect";
-    case CheckKind::kGradient:
-      return "gradient";
-  }
-  return "?";
-}
-
-const char* to_string(Visibility v) {
-  switch (v) {
-    case Visibility::kVisible:
-      return "visible";
-    case Visibility::kHidden:
-      return "hidden";
-    case Visibility::kAfterDueDate:
-      return "after_due_date";
-  }
-  return "?";
-}
-
-const char* to_string(Status s) {
-  switch (s) {
-    case Status::kPassed:
-      return "passed";
-    case Status::kFailed:
-      return "failed";
-    case Status::kError:
-      return "error";
-    case Status::kTimeout:
-      return "timeout";
-    case Status::kNotRun:
-      return "not-run";
-  }
-  return "?";
-}
-
-const char* to_string(Output o) {
-  switch (o) {
-    case Output::kWeights:
-      return "weights";
-    case Output::kScores:
-      return "scores";
-    case Output::kContext:
-      return "context";
-  }
-  return "?";
-}
-
 const char* to_string(KeyType t) {
   switch (t) {
     case KeyType::kToken:

@@ -3,6 +3,7 @@
 #ifndef AWB_GRADERS_CHECKS_CHECK_HPP_
 #define AWB_GRADERS_CHECKS_CHECK_HPP_
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -10,21 +11,61 @@
 #include <string>
 #include <vector>
 
+#include "graders/model/names.hpp"
 #include "graders/model/run.hpp"
 #include "graders/tolerance/tolerance.hpp"
 
 namespace awb::grade {
 
+// The names below are the exercise format's (exercises/FORMAT.md) and the reports' and journal's:
+// one table each, read and written through names.hpp.
 enum class CheckKind { kReference, kProperty, kExpect, kGradient };
-enum class Visibility { kVisible, kHidden, kAfterDueDate };
-enum class Status { kPassed, kFailed, kError, kTimeout, kNotRun };
-enum class Output { kWeights, kScores, kContext };
-enum class Direction { kIncreasing, kDecreasing };
+inline constexpr std::array<EnumName<CheckKind>, 4> kCheckKindNames{{
+    {CheckKind::kReference, "reference"},
+    {CheckKind::kProperty, "property"},
+    {CheckKind::kExpect, "expect"},
+    {CheckKind::kGradient, "gradient"},
+}};
+constexpr const auto& enum_names(CheckKind) { return kCheckKindNames; }
+constexpr const char* to_string(CheckKind k) { return name_in(kCheckKindNames, k); }
 
-const char* to_string(CheckKind k);
-const char* to_string(Visibility v);
-const char* to_string(Status s);
-const char* to_string(Output o);
+// Gradescope's names too ("visible", "hidden", "after_due_date"), by design.
+enum class Visibility { kVisible, kHidden, kAfterDueDate };
+inline constexpr std::array<EnumName<Visibility>, 3> kVisibilityNames{{
+    {Visibility::kVisible, "visible"},
+    {Visibility::kHidden, "hidden"},
+    {Visibility::kAfterDueDate, "after_due_date"},
+}};
+constexpr const auto& enum_names(Visibility) { return kVisibilityNames; }
+constexpr const char* to_string(Visibility v) { return name_in(kVisibilityNames, v); }
+
+enum class Status { kPassed, kFailed, kError, kTimeout, kNotRun };
+inline constexpr std::array<EnumName<Status>, 5> kStatusNames{{
+    {Status::kPassed, "passed"},
+    {Status::kFailed, "failed"},
+    {Status::kError, "error"},
+    {Status::kTimeout, "timeout"},
+    {Status::kNotRun, "not-run"},
+}};
+constexpr const auto& enum_names(Status) { return kStatusNames; }
+constexpr const char* to_string(Status s) { return name_in(kStatusNames, s); }
+
+enum class Output { kWeights, kScores, kContext };
+inline constexpr std::array<EnumName<Output>, 3> kOutputNames{{
+    {Output::kWeights, "weights"},
+    {Output::kScores, "scores"},
+    {Output::kContext, "context"},
+}};
+constexpr const auto& enum_names(Output) { return kOutputNames; }
+constexpr const char* to_string(Output o) { return name_in(kOutputNames, o); }
+
+enum class Direction { kIncreasing, kDecreasing };
+inline constexpr std::array<EnumName<Direction>, 2> kDirectionNames{{
+    {Direction::kIncreasing, "increasing"},
+    {Direction::kDecreasing, "decreasing"},
+}};
+constexpr const auto& enum_names(Direction) { return kDirectionNames; }
+constexpr const char* to_string(Direction d) { return name_in(kDirectionNames, d); }
 
 // Parameters a check overrides for itself; unset fields keep the exercise's.
 struct ParameterOverrides {

@@ -192,10 +192,8 @@ Judgement monotone(const CheckSpec& s, CheckContext& ctx) {
   const bool up = s.direction == Direction::kIncreasing;
   for (size_t i = 1; i < readings.size(); ++i)
     if (!(up ? readings[i] > readings[i - 1] : readings[i] < readings[i - 1]))
-      return verdict(
-          false, s.measure.metric + " is not " + (up ? "increasing" : "decreasing") + ": " + trace);
-  return verdict(true,
-                 s.measure.metric + " is " + (up ? "increasing" : "decreasing") + ": " + trace);
+      return verdict(false, s.measure.metric + " is not " + to_string(s.direction) + ": " + trace);
+  return verdict(true, s.measure.metric + " is " + to_string(s.direction) + ": " + trace);
 }
 
 // An expect predicate: every one reads one head's outputs (`head`, default 0).

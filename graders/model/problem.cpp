@@ -27,20 +27,6 @@ void require_finite(const Matrix& m, const char* name) {
 
 }  // namespace
 
-const char* to_string(Scalar s) { return s == Scalar::kF64 ? "f64" : "f32"; }
-
-const char* to_string(ScaleMode mode) {
-  switch (mode) {
-    case ScaleMode::kAuto:
-      return "auto";
-    case ScaleMode::kNone:
-      return "none";
-    case ScaleMode::kInvSqrtDk:
-      return "inv_sqrt_dk";
-  }
-  return "?";
-}
-
 int64_t ProblemSpec::d_out() const {
   if (w_o) return w_o->cols;
   if (has_projections()) return w_v->cols;

@@ -6,17 +6,29 @@
 #include <string>
 #include <vector>
 
+#include "graders/model/names.hpp"
 #include "graders/model/tensor.hpp"
 
 namespace awb {
 
-// kAuto: 1/sqrt(d_k) when the problem has projections, none when it is parameter-free.
 // Element type a problem is run in.
 enum class Scalar { kF64, kF32 };
-const char* to_string(Scalar s);
+inline constexpr std::array<EnumName<Scalar>, 2> kScalarNames{{
+    {Scalar::kF64, "f64"},
+    {Scalar::kF32, "f32"},
+}};
+constexpr const auto& enum_names(Scalar) { return kScalarNames; }
+constexpr const char* to_string(Scalar s) { return name_in(kScalarNames, s); }
 
+// kAuto: 1/sqrt(d_k) when the problem has projections, none when it is parameter-free.
 enum class ScaleMode { kAuto, kNone, kInvSqrtDk };
-const char* to_string(ScaleMode mode);
+inline constexpr std::array<EnumName<ScaleMode>, 3> kScaleModeNames{{
+    {ScaleMode::kAuto, "auto"},
+    {ScaleMode::kNone, "none"},
+    {ScaleMode::kInvSqrtDk, "inv_sqrt_dk"},
+}};
+constexpr const auto& enum_names(ScaleMode) { return kScaleModeNames; }
+constexpr const char* to_string(ScaleMode mode) { return name_in(kScaleModeNames, mode); }
 
 struct ProblemSpec {
   std::vector<std::string> tokens;      // T labels, one per row of x

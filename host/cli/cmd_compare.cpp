@@ -115,7 +115,7 @@ int run_compare(const CompareOptions& o) {
     subjects.push_back(core::make_subject(ref));
     contenders.push_back({ref.variant->id, ref.variant->capabilities, subjects.back().get()});
   }
-  const Scalar scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
+  const Scalar scalar = *awb::parse<Scalar>(o.scalar);  // --scalar admits only its names
   const core::Comparison c =
       core::compare_variants(input, ex.reference_capabilities, contenders, scalar);
   if (o.format == "json")

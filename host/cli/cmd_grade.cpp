@@ -17,6 +17,7 @@
 #include "core/base/sha256.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
+#include "graders/report/formats.hpp"
 #include "graders/report/report.hpp"
 
 namespace awb::cli {
@@ -27,7 +28,7 @@ struct GradeOptions {
   std::vector<std::string> exercises;
   std::vector<std::string> exercise_dirs;
   std::vector<std::string> plugin_dirs;
-  std::string format = "table";
+  std::string format = std::string(grade::report_formats().front().name);
   std::string out;
   std::string view = "student";
   bool after_due = false;
@@ -116,6 +117,15 @@ std::string shipped_copy_notes(const std::vector<core::VariantRef>& variants) {
       out += "note: " + grade::clean_text(v.plugin->path.string(), false) + " is identical to the " +
              it->second + "\n";
   }
+  return out;
+}
+
+// "table, json, junit, gradescope or csv": the registry's formats, for --help.
+std::string format_choices() {
+  const std::vector<std::string> names = grade::report_format_names();
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
   return out;
 }
 
@@ -265,31 +275,15 @@ int run_grade(const GradeOptions& o) {
   }
 
   const grade::View view = view_for(o, assignment ? &*assignment : nullptr);
-  std::string text;
-  if (o.format == "junit") {
-    text = grade::write_junit(reports, view);
-  } else if (o.format == "csv") {
-    text = grade::write_csv(reports, view);
-  } else if (o.format == "table") {
-    for (const auto& r : reports) text += grade::write_table(r, view);
-    if (view.instructor) text += shipped_copy_notes(variants);
-  } else if (reports.size() == 1) {
-    text = o.format == "json"
-               ? grade::write_json(reports[0], view)
-               : grade::write_gradescope(reports[0], view,
-                                         assignment ? assignment->leaderboard
-                                                    : std::vector<std::string>{});
-  } else if (o.format == "json") {
-    // Several subjects: one JSON array of their documents.
-    text = "[\n";
-    for (size_t i = 0; i < reports.size(); ++i)
-      text += (i ? ",\n" : "") + grade::write_json(reports[i], view);
-    text += "]\n";
-  } else {
-    throw Error("grade.usage",
-                "a Gradescope results.json holds one submission: grade one "
-                "variant, or use --batch for one file per submission");
-  }
+  const grade::ReportFormat& format = *grade::find_report_format(o.format);  // --format checked it
+  if (!format.multi_subject && reports.size() != 1)
+    throw Error("grade.usage", std::string(format.document) +
+                                   " holds one submission: grade one variant, or use --batch for "
+                                   "one file per submission");
+  grade::FormatOptions format_options;
+  if (assignment) format_options.leaderboard = assignment->leaderboard;
+  std::string text = format.write(reports, view, format_options);
+  if (format.plain_text && view.instructor) text += shipped_copy_notes(variants);
   if (o.out.empty())
     std::cout << text;
   else
@@ -339,10 +333,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "cannot run scores 0 with the reason. With --batch, also writes RESULTS/roster.csv.");
   assignment_opt->excludes(exercises_opt);
   add_plugin_dir_option(cmd, opts->plugin_dirs);
-  auto* format_opt =
-      cmd->add_option("--format", opts->format, "table, json, junit, gradescope or csv")
-          ->check(CLI::IsMember({"table", "json", "junit", "gradescope", "csv"}))
-          ->capture_default_str();
+  auto* format_opt = cmd->add_option("--format", opts->format, format_choices())
+                         ->check(CLI::IsMember(grade::report_format_names()))
+                         ->capture_default_str();
   auto* out_opt = cmd->add_option(
       "--out", opts->out,
       "Write the report here (atomically) instead of stdout; with --batch, the results folder");

@@ -77,7 +77,7 @@ int run_run(const RunOptions& o) {
     for (const auto& spec : o.variants) chosen.push_back(core::find_variant(cat, spec));
   }
 
-  const Scalar scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
+  const Scalar scalar = *awb::parse<Scalar>(o.scalar);  // --scalar admits only its names
   const bool text = o.format == "text";
   int code = kExitOk;
   nlohmann::json runs = nlohmann::json::array();

@@ -35,7 +35,11 @@ void add_plugin_dir_option(CLI::App* cmd, std::vector<std::string>& dirs) {
 }
 
 void add_isolation_options(CLI::App* cmd, IsolationFlags& f, bool with_limits) {
-  const auto levels = CLI::IsMember({"process", "limited", "confined"});
+  // A runner's levels: in-process is --trusted, not something a runner can aim for.
+  std::vector<std::string> runner_levels;
+  for (const auto& entry : runner::kIsolationNames)
+    if (entry.level != runner::Isolation::kInProcess) runner_levels.emplace_back(entry.name);
+  const auto levels = CLI::IsMember(runner_levels);
   auto* trusted = cmd->add_flag("--trusted", f.trusted,
                 "Load every plugin into this process (no runner): for timing your own code. "
                 "Plugins that are not bundled otherwise run in a locked-down awb-runner");

@@ -6,6 +6,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "graders/report/formats.hpp"
+
 namespace awb::gui {
 
 GradeView::GradeView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
@@ -127,18 +129,9 @@ void GradeView::showReport() {
 QString GradeView::reportText(const QString& format) const {
   if (!report_) return {};
   const grade::View view{instructor_->isChecked(), false};
-  std::string out;
-  if (format == "json")
-    out = grade::write_json(*report_, view);
-  else if (format == "junit")
-    out = grade::write_junit({*report_}, view);
-  else if (format == "gradescope")
-    out = grade::write_gradescope(*report_, view);
-  else if (format == "csv")
-    out = grade::write_csv({*report_}, view);
-  else
-    out = grade::write_table(*report_, view);
-  return QString::fromStdString(out);
+  const grade::ReportFormat* f = grade::find_report_format(format.toStdString());
+  if (f == nullptr) f = &grade::report_formats().front();
+  return QString::fromStdString(f->write({&*report_, 1}, view, {}));
 }
 
 }  // namespace awb::gui

@@ -24,7 +24,8 @@ class GradeView : public QWidget {
 
   bool busy() const { return runs_.busy(); }
   const std::optional<grade::GradeReport>& report() const { return report_; }
-  // The report as `awb grade --format FORMAT` writes it: table, json, junit, gradescope, csv.
+  // The report as `awb grade --format FORMAT` writes it (graders/report/formats.hpp); an
+  // unknown name gives the first format, the table.
   QString reportText(const QString& format) const;
   QTableWidget* checksTable() const { return table_; }
   QLabel* totalLabel() const { return total_; }

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "core/plugins/capabilities.hpp"
+#include "graders/report/formats.hpp"
 #include "gui/export.hpp"
 
 namespace awb::gui {
@@ -247,9 +248,11 @@ void MainWindow::exportCsv() {
 
 void MainWindow::exportReport() {
   bool ok = false;
+  QStringList formats;
+  for (const auto& f : grade::report_formats())
+    formats << QString::fromUtf8(f.name.data(), static_cast<qsizetype>(f.name.size()));
   const QString format =
-      QInputDialog::getItem(this, tr("Report format"), tr("Format"),
-                            {"table", "json", "junit", "gradescope", "csv"}, 0, false, &ok);
+      QInputDialog::getItem(this, tr("Report format"), tr("Format"), formats, 0, false, &ok);
   if (!ok) return;
   const QString path = QFileDialog::getSaveFileName(this, tr("Export report"));
   if (!path.isEmpty() && !save_text(grade_->reportText(format), path))

@@ -268,23 +268,14 @@ bool get_descriptor(wire::Reader& r, RawDescriptor& d) {
 }  // namespace
 
 const char* to_string(Isolation level) {
-  switch (level) {
-    case Isolation::kInProcess:
-      return "in-process";
-    case Isolation::kProcess:
-      return "process";
-    case Isolation::kLimited:
-      return "limited";
-    case Isolation::kConfined:
-      return "confined";
-  }
+  for (const auto& entry : kIsolationNames)
+    if (entry.level == level) return entry.name;
   return "unknown";
 }
 
 std::optional<Isolation> parse_isolation(const std::string& name) {
-  for (auto l :
-       {Isolation::kInProcess, Isolation::kProcess, Isolation::kLimited, Isolation::kConfined})
-    if (name == to_string(l)) return l;
+  for (const auto& entry : kIsolationNames)
+    if (name == entry.name) return entry.level;
   return std::nullopt;
 }
 

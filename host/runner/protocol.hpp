@@ -5,6 +5,7 @@
 
 #include <awb/awb_plugin.h>
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,18 @@ namespace awb::runner {
 //   confined    + an unprivileged uid when started as root + Landlock: the file system is
 //               read-only system libraries and the plugin's folder, read-write the scratch folder
 enum class Isolation : uint8_t { kInProcess = 0, kProcess = 1, kLimited = 2, kConfined = 3 };
+// The names the command line, provenance (a report's "lockdown") and the runner's own
+// arguments use. The runner sees nothing of the graders, so this table is its own.
+struct IsolationName {
+  Isolation level;
+  const char* name;
+};
+inline constexpr std::array<IsolationName, 4> kIsolationNames{{
+    {Isolation::kInProcess, "in-process"},
+    {Isolation::kProcess, "process"},
+    {Isolation::kLimited, "limited"},
+    {Isolation::kConfined, "confined"},
+}};
 const char* to_string(Isolation level);
 std::optional<Isolation> parse_isolation(const std::string& name);
 

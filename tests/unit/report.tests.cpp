@@ -1,4 +1,5 @@
-// report.tests.cpp: the five report writers on hand-built results, read back and checked.
+// report.tests.cpp: the five report writers and their registry on hand-built results, read back
+// and checked.
 #include "graders/report/report.hpp"
 
 #include <algorithm>
@@ -6,11 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
+#include <set>
 #include <sstream>
 
 #include "graders/report/format.hpp"
+#include "graders/report/formats.hpp"
 
 using namespace awb::grade;
 using Json = nlohmann::json;
@@ -457,4 +461,66 @@ TEST_CASE("report: CSV keeps names exactly: folders that differ in a control cha
   b.subject = "ann";
   const std::string csv = write_csv({a, b}, kInstructor);
   CHECK(csv == "subject,total,max\r\nann,0,0\r\n\"ann\x01\",0,0\r\n");
+}
+
+TEST_CASE("report formats: one registry, names unique, the table first", "[report][formats]") {
+  const auto formats = report_formats();
+  REQUIRE(!formats.empty());
+  CHECK(formats.front().name == "table");
+  CHECK(report_format_names() ==
+        std::vector<std::string>{"table", "json", "junit", "gradescope", "csv"});
+  std::set<std::string_view> names;
+  for (const auto& f : formats) {
+    INFO(f.name);
+    CHECK(names.insert(f.name).second);
+    CHECK(find_report_format(f.name) == &f);
+    CHECK(f.write != nullptr);
+    // A format that holds one subject says what its document is, for the refusal of several.
+    CHECK(f.multi_subject == f.document.empty());
+  }
+  CHECK(find_report_format("pdf") == nullptr);
+  CHECK(find_report_format("JSON") == nullptr);
+}
+
+TEST_CASE("report formats: each writes what its writer writes, byte for byte",
+          "[report][formats]") {
+  GradeReport second = sample_report();
+  second.subject = "org.awb.causal:causal";
+  const std::vector<GradeReport> one{sample_report()}, two{sample_report(), second};
+  FormatOptions options;
+  options.leaderboard = {"score", "percent"};
+  for (const View& view : {kStudent, kStudentAfterDue, kInstructor}) {
+    CHECK(find_report_format("table")->write(two, view, options) ==
+          write_table(two[0], view) + write_table(two[1], view));
+    CHECK(find_report_format("json")->write(one, view, options) == write_json(one[0], view));
+    CHECK(find_report_format("json")->write(two, view, options) ==
+          "[\n" + write_json(two[0], view) + ",\n" + write_json(two[1], view) + "]\n");
+    CHECK(find_report_format("junit")->write(two, view, options) == write_junit(two, view));
+    CHECK(find_report_format("gradescope")->write(one, view, options) ==
+          write_gradescope(one[0], view, options.leaderboard));
+    CHECK(find_report_format("csv")->write(two, view, options) == write_csv(two, view));
+  }
+}
+
+TEST_CASE("report formats: honours_view says whether the view changes the bytes",
+          "[report][formats]") {
+  const std::vector<GradeReport> one{sample_report()};  // holds a hidden check
+  for (const auto& f : report_formats()) {
+    INFO(f.name);
+    CHECK((f.write(one, kStudent, {}) != f.write(one, kInstructor, {})) == f.honours_view);
+  }
+}
+
+TEST_CASE("report formats: what a batch writes for each", "[report][formats]") {
+  std::map<std::string, std::string> files;
+  for (const auto& f : report_formats())
+    if (!f.batch_file.empty()) files[std::string(f.name)] = batch_file_for(f, "alice");
+  CHECK(files == std::map<std::string, std::string>{{"junit", "junit.xml"},
+                                                    {"gradescope", "gradescope/alice.json"},
+                                                    {"csv", "grades.csv"}});
+  CHECK(per_submission(*find_report_format("gradescope")));
+  CHECK_FALSE(per_submission(*find_report_format("csv")));
+  // A per-submission format holds one subject per file, so every such format may hold just one.
+  for (const auto& f : report_formats())
+    if (!f.multi_subject) CHECK(per_submission(f));
 }

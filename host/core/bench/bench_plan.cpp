@@ -74,8 +74,7 @@ BenchSettings bench_settings(bool quick, int threads, int warmup, int reps) {
 }
 
 Scalar parse_scalar(const std::string& s) {
-  if (s == "f32") return Scalar::kF32;
-  if (s == "f64") return Scalar::kF64;
+  if (const auto scalar = awb::parse<Scalar>(s)) return *scalar;
   throw Error("bench.usage", "scalar '" + s + "' is not f32 or f64");
 }
 

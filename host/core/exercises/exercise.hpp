@@ -3,6 +3,7 @@
 #ifndef AWB_CORE_EXERCISES_EXERCISE_HPP_
 #define AWB_CORE_EXERCISES_EXERCISE_HPP_
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -13,12 +14,20 @@
 #include "core/exercises/seeded.hpp"
 #include "core/runner_client/runner_limits.hpp"
 #include "graders/model/error.hpp"
+#include "graders/model/names.hpp"
 #include "graders/model/run.hpp"
 
 namespace awb::core {
 
 enum class VariantKind { kParameterFree, kQkv, kMultiHead, kCausal };
-const char* to_string(VariantKind k);
+inline constexpr std::array<EnumName<VariantKind>, 4> kVariantKindNames{{
+    {VariantKind::kParameterFree, "parameter-free"},
+    {VariantKind::kQkv, "qkv"},
+    {VariantKind::kMultiHead, "multi-head"},
+    {VariantKind::kCausal, "causal"},
+}};
+constexpr const auto& enum_names(VariantKind) { return kVariantKindNames; }
+constexpr const char* to_string(VariantKind k) { return name_in(kVariantKindNames, k); }
 
 // An exercise's limits on one plugin run. What its file does not set is the runner's default.
 struct Limits {
@@ -35,7 +44,12 @@ struct ExerciseCase {
 
 // The `train:` section: what to learn, from where, with which optimiser, towards which goal.
 enum class Optimizer { kSgd, kAdam };
-const char* to_string(Optimizer o);
+inline constexpr std::array<EnumName<Optimizer>, 2> kOptimizerNames{{
+    {Optimizer::kSgd, "sgd"},
+    {Optimizer::kAdam, "adam"},
+}};
+constexpr const auto& enum_names(Optimizer) { return kOptimizerNames; }
+constexpr const char* to_string(Optimizer o) { return name_in(kOptimizerNames, o); }
 
 // One row of the attention objective: in case `case_index`, layer `layer` (-1: last), head
 // `head`, query row `query` should put its weight on key `key`. The loss is the mean over the

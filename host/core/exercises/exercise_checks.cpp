@@ -242,18 +242,14 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
       }
     }
     const auto kind_node = section_key(rd, cn, cp, Section::kCheck, "kind");
-    const auto kind = kind_node ? rd.word(*kind_node, cp + ".kind",
-                                          {"reference", "property", "expect", "gradient"})
-                                : std::nullopt;
+    const auto kind =
+        kind_node ? rd.choice<CheckKind>(*kind_node, cp + ".kind") : std::nullopt;
     if (!kind) continue;
-    spec.kind = *kind == "reference"  ? CheckKind::kReference
-                : *kind == "property" ? CheckKind::kProperty
-                : *kind == "gradient" ? CheckKind::kGradient
-                                      : CheckKind::kExpect;
+    spec.kind = *kind;
     std::vector<std::string> keys = key_names(Section::kCheck);
     const std::string selector(check_selector(spec.kind));
     if (selector.empty()) {
-      spec.name = *kind;
+      spec.name = grade::to_string(spec.kind);
     } else {
       keys.push_back(selector);
       const auto sel = rd.require(cn, cp, selector);
@@ -279,14 +275,10 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
     if (cn["hint"])
       if (auto s = rd.string(cn["hint"], cp + ".hint")) spec.hint = *s;
     if (cn["visibility"])
-      if (auto w = rd.word(cn["visibility"], cp + ".visibility",
-                           {"visible", "hidden", "after_due_date"}))
-        spec.visibility = *w == "visible"  ? grade::Visibility::kVisible
-                          : *w == "hidden" ? grade::Visibility::kHidden
-                                           : grade::Visibility::kAfterDueDate;
+      if (auto w = rd.choice<grade::Visibility>(cn["visibility"], cp + ".visibility"))
+        spec.visibility = *w;
     if (cn["scalar"])
-      if (auto w = rd.word(cn["scalar"], cp + ".scalar", {"f64", "f32"}))
-        spec.scalar = *w == "f32" ? Scalar::kF32 : Scalar::kF64;
+      if (auto w = rd.choice<Scalar>(cn["scalar"], cp + ".scalar")) spec.scalar = *w;
     if (ex.cases.empty()) continue;  // no sentence loaded: tokens cannot be resolved
     spec.case_id = ex.cases.front().id;
     if (cn["case"]) {

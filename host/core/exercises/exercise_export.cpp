@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "graders/model/error.hpp"
+#include "graders/report/report.hpp"
 
 namespace awb::core {
 namespace {
@@ -11,7 +12,9 @@ namespace {
 bool visible_to_students(const YAML::Node& check, bool after_due) {
   const YAML::Node v = check["visibility"];
   if (!v || !v.IsScalar()) return true;
-  return v.Scalar() == "visible" || (after_due && v.Scalar() == "after_due_date");
+  // A name the format lacks shows to no one: export never widens what students see.
+  const auto visibility = awb::parse<grade::Visibility>(v.Scalar());
+  return visibility && grade::View{false, after_due}.shows(*visibility);
 }
 
 // Emits `n` keeping multi-line strings readable (literal blocks) and number lists compact.

@@ -262,9 +262,9 @@ std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const
     ok = false;
   }
   if (n["distribution"]) {
-    const auto d = rd.word(n["distribution"], path + ".distribution", {"normal", "uniform"});
+    const auto d = rd.choice<Distribution>(n["distribution"], path + ".distribution");
     ok = ok && d.has_value();
-    if (d) s.distribution = *d == "normal" ? Distribution::kNormal : Distribution::kUniform;
+    if (d) s.distribution = *d;
   }
   for (auto [key, field] :
        {std::pair{"mean", &s.mean}, {"std", &s.std}, {"low", &s.low}, {"high", &s.high}}) {
@@ -300,29 +300,12 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
   if (n["causal"])
     if (auto v = rd.boolean(n["causal"], path + ".causal")) o.causal = *v;
   if (n["scale"]) {
-    if (auto w = rd.word(n["scale"], path + ".scale", {"auto", "none", "inv_sqrt_dk"}))
-      o.scale = *w == "auto"   ? ScaleMode::kAuto
-                : *w == "none" ? ScaleMode::kNone
-                               : ScaleMode::kInvSqrtDk;
+    if (auto w = rd.choice<ScaleMode>(n["scale"], path + ".scale")) o.scale = *w;
   }
   return o;
 }
 
 }  // namespace parse
-
-const char* to_string(VariantKind k) {
-  switch (k) {
-    case VariantKind::kParameterFree:
-      return "parameter-free";
-    case VariantKind::kQkv:
-      return "qkv";
-    case VariantKind::kMultiHead:
-      return "multi-head";
-    case VariantKind::kCausal:
-      return "causal";
-  }
-  return "?";
-}
 
 double Exercise::max_points() const {
   double sum = 0;
@@ -365,11 +348,7 @@ std::vector<std::string> read_variant(YamlReader& rd, const YAML::Node& root, Ex
   const auto v = section_key(rd, root, "", Section::kTop, "variant");
   if (!v || !check_section(rd, *v, "variant", Section::kVariant)) return requires_caps;
   if (auto k = section_key(rd, *v, "variant", Section::kVariant, "kind")) {
-    if (auto w = rd.word(*k, "variant.kind", {"parameter-free", "qkv", "multi-head", "causal"}))
-      ex.kind = *w == "parameter-free" ? VariantKind::kParameterFree
-                : *w == "qkv"          ? VariantKind::kQkv
-                : *w == "multi-head"   ? VariantKind::kMultiHead
-                                       : VariantKind::kCausal;
+    if (auto w = rd.choice<VariantKind>(*k, "variant.kind")) ex.kind = *w;
   }
   if (auto r = section_key(rd, *v, "variant", Section::kVariant, "requires")) {
     if (auto list = rd.strings(*r, "variant.requires", 16)) {

@@ -6,8 +6,6 @@
 
 namespace awb::core {
 
-const char* to_string(Optimizer o) { return o == Optimizer::kSgd ? "sgd" : "adam"; }
-
 namespace parse {
 namespace {
 
@@ -19,8 +17,7 @@ void optimizer(YamlReader& rd, const YAML::Node& n, TrainSpec& t) {
   if (!rd.check_keys(n, path, {"kind", "learning_rate", "momentum", "beta1", "beta2", "epsilon"}))
     return;
   if (auto k = rd.require(n, path, "kind"))
-    if (auto w = rd.word(*k, path + ".kind", {"sgd", "adam"}))
-      t.optimizer = *w == "sgd" ? Optimizer::kSgd : Optimizer::kAdam;
+    if (auto w = rd.choice<Optimizer>(*k, path + ".kind")) t.optimizer = *w;
   if (n["momentum"] && t.optimizer != Optimizer::kSgd)
     rd.error(n["momentum"], path + ".momentum", rd.id("value"), "momentum is an sgd setting");
   for (auto key : {"beta1", "beta2", "epsilon"})

@@ -40,10 +40,7 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
   if (const auto n = root["causal"])
     if (auto v = rd.boolean(n, "causal")) p.causal = *v;
   if (const auto n = root["scale"])
-    if (auto w = rd.word(n, "scale", {"auto", "none", "inv_sqrt_dk"}))
-      p.scale = *w == "auto" ? ScaleMode::kAuto
-                : *w == "none" ? ScaleMode::kNone
-                               : ScaleMode::kInvSqrtDk;
+    if (auto w = rd.choice<ScaleMode>(n, "scale")) p.scale = *w;
   if (!rd.ok()) return finish(std::nullopt);
   // Shapes across keys (tokens vs rows, weights vs d_model, heads): the model's own rules.
   try {

@@ -2,8 +2,10 @@
 #ifndef AWB_CORE_EXERCISES_SEEDED_HPP_
 #define AWB_CORE_EXERCISES_SEEDED_HPP_
 
+#include <array>
 #include <cstdint>
 
+#include "graders/model/names.hpp"
 #include "graders/model/tensor.hpp"
 
 namespace awb::core {
@@ -25,6 +27,12 @@ class SplitMix64 {
 };
 
 enum class Distribution { kNormal, kUniform };
+inline constexpr std::array<EnumName<Distribution>, 2> kDistributionNames{{
+    {Distribution::kNormal, "normal"},
+    {Distribution::kUniform, "uniform"},
+}};
+constexpr const auto& enum_names(Distribution) { return kDistributionNames; }
+constexpr const char* to_string(Distribution d) { return name_in(kDistributionNames, d); }
 
 struct SeededSpec {
   uint64_t seed = 0;

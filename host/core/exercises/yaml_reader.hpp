@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graders/model/error.hpp"
+#include "graders/model/names.hpp"
 #include "graders/model/tensor.hpp"
 
 namespace awb::core {
@@ -73,6 +74,12 @@ class YamlReader {
   std::optional<bool> boolean(const YAML::Node& n, const std::string& path);
   std::optional<std::string> word(const YAML::Node& n, const std::string& path,
                                   const std::vector<std::string>& allowed);
+  // A word among the names of E's table (graders/model/names.hpp), as its value.
+  template <typename E>
+  std::optional<E> choice(const YAML::Node& n, const std::string& path) {
+    const auto w = word(n, path, all_names<E>());
+    return w ? awb::parse<E>(*w) : std::nullopt;
+  }
   std::optional<std::vector<double>> vector(const YAML::Node& n, const std::string& path,
                                             int64_t max_len);
   // A non-empty list of equally long rows; rows ≤ max_rows, columns ≤ max_cols.

@@ -23,6 +23,7 @@
 #include "core/base/version.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
+#include "graders/report/formats.hpp"
 
 namespace awb::core {
 namespace {
@@ -43,7 +44,7 @@ std::string utc_now() {
 
 std::string options_text(const BatchOptions& b) {
   const GradeOptions& o = b.grading;
-  std::string text = std::string("scalar=") + (o.scalar == Scalar::kF32 ? "f32" : "f64") +
+  std::string text = std::string("scalar=") + to_string(o.scalar) +
                      ";strictness=" + std::to_string(o.strictness);
   // An edited assignment (other points, requirements, variant) grades everything again.
   if (b.assignment) text += ";assignment=" + b.assignment->sha256;
@@ -633,14 +634,20 @@ std::vector<ReportFile> batch_report_files(const BatchReports& reports, const gr
                                            const Assignment* assignment,
                                            const std::vector<grade::RosterRow>& roster) {
   std::vector<ReportFile> files;
-  files.push_back({"grades.csv", grade::write_csv(reports.subjects, view)});
-  files.push_back({"junit.xml", grade::write_junit(reports.subjects, view)});
-  const std::vector<std::string> no_leaderboard;
-  for (const auto& [name, report] : reports.submissions)
-    files.push_back({"gradescope/" + name + ".json",
-                     grade::write_gradescope(report, view,
-                                             assignment ? assignment->leaderboard
-                                                        : no_leaderboard)});
+  grade::FormatOptions options;
+  if (assignment) options.leaderboard = assignment->leaderboard;
+  // Every format that has a batch file: one for the class (every subject), or one per submission.
+  for (const auto& format : grade::report_formats()) {
+    if (format.batch_file.empty()) continue;
+    if (!grade::per_submission(format)) {
+      files.push_back({std::string(format.batch_file),
+                       format.write(reports.subjects, view, options)});
+      continue;
+    }
+    for (const auto& [name, report] : reports.submissions)
+      files.push_back(
+          {grade::batch_file_for(format, name), format.write({&report, 1}, view, options)});
+  }
   if (assignment == nullptr) return files;
   std::vector<std::string> ids;
   double max_points = 0;
@@ -649,7 +656,7 @@ std::vector<ReportFile> batch_report_files(const BatchReports& reports, const gr
     for (const auto& c : e.exercise.checks)
       if (view.shows(c.visibility)) max_points += c.points;
   }
-  files.push_back({"roster.csv", grade::write_roster(roster, ids, max_points, view)});
+  files.push_back({std::string(kRosterFile), grade::write_roster(roster, ids, max_points, view)});
   return files;
 }
 

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -51,21 +50,12 @@ double get_number(const Json& j, const char* name) {
   return v.get<double>();
 }
 
-template <class E, size_t N>
-E get_enum(const Json& j, const char* name, const std::array<E, N>& values) {
+template <class E>
+E get_enum(const Json& j, const char* name) {
   const std::string s = get_string(j, name);
-  for (E v : values)
-    if (s == grade::to_string(v)) return v;
+  if (const auto v = awb::parse<E>(s)) return *v;
   bad_record(std::string("field '") + name + "' has unknown value '" + s + "'");
 }
-
-constexpr std::array kKinds{grade::CheckKind::kReference, grade::CheckKind::kProperty,
-                            grade::CheckKind::kExpect, grade::CheckKind::kGradient};
-constexpr std::array kStatuses{grade::Status::kPassed, grade::Status::kFailed,
-                               grade::Status::kError, grade::Status::kTimeout,
-                               grade::Status::kNotRun};
-constexpr std::array kVisibilities{grade::Visibility::kVisible, grade::Visibility::kHidden,
-                                   grade::Visibility::kAfterDueDate};
 
 std::string io_why() { return std::strerror(errno); }
 
@@ -172,15 +162,15 @@ grade::CheckResult check_result_from_json(const Json& j) {
   grade::CheckResult c;
   c.id = get_string(j, "id");
   c.name = get_string(j, "name");
-  c.kind = get_enum(j, "kind", kKinds);
-  c.status = get_enum(j, "status", kStatuses);
+  c.kind = get_enum<grade::CheckKind>(j, "kind");
+  c.status = get_enum<grade::Status>(j, "status");
   c.points = get_number(j, "points");
   c.max_points = get_number(j, "max_points");
   c.summary = get_string(j, "summary");
   c.details = get_string(j, "details");
   c.diagnosis = get_string(j, "diagnosis");
   c.hint = get_string(j, "hint");
-  c.visibility = get_enum(j, "visibility", kVisibilities);
+  c.visibility = get_enum<grade::Visibility>(j, "visibility");
   return c;
 }
 

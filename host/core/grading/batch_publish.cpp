@@ -13,6 +13,7 @@
 #include "core/grading/batch_fault.hpp"
 #include "core/base/sha256.hpp"
 #include "graders/model/error.hpp"
+#include "graders/report/formats.hpp"
 
 namespace awb::core {
 namespace {
@@ -25,8 +26,18 @@ constexpr const char* kGenerationPrefix = "reports.";
 constexpr const char* kStagingPrefix = ".staging.";
 constexpr const char* kTempLinkSuffix = ".link";  // ".<name>.link": a link about to be renamed
 constexpr const char* kOldSuffix = ".old";        // ".<name>.old": a pre-generations folder
-// The reports as earlier versions of awb wrote them, straight into RESULTS.
+// The reports as earlier versions of awb wrote them, straight into RESULTS: history, so a new
+// format never joins it.
 const std::set<std::string> kFlatReports = {"grades.csv", "junit.xml", "roster.csv"};
+
+// The top-level names a set may hold: each format's batch file (the folder of a per-submission
+// format's files) and the roster.
+std::vector<std::string> set_entries() {
+  std::vector<std::string> names{std::string(kRosterFile)};
+  for (const auto& f : grade::report_formats())
+    if (!f.batch_file.empty()) names.emplace_back(f.batch_file.substr(0, f.batch_file.find('/')));
+  return names;
+}
 
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.rfind(prefix, 0) == 0;
@@ -146,6 +157,7 @@ std::string current_generation(const fs::path& results) {
 
 void clean_results(const fs::path& results) {
   const std::string current = current_generation(results);
+  const std::vector<std::string> entries = set_entries();
   std::error_code ec;
   std::vector<fs::path> leftovers;
   for (const auto& e : fs::directory_iterator(results, ec)) {
@@ -153,8 +165,7 @@ void clean_results(const fs::path& results) {
     bool leftover = generation_number(n, kStagingPrefix) >= 0 ||
                     (generation_number(n, kGenerationPrefix) >= 0 && n != current) ||
                     starts_with(n, std::string(".") + kCurrent + ".");
-    for (const std::string& name : {std::string("grades.csv"), std::string("junit.xml"),
-                                    std::string("roster.csv"), std::string("gradescope")})
+    for (const std::string& name : entries)
       leftover = leftover || n == "." + name + kTempLinkSuffix || n == "." + name + kOldSuffix ||
                  (kFlatReports.count(name) && atomic_temp_of(n, name));
     if (leftover) leftovers.push_back(e.path());

@@ -16,9 +16,14 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace awb::core {
+
+// The roster an assignment's batch adds to its set: not a report format (it needs the
+// assignment), so not in the registry of graders/report/formats.hpp.
+inline constexpr std::string_view kRosterFile = "roster.csv";
 
 struct ReportFile {
   std::string name;  // relative to the set: "grades.csv", "gradescope/alice.json"
