@@ -1,5 +1,6 @@
 // cmd_compare.cpp: `awb compare`: several variants on one exercise case, measured against the
 // reference with the same metrics the GUI's compare view shows.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -17,7 +18,7 @@ namespace awb::cli {
 namespace {
 
 struct CompareOptions {
-  std::vector<std::string> plugins;
+  std::vector<std::string> variants;
   std::string exercise;
   std::string case_id;
   std::vector<std::string> exercise_dirs;
@@ -110,7 +111,7 @@ int run_compare(const CompareOptions& o) {
   const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
   std::vector<std::unique_ptr<Subject>> subjects;
   std::vector<core::Contender> contenders;
-  for (const auto& spec : o.plugins) {
+  for (const auto& spec : o.variants) {
     const core::VariantRef ref = core::find_variant(cat, spec);
     subjects.push_back(core::make_subject(ref));
     contenders.push_back({ref.variant->id, ref.variant->capabilities, subjects.back().get()});
@@ -124,9 +125,14 @@ int run_compare(const CompareOptions& o) {
     print_csv(c);
   else
     print_table(c, "exercise " + ex.id + ", case " + case_id + ", " + to_string(scalar));
-  for (const auto& e : c.entries)
-    if (!e.error.empty()) return kExitFailed;
-  return kExitOk;
+  // A variant that cannot run or failed exits as it would in `awb run`.
+  int code = kExitOk;
+  for (const auto& e : c.entries) {
+    if (e.error.empty()) continue;
+    std::cerr << "awb: " << e.label << ": " << e.error << '\n';
+    code = std::max(code, exit_code_for(e.error_id));
+  }
+  return code;
 }
 
 }  // namespace
@@ -138,10 +144,11 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "Run several variants on one exercise case and compare their attention weights with the\n"
       "reference: max abs error, row entropy, argmax agreement. Each variant runs on what it\n"
       "understands of the inputs (a parameter-free variant ignores the weights).");
-  cmd->add_option("--plugin", opts->plugins, "Variant id, or plugin-id:variant-id; repeatable")
+  cmd->add_option("--variant,--plugin", opts->variants,
+                  "Variant id, or plugin-id:variant-id; repeatable (--plugin: the former name)")
       ->required();
   cmd->add_option("--exercise", opts->exercise, "An exercise id")->required();
-  cmd->add_option("--case", opts->case_id, "Which case of the exercise (default: the first)");
+  cmd->add_option("--case", opts->case_id, "Which case of the exercise, by id (default: the first)");
   cmd->add_option("--exercises", opts->exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");
   add_plugin_dir_option(cmd, opts->plugin_dirs);

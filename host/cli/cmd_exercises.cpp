@@ -112,7 +112,7 @@ std::string cell_text(const core::LintCell& cell, const std::vector<core::Exerci
   for (const auto& id : cell.exercises) {
     const auto it = std::find_if(exercises.begin(), exercises.end(),
                                  [&](const core::Exercise& e) { return e.id == id; });
-    out += (out.empty() ? "" : " ") + std::to_string(it - exercises.begin() + 1);
+    out += (out.empty() ? "" : " ") + std::to_string(it - exercises.begin());
   }
   return out;
 }
@@ -130,7 +130,7 @@ core::Discrimination print_discrimination(const std::vector<core::Exercise>& exe
             : "not caught: the exercises given run that kind and do not catch it; -: none of them "
               "runs that kind.");
   for (size_t i = 0; i < exercises.size(); ++i)
-    std::printf("  %2zu %s\n", i + 1, exercises[i].id.c_str());
+    std::printf("  %2zu %s\n", i, exercises[i].id.c_str());
   std::vector<std::array<std::string, mutants::kKindCount>> rows;
   size_t name_width = 6;
   std::array<size_t, mutants::kKindCount> width{};

@@ -41,7 +41,7 @@ struct GradeOptions {
   IsolationFlags isolation;
 };
 
-// --plugin is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder.
+// --variant is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder.
 std::vector<core::VariantRef> pick_variants(const core::Catalog& cat, const std::string& spec) {
   std::error_code ec;
   if (std::filesystem::exists(spec, ec)) {
@@ -318,9 +318,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "  2  bad command line, or RESULTS already has a journal and --resume was not given\n"
       "  3  an exercise or assignment file is invalid");
   auto* plugin_opt = cmd->add_option(
-      "--plugin", opts->plugins,
+      "--variant,--plugin", opts->plugins,
       "Variant id (qkv, org.awb.qkv:qkv) or plugin file/folder; repeatable (required unless "
-      "--batch)");
+      "--batch; --plugin: the former name)");
   auto* exercises_opt =
       cmd->add_option("--exercise", opts->exercises,
                       "Exercise id, file or folder; repeatable (default: every bundled exercise)");
@@ -374,7 +374,7 @@ void add_grade_command(CLI::App& app, int& exit_code) {
     if (batch_opt->count() > 0 && out_opt->count() == 0)
       throw CLI::RequiredError("--out (the results folder) with --batch");
     if (batch_opt->count() == 0 && opts->plugins.empty())
-      throw CLI::RequiredError("--plugin (or --batch)");
+      throw CLI::RequiredError("--variant (or --batch)");
     // A class is graded at `limited` or above unless asked otherwise: at `process` a submission
     // has every right of the grader's uid, so it could write the journal (forge its grade) or
     // kill awb; from `limited` up it can open files for reading only and signal nothing.

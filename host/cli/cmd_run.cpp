@@ -11,6 +11,7 @@
 #include "core/plugins/forward.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "core/exercises/problem_file.hpp"
+#include "core/grading/subject_factory.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::cli {
@@ -40,12 +41,10 @@ RunInput input_from(const RunOptions& o, std::string& source) {
     const core::ExerciseSet set = core::load_exercises(dirs);
     for (const auto& ex : set.exercises) {
       if (ex.id != o.exercise) continue;
-      for (const auto& c : ex.cases) {
-        if (!o.case_id.empty() && c.id != o.case_id) continue;
-        source = "exercise " + ex.id + (ex.cases.size() > 1 ? ", case " + c.id : "");
-        return RunInput{c.tokens, c.x, ex.layers, ex.parameters};
-      }
-      throw Error("exercise.unknown_case", ex.file.string(), "no case '" + o.case_id + "'");
+      const RunInput input = core::case_input(ex, o.case_id);
+      const std::string case_id = o.case_id.empty() ? ex.cases.front().id : o.case_id;
+      source = "exercise " + ex.id + (ex.cases.size() > 1 ? ", case " + case_id : "");
+      return input;
     }
     for (const auto& e : set.errors) std::cerr << e.what() << '\n';
     throw core::unknown_exercise(set, o.exercise);
@@ -122,7 +121,9 @@ int run_run(const RunOptions& o) {
       const bool cannot = e.id() == "run.cannot_run";
       if (text) std::cout << (cannot ? "   cannot run: " : "   failed: ") << e.message() << "\n\n";
       jr["error"] = e.what();
-      code = std::max(code, static_cast<int>(cannot ? kExitCannotRun : kExitFailed));
+      // On stderr too, with its id: the id decides the exit code, as in every command.
+      std::cerr << "awb: " << ref.variant->id << ": " << e.what() << '\n';
+      code = std::max(code, exit_code_for(e.id()));
     }
     runs.push_back(jr);
   }
@@ -139,13 +140,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
       "Run variants on a problem and print scores S, weights A and context vectors Z.\n"
       "A variant runs on what it understands of the problem: a parameter-free variant ignores\n"
       "weights, a single-head one takes the first head; each change is printed as a note.");
-  auto* ex = cmd->add_option("--example", opts->example, "A built-in problem: journey");
+  auto* ex = cmd->add_option("--example", opts->example, "A built-in problem by name: journey");
   auto* pf = cmd->add_option("--problem", opts->problem_file, "A YAML problem file")
                  ->check(CLI::ExistingFile);
   auto* ee = cmd->add_option("--exercise", opts->exercise, "An exercise id (its first case)");
   ex->excludes(pf)->excludes(ee);
   pf->excludes(ee);
-  cmd->add_option("--case", opts->case_id, "Which case of the exercise")->needs(ee);
+  cmd->add_option("--case", opts->case_id, "Which case of the exercise, by id (default: the first)")
+      ->needs(ee);
   cmd->add_option("--exercises", opts->exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");
   auto* var = cmd->add_option("--variant", opts->variants,

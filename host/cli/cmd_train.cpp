@@ -77,11 +77,11 @@ int run_train(const TrainOptions& o) {
   core::PluginSubject subject(ref, o.isolation.session());
   if (auto why = subject.cannot_run(ex.input_for(grade::CheckSpec{}), Scalar::kF64)) {
     std::cerr << "awb: cannot train " << ref.variant->id << " on " << ex.id << ": " << *why << '\n';
-    return kExitCannotRun;
+    return exit_code_for("run.cannot_run");
   }
   if (auto why = subject.cannot_backward()) {
     std::cerr << "awb: cannot train " << ref.variant->id << ": " << *why << '\n';
-    return kExitCannotRun;
+    return exit_code_for("plugin.no_backward");
   }
   const core::TrainSpec& t = *ex.train;
   std::string learn;
@@ -122,7 +122,9 @@ void add_train_command(CLI::App& app, int& exit_code) {
       "train",
       "Learn an exercise's weights (its train: section) through a plugin's forward and backward\n"
       "passes, printing the loss as it goes; exit 0 when every success criterion is met.");
-  cmd->add_option("--plugin", opts->variant, "Variant id, or plugin-id:variant-id")->required();
+  cmd->add_option("--variant,--plugin", opts->variant,
+                  "Variant id, or plugin-id:variant-id (--plugin: the former name)")
+      ->required();
   cmd->add_option("--exercise", opts->exercise, "An exercise id or an exercise file")->required();
   cmd->add_option("--exercises", opts->exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");

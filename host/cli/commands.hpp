@@ -4,17 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace awb::cli {
+#include "cli/exit_codes.hpp"
 
-// Documented exit codes (also printed by `awb --help`).
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitFailed = 1,       // the requested work ran and failed (a plugin call failed, ...)
-  kExitUsage = 2,        // bad command line
-  kExitBadInput = 3,     // a problem or exercise file is invalid
-  kExitPluginError = 4,  // a plugin could not be loaded or the variant was not found
-  kExitCannotRun = 5,    // the variant's capabilities do not cover the problem
-};
+namespace awb::cli {
 
 // Each adds a subcommand whose callback stores its exit code in `exit_code`.
 void add_plugins_command(CLI::App& app, int& exit_code);

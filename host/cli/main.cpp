@@ -1,37 +1,15 @@
-// main.cpp: the awb command line; the only place where errors turn into exit codes.
+// main.cpp: the awb command line; an error that ends a command becomes its exit code here,
+// through the one table (exit_codes.hpp).
 #include <awb/awb_plugin.h>
 
 #include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "core/base/did_you_mean.hpp"
 #include "core/base/version.hpp"
-#include "core/exercises/yaml_reader.hpp"
 #include "graders/model/error.hpp"
-
-namespace {
-
-// One table from error ids to exit codes, so a condition exits the same way in every command.
-// The first entry whose id or id prefix (ending in '.') matches wins.
-int exit_code_for(const std::string& id) {
-  using namespace awb::cli;
-  static const std::pair<const char*, int> kTable[] = {
-      {"exercise.not_found", kExitUsage},  // a name on the command line, not a file's fault
-      {"assignment.not_found", kExitUsage},
-      {"example.", kExitUsage},
-      {"problem.", kExitBadInput},
-      {"exercise.", kExitBadInput},
-      {"assignment.", kExitBadInput},
-      {"plugin.", kExitPluginError},
-  };
-  for (const auto& [key, code] : kTable) {
-    const std::string k = key;
-    if (k.back() == '.' ? id.rfind(k, 0) == 0 : id == k) return code;
-  }
-  return id.ends_with(".usage") ? kExitUsage : kExitFailed;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace awb::cli;
@@ -49,10 +27,14 @@ int main(int argc, char** argv) {
       "Exit codes:\n"
       "  0  success\n"
       "  1  the work ran and failed (a plugin call returned an error)\n"
-      "  2  bad command line (an unknown option, value, exercise or assignment name)\n"
+      "  2  bad command line (an unknown option or value, or an exercise, case, example or\n"
+      "     assignment name that names nothing)\n"
       "  3  an input file (problem, exercise, assignment) is invalid\n"
       "  4  a plugin could not be loaded, or the requested variant was not found\n"
-      "  5  the variant's capabilities do not cover the problem\n\n"
+      "  5  the variant cannot do what is asked (a capability or the backward pass is missing)\n"
+      "Each error is printed as [id] location: message; the same id exits the same way in every\n"
+      "command (README, \"Errors and exit codes\", lists every id).\n\n"
+      "Indices (heads, layers, queries, tokens, numbered exercises) count from 0.\n\n"
       "Run 'awb COMMAND --help' for the options of each command.");
   int exit_code = kExitOk;
   add_plugins_command(app, exit_code);

@@ -42,7 +42,7 @@ void print_result_text(std::ostream& out, const ProblemSpec& problem, const Forw
   const int heads = static_cast<int>(std::max(result.weights.size(), result.scores.size()));
   for (int h = 0; h < heads; ++h) {
     const std::string head =
-        heads > 1 ? " (head " + std::to_string(h + 1) + " of " + std::to_string(heads) + ")" : "";
+        heads > 1 ? " (head " + std::to_string(h) + " of " + std::to_string(heads) + ")" : "";
     if (!result.scores.empty()) {
       out << "Scores S" << head << ": the softmax input, query rows x key columns\n";
       print_matrix(out, result.scores[static_cast<size_t>(h)], toks, toks);

@@ -110,7 +110,7 @@ void CompareView::showComparison() {
   {
     const QSignalBlocker block(head_box_);
     head_box_->clear();
-    for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h + 1));
+    for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h));
     head_ = std::min<int>(head_, std::max<int>(0, static_cast<int>(heads) - 1));
     head_box_->setCurrentIndex(head_);
   }
@@ -124,7 +124,7 @@ void CompareView::showComparison() {
     grid_->addWidget(w, row, col);
     return w;
   };
-  if (ref) maps_ << add_map(tr("reference, head %1").arg(head_ + 1), *ref, 1, 0, 0);
+  if (ref) maps_ << add_map(tr("reference, head %1").arg(head_), *ref, 1, 0, 0);
   // One range for every diff map, so their colours compare across variants.
   double diff_max = 0;
   std::vector<Matrix> diffs;
@@ -186,11 +186,11 @@ QString CompareView::csv() const {
   };
   const auto& ref = core::last_weights(comparison_.reference);
   for (size_t h = 0; h < ref.size(); ++h)
-    matrix(QStringLiteral("A reference head %1").arg(h + 1), ref[h]);
+    matrix(QStringLiteral("A reference head %1").arg(h), ref[h]);
   for (const auto& e : comparison_.entries) {
     const auto& w = core::last_weights(e.output);
     for (size_t h = 0; h < w.size(); ++h)
-      matrix(QStringLiteral("A %1 head %2").arg(QString::fromStdString(e.label)).arg(h + 1), w[h]);
+      matrix(QStringLiteral("A %1 head %2").arg(QString::fromStdString(e.label)).arg(h), w[h]);
   }
   return out;
 }

@@ -178,14 +178,14 @@ void ExploreView::showRun() {
   const auto& layers = run_.output.layers;
   const QSignalBlocker b1(layer_box_), b2(head_box_);
   layer_box_->clear();
-  for (size_t l = 0; l < layers.size(); ++l) layer_box_->addItem(QString::number(l + 1));
+  for (size_t l = 0; l < layers.size(); ++l) layer_box_->addItem(QString::number(l));
   const int layer = layer_ < 0 ? static_cast<int>(layers.size()) - 1 : layer_;
   layer_box_->setCurrentIndex(layer);
   layer_box_->setEnabled(layers.size() > 1);
   head_box_->clear();
   if (layer >= 0) {
     const size_t heads = layers[static_cast<size_t>(layer)].result.weights.size();
-    for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h + 1));
+    for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h));
     if (head_ >= static_cast<int>(heads)) head_ = 0;
     head_box_->setCurrentIndex(head_);
     head_box_->setEnabled(heads > 1);
@@ -226,7 +226,7 @@ void ExploreView::showQuery() {
   context_->setData(lr.input, w, tokens, query_);
 
   heatmap_->setTitle(
-      tr("A, layer %1, head %2 (row: query, column: key)").arg(layer + 1).arg(head_ + 1));
+      tr("A, layer %1, head %2 (row: query, column: key)").arg(layer).arg(head_));
   heatmap_->setMatrix(a, 0, 1, causal);
   heatmap_->setLabels(tokens, tokens);
   heatmap_->setHighlightRow(query_);
@@ -277,11 +277,11 @@ QString ExploreView::csv() const {
   for (size_t l = 0; l < run_.output.layers.size(); ++l) {
     const auto& r = run_.output.layers[l].result;
     for (size_t h = 0; h < r.weights.size(); ++h) {
-      const QString tag = QStringLiteral("layer %1 head %2").arg(l + 1).arg(h + 1);
+      const QString tag = QStringLiteral("layer %1 head %2").arg(l).arg(h);
       append_csv(out, "A " + tag, r.weights[h], tokens);
       if (h < r.scores.size()) append_csv(out, "S " + tag, r.scores[h], tokens);
     }
-    append_csv(out, QStringLiteral("Z layer %1").arg(l + 1), r.z, tokens);
+    append_csv(out, QStringLiteral("Z layer %1").arg(l), r.z, tokens);
   }
   return out;
 }

@@ -31,8 +31,10 @@ int main(int argc, char** argv) {
   cli.addVersionOption();
   const QCommandLineOption exercise(QStringLiteral("exercise"), "Exercise id to open.", "ID");
   const QCommandLineOption case_id(QStringLiteral("case"), "Case of the exercise.", "ID");
-  const QCommandLineOption plugin(QStringLiteral("plugin"),
-                                  "Variant id or plugin-id:variant-id; repeatable.", "ID");
+  const QCommandLineOption plugin({QStringLiteral("variant"), QStringLiteral("plugin")},
+                                  "Variant id or plugin-id:variant-id; repeatable (--plugin: the "
+                                  "former name).",
+                                  "ID");
   const QCommandLineOption plugin_dir(QStringLiteral("plugin-dir"),
                                       "Extra plugin folder; repeatable.", "DIR");
   const QCommandLineOption exercises(QStringLiteral("exercises"),
@@ -40,7 +42,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption view(QStringLiteral("view"), "explore, compare, grade or bench.", "VIEW",
                                 "explore");
   const QCommandLineOption query(QStringLiteral("query"), "Query token index (0-based).", "N");
-  const QCommandLineOption head(QStringLiteral("head"), "Head (1-based).", "N");
+  const QCommandLineOption head(QStringLiteral("head"), "Head index (0-based).", "N");
   const QCommandLineOption sharpness(QStringLiteral("sharpness"), "Sharpness.", "S");
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       "Render the view to FILE.png and exit.", "FILE");
@@ -72,12 +74,12 @@ int main(int argc, char** argv) {
   o.plugins = cli.values(plugin);
   o.view = cli.value(view);
   o.query = cli.isSet(query) ? cli.value(query).toInt() : -1;
-  o.head = cli.isSet(head) ? cli.value(head).toInt() - 1 : 0;
+  o.head = cli.isSet(head) ? cli.value(head).toInt() : 0;
   o.sharpness = cli.isSet(sharpness) ? cli.value(sharpness).toDouble() : 0;
 
   if (cli.isSet(screenshot)) {
     if (o.exercise.isEmpty() || o.plugins.isEmpty()) {
-      std::fprintf(stderr, "awb-gui: --screenshot needs --exercise and --plugin\n");
+      std::fprintf(stderr, "awb-gui: --screenshot needs --exercise and --variant\n");
       return 2;
     }
     QString error;

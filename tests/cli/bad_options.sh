@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bad_options.sh AWB: runs the bad-command-line corpus (bad_options.txt beside this script) and
 # checks that each line ends in time with its documented exit code, says what is wrong on
-# stderr, and neither crashes nor reports an internal error.
+# stderr (with the line's expected text, where it gives one), and neither crashes nor reports
+# an internal error.
 set -u
 awb=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +14,7 @@ printf 'not an ELF file' >"$tmp/not-a-plugin.so"
 printf 'tokens: [a, b]\nx: [[1, 2], [3]]\n' >"$tmp/bad-problem.yaml"
 
 cases=0 failed=0
-while IFS=$'\t' read -r want args; do
+while IFS=$'\t' read -r want args expect; do
   [[ -z "$want" || "$want" == \#* ]] && continue
   args=${args//@EX/$ex}
   args=${args//@TMP/$tmp}
@@ -30,6 +31,8 @@ while IFS=$'\t' read -r want args; do
   elif [[ $got -ne $want ]]; then why="exit $got, expected $want"
   elif grep -q "internal error" "$tmp/err" "$tmp/out"; then why="internal error"
   elif [[ ! -s "$tmp/err" ]]; then why="nothing on stderr"
+  elif [[ -n "${expect:-}" ]] && ! grep -qF -- "$expect" "$tmp/err"; then
+    why="stderr lacks: $expect"
   fi
   if [[ -n "$why" ]]; then
     failed=$((failed + 1))

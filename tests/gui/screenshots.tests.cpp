@@ -17,8 +17,8 @@ struct Shot {
   gui::ViewOptions options;
 };
 
-// The acceptance list: explore on journey, explore on animal/road (layer 2, "it"), compare of
-// parameter-free vs Q/K/V on river-bank, multi-head explore on head 2, grade of a mutant.
+// The acceptance list: explore on journey, explore on animal/road (the top layer, "it"), compare of
+// parameter-free vs Q/K/V on river-bank, multi-head explore on head 1, grade of a mutant.
 std::vector<Shot> shots() {
   auto opts = [](QString ex, QStringList plugins, QString view, int query = -1, int head = 0,
                  QString case_id = {}) {
@@ -45,9 +45,9 @@ QStringList arguments(const Shot& s, const QString& file) {
   const auto& o = s.options;
   QStringList args{"--exercise", o.exercise, "--view", o.view, "--screenshot", file};
   if (o.view == "grade") args << "--plugin-dir" << AWB_TEST_MUTANT;
-  for (const auto& p : o.plugins) args << "--plugin" << p;
+  for (const auto& p : o.plugins) args << "--variant" << p;
   if (o.query >= 0) args << "--query" << QString::number(o.query);
-  if (o.head > 0) args << "--head" << QString::number(o.head + 1);
+  if (o.head > 0) args << "--head" << QString::number(o.head);
   if (!o.case_id.isEmpty()) args << "--case" << o.case_id;
   return args;
 }

@@ -137,8 +137,8 @@ TEST_CASE("export: PNG, SVG and CSV of a view", "[gui][export]") {
   QFile c(csv);
   REQUIRE(c.open(QIODevice::ReadOnly));
   const QString text = QString::fromUtf8(c.readAll());
-  CHECK(text.startsWith("A layer 1 head 1\nYour,"));
-  CHECK(text.contains("Z layer 1"));
+  CHECK(text.startsWith("A layer 0 head 0\nYour,"));
+  CHECK(text.contains("Z layer 0"));
 }
 
 TEST_CASE("a plugin file rebuilt on disk is reloaded", "[gui][browser]") {

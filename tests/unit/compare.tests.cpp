@@ -50,7 +50,7 @@ TEST_CASE("argmax agreement counts rows with the same top key over paired heads"
   CHECK(std::isnan(core::max_abs_difference({a}, {rows({{1.0}})})));
 }
 
-TEST_CASE("a single-head variant takes head 1 of a multi-head exercise without W_o", "[compare]") {
+TEST_CASE("a single-head variant takes head 0 of a multi-head exercise without W_o", "[compare]") {
   const auto& ex = core::find_exercise(exercises(), "multi-head");
   const RunInput in = core::case_input(ex);
   REQUIRE(in.params.heads == 2);
@@ -61,7 +61,7 @@ TEST_CASE("a single-head variant takes head 1 of a multi-head exercise without W
   CHECK(fitted.layers[0].w_q->cols == in.layers[0].w_q->cols / 2);
   CHECK_FALSE(fitted.layers[0].w_o);
   REQUIRE(notes.size() == 1);
-  CHECK(notes[0].find("head 1 of 2") != std::string::npos);
+  CHECK(notes[0].find("head 0 of 2") != std::string::npos);
   CHECK_THROWS_WITH(core::demonstration_input(in, AWB_CAP_F32 | AWB_CAP_QKV, Scalar::kF64),
                     Catch::Contains("does not support f64"));
 }

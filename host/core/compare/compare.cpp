@@ -134,6 +134,7 @@ Comparison compare_variants(const RunInput& input, uint64_t reference_capabiliti
       e.metrics.argmax_agreement = argmax_agreement(a, ref_a);
     } catch (const Error& err) {
       e.error = err.what();
+      e.error_id = err.id();
       e.output = {};
     }
     out.entries.push_back(std::move(e));

@@ -12,7 +12,7 @@
 namespace awb::core {
 
 // What a variant with `capabilities` understands of `input`: every layer fitted in demonstrate
-// mode (a parameter-free variant ignores the weights; a single-head one takes head 1 without
+// mode (a parameter-free variant ignores the weights; a single-head one takes head 0 without
 // W_o). `notes` receives what was dropped, once per distinct note. Throws
 // Error("run.cannot_run") when a layer cannot be fitted at all (a missing capability).
 RunInput demonstration_input(const RunInput& input, uint64_t capabilities, Scalar scalar,
@@ -48,6 +48,7 @@ struct CompareEntry {
   std::string label;
   std::vector<std::string> notes;  // what the variant did not understand of the input
   std::string error;               // empty when it ran
+  std::string error_id;            // the error's id ("run.cannot_run", ...), empty when it ran
   RunOutput output;                // its own run (empty on error)
   RunOutput reference;             // the reference on the same fitted input
   CompareMetrics metrics;

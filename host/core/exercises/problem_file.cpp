@@ -83,7 +83,9 @@ ProblemSpec without_weights(ProblemSpec p) {
 
 ProblemSpec example_problem(const std::string& name) {
   if (name != "journey")
-    throw Error("example.unknown", "no example named '" + name + "' (known: journey)");
+    throw Error("example.unknown", "no example named '" + name + "'" +
+                                       did_you_mean_note(name, example_names()) +
+                                       " (known: journey)");
   ProblemSpec p;
   p.tokens = {"Your", "journey", "starts", "with", "one", "step"};
   p.x = Matrix(6, 3);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/did_you_mean.hpp"
 #include "graders/model/error.hpp"
 #include "graders/model/names.hpp"
 #include "graders/model/tensor.hpp"
@@ -131,9 +132,6 @@ Load parse_guarded(const std::string& file_label, const std::string& id_prefix, 
     return out;
   }
 }
-
-// The closest of `options` to `word` within edit distance 2, or "".
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& options);
 
 }  // namespace awb::core
 

@@ -1,6 +1,7 @@
 // subject_factory.cpp: variant → Subject, and exercise case → run input.
 #include "core/grading/subject_factory.hpp"
 
+#include "core/base/did_you_mean.hpp"
 #include "core/plugins/subjects.hpp"
 #include "graders/model/error.hpp"
 
@@ -43,7 +44,13 @@ RunInput case_input(const Exercise& exercise, const std::string& case_id) {
   for (const auto& c : exercise.cases)
     if (case_id.empty() || c.id == case_id)
       return RunInput{c.tokens, c.x, exercise.layers, exercise.parameters};
-  throw Error("exercise.unknown_case", exercise.file.string(), "no case '" + case_id + "'");
+  std::vector<std::string> ids;
+  for (const auto& c : exercise.cases) ids.push_back(c.id);
+  std::string list;
+  for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
+  throw Error("exercise.case_not_found", exercise.file.string(),
+              "exercise '" + exercise.id + "' has no case '" + case_id + "'" +
+                  did_you_mean_note(case_id, ids) + "; its cases: " + list);
 }
 
 }  // namespace awb::core

@@ -45,7 +45,7 @@ class WarmSubjects {
 // The exercise with `id` in `set`; throws Error("exercise.not_found").
 const Exercise& find_exercise(const ExerciseSet& set, const std::string& id);
 // What one case of an exercise runs (the first case when `case_id` is empty); throws
-// Error("exercise.unknown_case").
+// Error("exercise.case_not_found"), with the closest case id, for a name that names no case.
 RunInput case_input(const Exercise& exercise, const std::string& case_id = {});
 
 }  // namespace awb::core

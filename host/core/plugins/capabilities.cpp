@@ -81,7 +81,7 @@ Adapted adapt(const ProblemSpec& problem, uint64_t caps, Scalar scalar, Fit fit)
       if (strict)
         return refuse("the problem has " + std::to_string(p.heads) +
                       " heads and the variant lacks the multi-head capability");
-      out.notes.push_back("single-head variant: using head 1 of " + std::to_string(p.heads) +
+      out.notes.push_back("single-head variant: using head 0 of " + std::to_string(p.heads) +
                           " and no W_o");
       const int64_t dk = p.d_k(), dv = p.d_v();
       p.w_q = p.w_q->column_block(0, dk);

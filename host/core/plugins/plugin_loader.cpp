@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/plugins/capabilities.hpp"
+#include "core/base/did_you_mean.hpp"
 #include "core/base/install_paths.hpp"
 #include "core/runner_client/runner_process.hpp"
 #include "core/base/sha256.hpp"
@@ -308,9 +309,11 @@ VariantRef find_variant(const Catalog& catalog, const std::string& spec) {
   const std::string variant_id = colon == std::string::npos ? spec : spec.substr(colon + 1);
   std::vector<VariantRef> hits;
   std::string known;
+  std::vector<std::string> names;  // what a mistyped spec may have meant, in the spec's form
   for (const auto& p : catalog.plugins) {
     for (const auto& v : p.variants) {
       known += (known.empty() ? "" : ", ") + p.id + ":" + v.id;
+      names.push_back(plugin_id.empty() ? v.id : p.id + ":" + v.id);
       if (v.id == variant_id && (plugin_id.empty() || p.id == plugin_id)) hits.push_back({&p, &v});
     }
   }
@@ -323,8 +326,8 @@ VariantRef find_variant(const Catalog& catalog, const std::string& spec) {
       if (!f.system_error.empty()) failed += " (" + f.system_error + ")";
     }
     throw Error("plugin.variant_not_found",
-                "no loaded plugin provides '" + spec +
-                    "' (loaded: " + (known.empty() ? std::string("none") : known) + ")" + failed);
+                "no loaded plugin provides '" + spec + "'" + did_you_mean_note(spec, names) +
+                    " (loaded: " + (known.empty() ? std::string("none") : known) + ")" + failed);
   }
   if (hits.size() > 1) {
     std::string which;

@@ -1,0 +1,78 @@
+// exit_codes.cpp: every error id the host raises, with the exit code it ends awb with. An id
+// missing here exits 1; the cli.error_ids test holds this table, the README's and the ids thrown
+// in host/ to one another.
+#include "cli/exit_codes.hpp"
+
+#include <utility>
+
+namespace awb::cli {
+namespace {
+
+// Exact ids first; "x.*" rows are families of ids a file reader makes up (FORMAT.md, "Errors").
+constexpr std::pair<const char*, int> kTable[] = {
+    // A name on the command line that names nothing: the command line's fault, not a file's.
+    {"exercise.not_found", kExitUsage},
+    {"exercise.case_not_found", kExitUsage},
+    {"assignment.not_found", kExitUsage},
+    {"example.unknown", kExitUsage},
+    {"grade.usage", kExitUsage},
+    {"batch.usage", kExitUsage},
+    {"bench.usage", kExitUsage},
+    {"batch.journal_exists", kExitUsage},  // --resume was not given
+    // An input file that is invalid, or holds nothing the command can use.
+    {"exercise.none_found", kExitBadInput},
+    {"exercise.no_train", kExitBadInput},
+    {"train.none", kExitBadInput},  // the same condition, found by the trainer itself
+    {"exercise.export", kExitBadInput},
+    {"exercise.unknown_case", kExitBadInput},
+    {"exercise.duplicate_id", kExitBadInput},
+    {"exercise.set_too_large", kExitBadInput},
+    {"exercise.*", kExitBadInput},
+    {"problem.*", kExitBadInput},
+    {"assignment.*", kExitBadInput},
+    // A plugin that does not load, or no plugin with the variant asked for.
+    {"plugin.load_failed", kExitPluginError},
+    {"plugin.variant_not_found", kExitPluginError},
+    {"plugin.variant_ambiguous", kExitPluginError},
+    // The variant cannot do what is asked: a capability or the backward pass is missing.
+    {"run.cannot_run", kExitCannotRun},
+    {"plugin.no_backward", kExitCannotRun},
+    // The work ran and failed.
+    {"plugin.create_failed", kExitFailed},
+    {"plugin.forward_failed", kExitFailed},
+    {"plugin.backward_failed", kExitFailed},
+    {"reference.invalid", kExitFailed},
+    {"run.backward_shape", kExitFailed},
+    {"train.diverged", kExitFailed},
+    {"runner.spawn_failed", kExitFailed},
+    {"runner.crashed", kExitFailed},
+    {"runner.cpu_limit", kExitFailed},
+    {"runner.wall_limit", kExitFailed},
+    {"runner.memory_limit", kExitFailed},
+    {"runner.output_limit", kExitFailed},
+    {"runner.file_limit", kExitFailed},
+    {"runner.forbidden_syscall", kExitFailed},
+    {"runner.no_result", kExitFailed},
+    {"runner.malformed_result", kExitFailed},
+    {"runner.unknown", kExitFailed},
+    {"runner.given_up", kExitFailed},
+    {"runner.isolation", kExitFailed},
+    {"io.read", kExitFailed},
+    {"io.write", kExitFailed},
+    {"batch.journal_locked", kExitFailed},
+    {"batch.journal_record", kExitFailed},
+};
+
+}  // namespace
+
+int exit_code_for(const std::string& id) {
+  for (const auto& [key, code] : kTable)
+    if (id == key) return code;
+  for (const auto& [key, code] : kTable) {
+    const std::string k = key;
+    if (k.ends_with(".*") && id.starts_with(k.substr(0, k.size() - 1))) return code;
+  }
+  return kExitFailed;
+}
+
+}  // namespace awb::cli
