@@ -81,6 +81,8 @@ ProblemSpec without_weights(ProblemSpec p) {
   return p;
 }
 
+std::vector<std::string> example_names() { return {"journey"}; }
+
 ProblemSpec example_problem(const std::string& name) {
   if (name != "journey")
     throw Error("example.unknown", "no example named '" + name + "'" +

@@ -27,6 +27,8 @@ ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_
 // Built-in examples by name ("journey": the lesson's six-token sentence, with weights for two
 // heads so that every bundled variant has something to run).
 ProblemSpec example_problem(const std::string& name);  // throws Error("example.unknown")
+// The names example_problem knows, for suggestions when a name is misspelt.
+std::vector<std::string> example_names();
 // The problem as a parameter-free variant takes it: no weights, one head.
 ProblemSpec without_weights(ProblemSpec problem);
 
