@@ -123,8 +123,7 @@ std::string fallback_diagnosis(const CheckSpec& spec, CheckContext& ctx) {
 std::string unjudgeable_outputs(const CheckSpec& spec, const CheckDef& def, CheckContext& ctx) {
   if (!def.reads) return "";
   const RunOutput& got = ctx.subject_run();
-  return unjudgeable(layer_of(got, spec.layer), def.reads,
-                     def.key("head") ? spec.head : -1);
+  return unjudgeable(layer_of(got, spec.layer), def.reads, def.key("head") ? spec.head : -1);
 }
 
 }  // namespace

@@ -130,8 +130,8 @@ Judgement context_close(const CheckSpec& s, CheckContext& ctx) {
   }
   if (z.size() != s.vector_value.size()) worst = INFINITY;
   return verdict(worst <= tol, "context vector of " + tok(ctx, s.query) + " is [" + got +
-                                     "], max difference " + format_value(worst) + " (allowed " +
-                                     format_value(tol) + ")");
+                                   "], max difference " + format_value(worst) + " (allowed " +
+                                   format_value(tol) + ")");
 }
 
 Judgement cosine_closer_to(const CheckSpec& s, CheckContext& ctx) {
@@ -242,22 +242,20 @@ void register_expect_checks(Registry& r) {
   // One row's entropy, or every row's: query and all_rows are each optional, one is needed.
   const std::vector<CheckKey> entropy_keys = {
       value, {"query", KeyType::kToken}, {"all_rows", KeyType::kBoolean}};
-  r.add(predicate({.name = "entropy_below",
-                   .description = "row entropy (nats) < value",
-                   .keys = entropy_keys,
-                   .needs_query_or_all_rows = true,
-                   .reads = weights,
-                   .judge = [](const CheckSpec& s, CheckContext& c) {
-                     return entropy_bound(s, c, true);
-                   }}));
-  r.add(predicate({.name = "entropy_above",
-                   .description = "row entropy (nats) > value",
-                   .keys = entropy_keys,
-                   .needs_query_or_all_rows = true,
-                   .reads = weights,
-                   .judge = [](const CheckSpec& s, CheckContext& c) {
-                     return entropy_bound(s, c, false);
-                   }}));
+  r.add(predicate(
+      {.name = "entropy_below",
+       .description = "row entropy (nats) < value",
+       .keys = entropy_keys,
+       .needs_query_or_all_rows = true,
+       .reads = weights,
+       .judge = [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, true); }}));
+  r.add(predicate(
+      {.name = "entropy_above",
+       .description = "row entropy (nats) > value",
+       .keys = entropy_keys,
+       .needs_query_or_all_rows = true,
+       .reads = weights,
+       .judge = [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, false); }}));
   r.add(predicate({.name = "uniform_rows",
                    .description = "every row within tolerance of uniform",
                    .keys = {tolerance},

@@ -60,12 +60,12 @@ std::string write_csv(const std::vector<GradeReport>& reports, const View& view 
 
 // One submission in a course's roster: the subject graded for it and what the gradebook needs.
 struct RosterRow {
-  std::string submission;             // the folder's name, exactly
+  std::string submission;  // the folder's name, exactly
   const GradeReport* report = nullptr;
   int late_days = 0;
-  double kept = 1.0;                  // share of the score a late policy keeps
-  std::string status;                 // "graded" | "not gradable"
-  std::string comment;                // reasons and flags, "; "-separated
+  double kept = 1.0;    // share of the score a late policy keeps
+  std::string status;   // "graded" | "not gradable"
+  std::string comment;  // reasons and flags, "; "-separated
 };
 // The roster an LMS imports: one row per submission; numeric columns only (one per exercise id
 // in `exercise_ids`, total, max, late_days, final = total × kept), then status and comment.

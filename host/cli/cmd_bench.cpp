@@ -4,12 +4,12 @@
 
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
-#include "cli/validators.hpp"
 #include "cli/isolation_options.hpp"
+#include "cli/validators.hpp"
 #include "core/bench/bench_calibration.hpp"
 #include "core/bench/bench_plan.hpp"
-#include "core/exercises/problem_file.hpp"
 #include "core/bench/runner_overhead.hpp"
+#include "core/exercises/problem_file.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::cli {
@@ -188,8 +188,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--dims,-d", opts->dims, "Per-head widths d_k = d_v, 1 to 4096 (default 64)")
       ->delimiter(',')
       ->check(InRange(1, 4096));
-  cmd->add_option("--heads", opts->heads,
-                  "Head counts, 1 to 256 (default 1; d_model = heads * d)")
+  cmd->add_option("--heads", opts->heads, "Head counts, 1 to 256 (default 1; d_model = heads * d)")
       ->delimiter(',')
       ->check(InRange(1, 256));
   cmd->add_option("--causal", opts->causal, "off, on or off,on (default off)")
@@ -206,7 +205,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--threads", opts->threads,
                   "Threads for the kernels and the GEMM, at most 256 (default, or 0: every core)")
       ->check(InRange(0, 256));
-  cmd->add_option("--warmup", opts->warmup, "Untimed calls before timing, at most 10000 (default 2)")
+  cmd->add_option("--warmup", opts->warmup,
+                  "Untimed calls before timing, at most 10000 (default 2)")
       ->check(InRange(0, 10000));
   cmd->add_option("--reps", opts->reps, "Timed calls per point, 1 to 100000 (default 7)")
       ->check(InRange(1, 100000));

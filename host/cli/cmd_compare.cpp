@@ -11,8 +11,8 @@
 #include "cli/isolation_options.hpp"
 #include "core/compare/compare.hpp"
 #include "core/exercises/exercise.hpp"
-#include "core/plugins/plugin_loader.hpp"
 #include "core/grading/subject_factory.hpp"
+#include "core/plugins/plugin_loader.hpp"
 
 namespace awb::cli {
 namespace {
@@ -148,7 +148,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                   "Variant id, or plugin-id:variant-id; repeatable (--plugin: the former name)")
       ->required();
   cmd->add_option("--exercise", opts->exercise, "An exercise id")->required();
-  cmd->add_option("--case", opts->case_id, "Which case of the exercise, by id (default: the first)");
+  cmd->add_option("--case", opts->case_id,
+                  "Which case of the exercise, by id (default: the first)");
   cmd->add_option("--exercises", opts->exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");
   add_plugin_dir_option(cmd, opts->plugin_dirs);

@@ -12,9 +12,9 @@
 #include "core/base/atomic_file.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/exercises/exercise_export.hpp"
+#include "core/exercises/yaml_reader.hpp"
 #include "core/grading/grading.hpp"
 #include "core/grading/lint.hpp"
-#include "core/exercises/yaml_reader.hpp"
 
 namespace awb::cli {
 namespace {

@@ -2,19 +2,19 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <iostream>
 #include <map>
 #include <set>
-#include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
-#include "core/grading/assignment.hpp"
 #include "core/base/atomic_file.hpp"
-#include "core/grading/batch.hpp"
+#include "core/base/sha256.hpp"
 #include "core/exercises/exercise.hpp"
+#include "core/grading/assignment.hpp"
+#include "core/grading/batch.hpp"
 #include "core/grading/grading.hpp"
 #include "core/plugins/plugin_loader.hpp"
-#include "core/base/sha256.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
 #include "graders/report/formats.hpp"
@@ -34,7 +34,7 @@ struct GradeOptions {
   bool after_due = false;
   int strictness = 2;
   std::string scalar = "f64";
-  std::string batch;  // a folder of submissions: batch mode, --out is then a folder
+  std::string batch;       // a folder of submissions: batch mode, --out is then a folder
   std::string assignment;  // an assignment file (or a bundled assignment's name)
   int jobs = 1;
   bool resume = false;
@@ -78,8 +78,8 @@ std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
 // Who reads the reports. after_due_date checks show to students with --after-due, or once the
 // assignment's due date has passed.
 grade::View view_for(const GradeOptions& o, const core::Assignment* assignment) {
-  const bool past_due = assignment != nullptr && assignment->due &&
-                        std::time(nullptr) > *assignment->due;
+  const bool past_due =
+      assignment != nullptr && assignment->due && std::time(nullptr) > *assignment->due;
   return grade::View{o.view == "instructor", o.after_due || past_due};
 }
 
@@ -114,8 +114,8 @@ std::string shipped_copy_notes(const std::vector<core::VariantRef>& variants) {
       continue;
     }
     if (const auto it = shipped.find(sha); it != shipped.end())
-      out += "note: " + grade::clean_text(v.plugin->path.string(), false) + " is identical to the " +
-             it->second + "\n";
+      out += "note: " + grade::clean_text(v.plugin->path.string(), false) +
+             " is identical to the " + it->second + "\n";
   }
   return out;
 }
@@ -143,8 +143,8 @@ class BatchProgressPrinter {
   void operator()(const core::BatchProgress& p) {
     if (!tty_) {
       std::cerr << "graded " << p.done << "/" << p.total << ": "
-                << grade::terminal_text(p.submission) << " ("
-                << p.exercises_passed << "/" << p.exercises_total << " exercises passed";
+                << grade::terminal_text(p.submission) << " (" << p.exercises_passed << "/"
+                << p.exercises_total << " exercises passed";
       if (p.reused > 0) std::cerr << ", " << p.reused << " from the journal";
       std::cerr << ")";
       if (!p.note.empty()) std::cerr << " " << grade::terminal_text(p.note);
@@ -183,8 +183,8 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   o.isolation.apply(bo.grading);
   bo.view = view_for(o, assignment);
   bo.jobs = o.jobs;
-  bo.journal_starts = !bo.grading.trust_all &&
-                      bo.grading.session.minimum < runner::Isolation::kLimited;
+  bo.journal_starts =
+      !bo.grading.trust_all && bo.grading.session.minimum < runner::Isolation::kLimited;
   bo.resume = o.resume;
   BatchProgressPrinter printer;
   core::BatchSummary summary;
@@ -382,9 +382,10 @@ void add_grade_command(CLI::App& app, int& exit_code) {
         !opts->isolation.trusted) {
       if (opts->isolation.isolation == "process")
         throw CLI::ValidationError(
-            "--isolation", "process is below a batch's default floor (limited); pass "
-                           "--min-isolation process to grade a class where a submission can "
-                           "rewrite the results");
+            "--isolation",
+            "process is below a batch's default floor (limited); pass "
+            "--min-isolation process to grade a class where a submission can "
+            "rewrite the results");
       opts->isolation.min_isolation = "limited";
     }
     exit_code = run_grade(*opts);

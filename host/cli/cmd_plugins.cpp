@@ -3,10 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "graders/report/format.hpp"
 #include "cli/isolation_options.hpp"
 #include "core/plugins/capabilities.hpp"
 #include "core/plugins/plugin_loader.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::cli {
 namespace {

@@ -3,15 +3,15 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/validators.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/print.hpp"
-#include "core/plugins/capabilities.hpp"
+#include "cli/validators.hpp"
 #include "core/exercises/exercise.hpp"
-#include "core/plugins/forward.hpp"
-#include "core/plugins/plugin_loader.hpp"
 #include "core/exercises/problem_file.hpp"
 #include "core/grading/subject_factory.hpp"
+#include "core/plugins/capabilities.hpp"
+#include "core/plugins/forward.hpp"
+#include "core/plugins/plugin_loader.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::cli {
@@ -54,7 +54,8 @@ RunInput input_from(const RunOptions& o, std::string& source) {
   // Every problem of the file at once; the last one is thrown for the exit code.
   core::ProblemLoad l = core::read_problem_file(o.problem_file);
   if (l.problem) return single_layer(*l.problem);
-  for (size_t i = 0; i + 1 < l.errors.size(); ++i) std::cerr << "awb: " << l.errors[i].what() << '\n';
+  for (size_t i = 0; i + 1 < l.errors.size(); ++i)
+    std::cerr << "awb: " << l.errors[i].what() << '\n';
   throw l.errors.back();
 }
 

@@ -40,9 +40,10 @@ void add_isolation_options(CLI::App* cmd, IsolationFlags& f, bool with_limits) {
   for (const auto& entry : runner::kIsolationNames)
     if (entry.level != runner::Isolation::kInProcess) runner_levels.emplace_back(entry.name);
   const auto levels = CLI::IsMember(runner_levels);
-  auto* trusted = cmd->add_flag("--trusted", f.trusted,
-                "Load every plugin into this process (no runner): for timing your own code. "
-                "Plugins that are not bundled otherwise run in a locked-down awb-runner");
+  auto* trusted =
+      cmd->add_flag("--trusted", f.trusted,
+                    "Load every plugin into this process (no runner): for timing your own code. "
+                    "Plugins that are not bundled otherwise run in a locked-down awb-runner");
   auto* aim = cmd->add_option("--isolation", f.isolation,
                               "Lockdown the runner aims for: process (own process, rlimits), "
                               "limited (+ seccomp), confined (+ unprivileged uid, Landlock)")

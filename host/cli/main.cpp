@@ -55,8 +55,8 @@ int main(int argc, char** argv) {
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
       std::cerr << "awb: '" << argv[1] << "' is not a command"
-                << (guess.empty() ? "" : " (did you mean '" + guess + "'?)") << "; the commands: "
-                << list << "\nRun 'awb --help' for more information.\n";
+                << (guess.empty() ? "" : " (did you mean '" + guess + "'?)")
+                << "; the commands: " << list << "\nRun 'awb --help' for more information.\n";
       return kExitUsage;
     }
   }

@@ -17,7 +17,8 @@ std::string show(double v) {
 }  // namespace
 
 CLI::Validator InRange(double lo, double hi, const std::string& unit) {
-  const std::string range = "[" + show(lo) + ", " + show(hi) + "]" + (unit.empty() ? "" : " " + unit);
+  const std::string range =
+      "[" + show(lo) + ", " + show(hi) + "]" + (unit.empty() ? "" : " " + unit);
   return CLI::Validator(
       [lo, hi, range](std::string& text) -> std::string {
         double v = 0;

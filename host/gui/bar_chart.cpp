@@ -1,10 +1,11 @@
 // bar_chart.cpp: bars in whole device-independent pixels from one zero line.
 #include "gui/bar_chart.hpp"
-#include "gui/chart_frame.hpp"
 
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+
+#include "gui/chart_frame.hpp"
 
 namespace awb::gui {
 namespace {

@@ -225,8 +225,7 @@ void ExploreView::showQuery() {
   sum_->setText(tr("weights of '%1' sum to %2").arg(q).arg(sum, 0, 'f', 6));
   context_->setData(lr.input, w, tokens, query_);
 
-  heatmap_->setTitle(
-      tr("A, layer %1, head %2 (row: query, column: key)").arg(layer).arg(head_));
+  heatmap_->setTitle(tr("A, layer %1, head %2 (row: query, column: key)").arg(layer).arg(head_));
   heatmap_->setMatrix(a, 0, 1, causal);
   heatmap_->setLabels(tokens, tokens);
   heatmap_->setHighlightRow(query_);

@@ -1,12 +1,13 @@
 // loglog_chart.cpp: log10 of each axis mapped linearly to pixels, so every decade is as wide as
 // the next and a power law is a straight line.
 #include "gui/loglog_chart.hpp"
-#include "gui/chart_frame.hpp"
 
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+
+#include "gui/chart_frame.hpp"
 
 namespace awb::gui {
 namespace {

@@ -214,7 +214,7 @@ bool apply_seccomp(std::string& why, bool writable_files) {
   // it a runner of the grader's own uid could append to the batch journal (a forged grade) or
   // write /proc/<awb>/mem; opening for writing, creating, renaming and removing then fail with
   // EPERM, the filter's default answer.
-  constexpr const char* kFileChanges[] = {"unlink", "unlinkat", "mkdir",   "mkdirat",
+  constexpr const char* kFileChanges[] = {"unlink", "unlinkat", "mkdir",    "mkdirat",
                                           "rename", "renameat", "renameat2"};
   if (writable_files) {
     for (const char* name : {"open", "openat"}) add(SCMP_ACT_ALLOW, name, 0, nullptr);

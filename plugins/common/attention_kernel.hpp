@@ -87,12 +87,8 @@ Geometry geometry(const Problem<Scalar>& p, Inputs inputs, Mask mask) {
   const bool projected = inputs == Inputs::kProjected;
   if (projected && !p.has_projections())
     throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
-  return {projected,
-          mask == Mask::kAlwaysCausal || p.causal(),
-          projected ? p.heads() : 1,
-          p.tokens(),
-          projected ? p.d_k() : p.d_model(),
-          projected ? p.d_v() : p.d_model()};
+  return {projected,  mask == Mask::kAlwaysCausal || p.causal(), projected ? p.heads() : 1,
+          p.tokens(), projected ? p.d_k() : p.d_model(),         projected ? p.d_v() : p.d_model()};
 }
 
 namespace detail {

@@ -56,8 +56,8 @@ class ThreadTeam {
   const Task* job_ = nullptr;
   std::ptrdiff_t tasks_ = 0;
   std::atomic<std::ptrdiff_t> next_{0};
-  int joined_ = 0;               // workers taking part in the current job: slots 1 .. joined_
-  std::atomic<int> busy_{0};     // of those, the ones still working on it
+  int joined_ = 0;            // workers taking part in the current job: slots 1 .. joined_
+  std::atomic<int> busy_{0};  // of those, the ones still working on it
   std::atomic<std::uint64_t> generation_{0};  // counts jobs; written under mutex_
   bool stopping_ = false;
   std::exception_ptr failure_;

@@ -1,12 +1,13 @@
 // latest_run.tests.cpp: requests that arrive while a view's job runs collapse into one rerun
 // with the latest state, through the same run_async the views use.
+#include "gui/latest_run.hpp"
+
 #include <QObject>
-#include <QThreadPool>
 #include <QSemaphore>
+#include <QThreadPool>
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "gui/latest_run.hpp"
 #include "gui/session.hpp"
 #include "gui_support.hpp"
 

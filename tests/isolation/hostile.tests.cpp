@@ -20,9 +20,9 @@
 #include <thread>
 
 #include "core/exercises/exercise.hpp"
+#include "core/exercises/problem_file.hpp"
 #include "core/grading/grading.hpp"
 #include "core/plugins/plugin_loader.hpp"
-#include "core/exercises/problem_file.hpp"
 #include "core/plugins/subjects.hpp"
 #include "core/plugins/variant_session.hpp"
 

@@ -2,8 +2,8 @@
 // runs, and agrees with the reference and with itself within the f64 tolerance.
 #include <catch2/catch.hpp>
 
-#include "core/plugins/plugin_loader.hpp"
 #include "core/exercises/problem_file.hpp"
+#include "core/plugins/plugin_loader.hpp"
 #include "core/plugins/subjects.hpp"
 #include "support/test_support.hpp"
 

@@ -59,7 +59,8 @@ TEST_CASE("assignment: every bundled assignment loads, one per variant kind", "[
   REQUIRE(bundled().errors.empty());
   for (const char* kind : {"parameter-free", "qkv", "multi-head", "causal"}) {
     INFO(kind);
-    const core::Assignment a = load_ok(core::bundled_assignment_dir() / (std::string(kind) + ".yaml"));
+    const core::Assignment a =
+        load_ok(core::bundled_assignment_dir() / (std::string(kind) + ".yaml"));
     CHECK(a.id == kind);
     CHECK_FALSE(a.exercises.empty());
     CHECK(a.max_points() > 0);
@@ -76,9 +77,10 @@ TEST_CASE("assignment: the qkv assignment meets stability-free lessons with caus
   for (const auto& e : a.exercises) CHECK(e.left_out == 0);
 }
 
-TEST_CASE("assignment: every submission has the same maximum; what it cannot run scores 0 with "
-          "the reason",
-          "[assignment]") {
+TEST_CASE(
+    "assignment: every submission has the same maximum; what it cannot run scores 0 with "
+    "the reason",
+    "[assignment]") {
   const core::Assignment a = load_ok(core::bundled_assignment_dir() / "qkv.yaml");
   constexpr uint64_t kFull = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_CAUSAL;
   const grade::GradeReport full = grade_as(a, kFull);
@@ -148,8 +150,8 @@ requirez: [qkv]
   std::string all;
   for (const auto& e : l.errors) all += std::string(e.what()) + "\n";
   INFO(all);
-  CHECK_THAT(all, Catch::Contains("[assignment.unknown_key]") &&
-                      Catch::Contains("bad.yaml:9:1") && Catch::Contains("'requires'"));
+  CHECK_THAT(all, Catch::Contains("[assignment.unknown_key]") && Catch::Contains("bad.yaml:9:1") &&
+                      Catch::Contains("'requires'"));
   CHECK_THAT(all, Catch::Contains("[assignment.unknown_exercise]") &&
                       Catch::Contains("bad.yaml:5:5") && Catch::Contains("'river-bank'"));
   CHECK_THAT(all, Catch::Contains("exercises[1].points: must be > 0"));

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "graders/checks/finite_difference.hpp"
 #include "core/plugins/subjects.hpp"
+#include "graders/checks/finite_difference.hpp"
 #include "graders/reference/reference_gradients.hpp"
-#include "support/test_support.hpp"
 #include "graders/tolerance/tolerance.hpp"
+#include "support/test_support.hpp"
 
 using namespace awb;
 

@@ -11,9 +11,9 @@
 #include <map>
 #include <sstream>
 
-#include "core/grading/batch_journal.hpp"
-#include "core/exercises/exercise.hpp"
 #include "core/base/version.hpp"
+#include "core/exercises/exercise.hpp"
+#include "core/grading/batch_journal.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
 
@@ -373,7 +373,7 @@ TEST_CASE("batch: under an assignment the roster has one row per submission, one
   for (const char* s : {"01-ann", "02-bob", "03-cy", "04-dee", "05-eve"})
     fs::create_directories(subs / s);
   fs::copy_file(plugins / "awb_qkv.so", subs / "01-ann" / "attention.so");
-  fs::copy_file(plugins / "awb_qkv.so", subs / "02-bob" / "mine.so");  // the same bytes
+  fs::copy_file(plugins / "awb_qkv.so", subs / "02-bob" / "mine.so");         // the same bytes
   fs::copy_file(plugins / "awb_parameter_free.so", subs / "03-cy" / "a.so");  // no qkv
   fs::copy_file(plugins / "awb_multi_head.so", subs / "03-cy" / "b.so");
   spit(subs / "04-dee" / "broken.so", "not an ELF file");
@@ -381,8 +381,8 @@ TEST_CASE("batch: under an assignment the roster has one row per submission, one
 
   const auto set = core::load_exercises({core::bundled_exercise_dir()});
   REQUIRE(set.errors.empty());
-  const auto load = core::load_assignment(core::bundled_assignment_dir() / "qkv.yaml",
-                                          set.exercises);
+  const auto load =
+      core::load_assignment(core::bundled_assignment_dir() / "qkv.yaml", set.exercises);
   REQUIRE(load.errors.empty());
   const core::Assignment& a = *load.assignment;
   core::BatchOptions o;
@@ -401,10 +401,11 @@ TEST_CASE("batch: under an assignment the roster has one row per submission, one
   for (size_t at = 0, nl; (nl = roster.find("\r\n", at)) != std::string::npos; at = nl + 2)
     rows.push_back(roster.substr(at, nl - at));
   REQUIRE(rows.size() == 6);
-  CHECK(rows[0].rfind("submission,river-bank,animal-road,why-qkv,scaling,resolve-it,"
-                      "previous-token,qkv-stability,causal-single-head,total,max,late_days,final,status,"
-                      "comment",
-                      0) == 0);
+  CHECK(rows[0].rfind(
+            "submission,river-bank,animal-road,why-qkv,scaling,resolve-it,"
+            "previous-token,qkv-stability,causal-single-head,total,max,late_days,final,status,"
+            "comment",
+            0) == 0);
   const std::string max = "," + grade::format_number(a.max_points()) + ",";
   for (size_t i = 1; i < rows.size(); ++i) CHECK(rows[i].find(max) != std::string::npos);
   CHECK_THAT(rows[1], Catch::StartsWith("01-ann,") && Catch::Contains(",graded,") &&
@@ -453,8 +454,8 @@ TEST_CASE("batch: below limited, a submission awb died on twice is not graded a 
     core::Journal j = core::Journal::create(results / "journal.jsonl");
     for (int n : {1, 2}) {
       core::JournalRecord mark;
-      mark.key = {"bob", "bob", "#started-" + std::to_string(n), "", "d", AWB_VERSION,
-                  "scalar=f64;strictness=2"};
+      mark.key = {"bob", "bob",       "#started-" + std::to_string(n), "",
+                  "d",   AWB_VERSION, "scalar=f64;strictness=2"};
       mark.report.exercise_id = mark.key.exercise_id;
       mark.report.not_gradable = "grading started";
       j.append(mark);

@@ -1,10 +1,9 @@
 // cli.tests.cpp: one CLI vocabulary: the exit-code table keyed by error id, and the
 // did-you-mean of every name the command line takes (variants, cases, examples).
-#include "cli/exit_codes.hpp"
-
 #include <catch2/catch.hpp>
 #include <functional>
 
+#include "cli/exit_codes.hpp"
 #include "core/base/did_you_mean.hpp"
 #include "core/exercises/problem_file.hpp"
 #include "core/grading/subject_factory.hpp"
@@ -79,6 +78,7 @@ TEST_CASE("an unknown case or example is named with the closest one", "[cli][did
   e = error_of([&] { core::example_problem("journy"); });
   CHECK(e.id() == "example.unknown");
   CHECK_THAT(e.message(), Catch::Contains("(did you mean 'journey'?)"));
-  CHECK(error_of([&] { core::find_exercise(set, "river-bnak"); }).message().find(
-            "did you mean 'river-bank'") != std::string::npos);
+  CHECK(error_of([&] { core::find_exercise(set, "river-bnak"); })
+            .message()
+            .find("did you mean 'river-bank'") != std::string::npos);
 }

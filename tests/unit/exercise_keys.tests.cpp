@@ -1,14 +1,16 @@
 // exercise_keys.tests.cpp: the loader's table of exercise keys is the loader's: every key it
 // lists is accepted where the table says, a value of another type is an exercise.type error at
 // that key, and a required key left out is an exercise.missing_key error.
+#include "core/exercises/exercise_keys.hpp"
+
+#include <yaml-cpp/yaml.h>
+
 #include <catch2/catch.hpp>
 #include <functional>
 #include <optional>
 #include <string>
-#include <yaml-cpp/yaml.h>
 
 #include "core/exercises/exercise.hpp"
-#include "core/exercises/exercise_keys.hpp"
 
 using namespace awb;
 using core::Section;
@@ -102,8 +104,8 @@ std::string other_than(ValueType t) {
 }
 
 // Loads `base` changed by `edit` on the mapping of section `s`; nothing when the base lacks it.
-std::optional<core::ExerciseLoad> load_edited(
-    const char* base, Section s, const std::function<void(YAML::Node&)>& edit) {
+std::optional<core::ExerciseLoad> load_edited(const char* base, Section s,
+                                              const std::function<void(YAML::Node&)>& edit) {
   YAML::Node root = YAML::Load(base);
   auto [map, path] = section_of(root, s);
   if (!map.IsDefined() || !map.IsMap()) return std::nullopt;
@@ -166,9 +168,9 @@ TEST_CASE("exercise keys: a required key left out is reported missing", "[exerci
 
 TEST_CASE("exercise keys: a key outside the table is unknown in every section",
           "[exercise][keys]") {
-  for (Section s : {Section::kTop, Section::kVariant, Section::kTransforms, Section::kParameters,
-                    Section::kLimits, Section::kCase, Section::kLayer, Section::kWeights,
-                    Section::kCheck}) {
+  for (Section s :
+       {Section::kTop, Section::kVariant, Section::kTransforms, Section::kParameters,
+        Section::kLimits, Section::kCase, Section::kLayer, Section::kWeights, Section::kCheck}) {
     INFO(core::to_string(s));
     bool found = false;
     for (const char* base : {kFlat, kStacked}) {

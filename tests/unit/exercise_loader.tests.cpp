@@ -2,6 +2,9 @@
 // the right place (the corpus in fixtures/exercises/malformed documents itself with
 // "# expect: <id> <line>:<col>" lines), loads the bundled exercises cleanly, and the seeded
 // generator gives the same numbers everywhere.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -13,14 +16,11 @@
 #include <string>
 #include <vector>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "core/grading/assignment.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/exercises/problem_file.hpp"
 #include "core/exercises/seeded.hpp"
 #include "core/exercises/yaml_reader.hpp"
+#include "core/grading/assignment.hpp"
 #include "core/runner_client/runner_limits.hpp"
 
 using namespace awb;

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/plugins/plugin_loader.hpp"
 #include "core/base/sha256.hpp"
+#include "core/plugins/plugin_loader.hpp"
 #include "graders/model/error.hpp"
 #include "runner/protocol.hpp"
 #include "support/test_support.hpp"
@@ -147,13 +147,14 @@ TEST_CASE("variant lookup names candidates", "[loader]") {
 
 TEST_CASE("a submission's links, FIFOs and huge files are refused, never followed or trusted",
           "[loader][isolation]") {
-  const fs::path dir = fs::temp_directory_path() / ("awb-loader-links-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("awb-loader-links-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   // A link to a bundled plugin: loaded through it, it would run in awb itself as trusted code.
   fs::create_symlink(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_qkv.so", dir / "a_link.so");
   REQUIRE(::mkfifo((dir / "b_fifo.so").c_str(), 0600) == 0);  // opening it would block
-  fs::create_symlink("/dev/zero", dir / "c_zero.so");           // reading it would never end
+  fs::create_symlink("/dev/zero", dir / "c_zero.so");         // reading it would never end
   { std::ofstream(dir / "d_huge.so"); }
   fs::resize_file(dir / "d_huge.so", core::kMaxPluginBytes + 1);  // sparse: costs no disk
 
@@ -198,11 +199,19 @@ TEST_CASE("a variant that is not there names the files that did not load", "[loa
 }
 
 TEST_CASE("get_extension is read only when the variant's struct_size covers it", "[loader][abi]") {
-  awb_variant v{sizeof(awb_variant), "short", "Short", nullptr, AWB_CAP_F64,
-                &short_create,       &short_destroy, &short_forward, &counting_get_extension};
+  awb_variant v{sizeof(awb_variant),
+                "short",
+                "Short",
+                nullptr,
+                AWB_CAP_F64,
+                &short_create,
+                &short_destroy,
+                &short_forward,
+                &counting_get_extension};
   const awb_variant* variants[] = {&v};
   const awb_plugin_descriptor d{sizeof d, AWB_ABI_MAJOR, AWB_ABI_MINOR, "org.example.short",
-                                "Short", "1.0", nullptr, nullptr, 1, variants};
+                                "Short",  "1.0",         nullptr,       nullptr,
+                                1,        variants};
   const size_t before = offsetof(awb_variant, get_extension);
   // Stops right before the field, and halfway into it (half a pointer is no pointer either).
   for (const size_t size : {before, before + sizeof(void*) / 2}) {

@@ -51,8 +51,7 @@ TEST_CASE("the model's tables round-trip: scalar, scale", "[names]") {
   CHECK(all_names<ScaleMode>() == std::vector<std::string>{"auto", "none", "inv_sqrt_dk"});
 }
 
-TEST_CASE("the checks' tables round-trip: kind, visibility, status, output, direction",
-          "[names]") {
+TEST_CASE("the checks' tables round-trip: kind, visibility, status, output, direction", "[names]") {
   round_trips(grade::CheckKind::kGradient);
   round_trips(grade::Visibility::kAfterDueDate);
   round_trips(grade::Status::kNotRun);

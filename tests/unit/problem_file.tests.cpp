@@ -60,10 +60,8 @@ TEST_CASE("problem files report every problem at once, as exercises do", "[probl
   CHECK_FALSE(l.problem.has_value());
   std::vector<std::string> got;
   for (const auto& e : l.errors) got.push_back(e.id() + " " + e.location());
-  CHECK(got == std::vector<std::string>{"problem.unknown_key p.yaml:2:1",
-                                        "problem.type p.yaml:1:9",
-                                        "problem.limit p.yaml:4:8",
-                                        "problem.type p.yaml:3:9"});
+  CHECK(got == std::vector<std::string>{"problem.unknown_key p.yaml:2:1", "problem.type p.yaml:1:9",
+                                        "problem.limit p.yaml:4:8", "problem.type p.yaml:3:9"});
 }
 
 TEST_CASE("problem files have the exercises' caps and one document", "[problem]") {

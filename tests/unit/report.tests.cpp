@@ -368,8 +368,7 @@ TEST_CASE("report: a Gradescope leaderboard holds the columns asked for", "[repo
   CHECK(j["leaderboard"][1]["value"] == 0.0);
 }
 
-TEST_CASE("report: CSV honours the view: a student's totals leave hidden checks out",
-          "[report]") {
+TEST_CASE("report: CSV honours the view: a student's totals leave hidden checks out", "[report]") {
   // Student: the visible checks that count (2 + 0.5 + 0 + 0 of 5); instructor: everything.
   const std::string student = write_csv({sample_report()}, kStudent);
   CHECK(student ==
@@ -449,13 +448,15 @@ TEST_CASE("report: terminal text shows control characters instead of obeying the
   CHECK(terminal_text("plain \xC3\xA9t\xC3\xA9") == "plain \xC3\xA9t\xC3\xA9");
   CHECK(terminal_text("a\x1b[31mred\x07") == "a\\x1b[31mred\\x07");
   CHECK(terminal_text("two\nlines\r") == "two\\x0alines\\x0d");
-  CHECK(terminal_text("\xC2\x9B" "2J") == "\\x9b2J");  // the 8-bit CSI
+  CHECK(terminal_text("\xC2\x9B"
+                      "2J") == "\\x9b2J");  // the 8-bit CSI
   CHECK(terminal_text("bad \xFF byte") == "bad \xEF\xBF\xBD byte");
 }
 
-TEST_CASE("report: CSV keeps names exactly: folders that differ in a control character stay two "
-          "rows",
-          "[report]") {
+TEST_CASE(
+    "report: CSV keeps names exactly: folders that differ in a control character stay two "
+    "rows",
+    "[report]") {
   GradeReport a, b;
   a.subject = "ann\x01";
   b.subject = "ann";

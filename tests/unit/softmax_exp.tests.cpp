@@ -2,21 +2,21 @@
 // few units in the last place, from 0 down to where the result underflows, and sums its output.
 // Results below the smallest normal number may come out as 0 (Eigen's f32 exp flushes them): in
 // a softmax row, whose sum is at least 1, they are below 10⁻³⁰⁷ (f64) or 10⁻³⁷ (f32) of it.
+#include "common/softmax_exp.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
 
-#include "common/softmax_exp.hpp"
-
 namespace {
 
 template <class T>
 void check_row(std::vector<T> row, T shift, double ulps) {
   const std::vector<T> in = row;
-  const T sum = awb::kernels::exp_shifted_sum(row.data(), static_cast<Eigen::Index>(row.size()),
-                                              shift);
+  const T sum =
+      awb::kernels::exp_shifted_sum(row.data(), static_cast<Eigen::Index>(row.size()), shift);
   double want_sum = 0;
   for (size_t i = 0; i < row.size(); ++i) {
     const T want = std::exp(in[i] - shift);
@@ -27,8 +27,8 @@ void check_row(std::vector<T> row, T shift, double ulps) {
                         std::numeric_limits<T>::min();
     CHECK(std::abs(row[i] - want) <= tolerance);
   }
-  CHECK(static_cast<double>(sum) == Approx(want_sum).epsilon(row.size() * 4.0 *
-                                                              std::numeric_limits<T>::epsilon()));
+  CHECK(static_cast<double>(sum) ==
+        Approx(want_sum).epsilon(row.size() * 4.0 * std::numeric_limits<T>::epsilon()));
 }
 
 template <class T>
@@ -50,9 +50,8 @@ void check_type(double ulps) {
   // The ends: 0, the smallest normal results, subnormal results, underflow, and −inf.
   check_row<T>({T(0), T(-1e-9), std::log(std::numeric_limits<T>::min()),
                 std::log(std::numeric_limits<T>::denorm_min()) + T(2), lowest,
-                -std::numeric_limits<T>::infinity(), T(-0.5), T(-0.3465), T(-0.3466),
-                T(-0.6931), T(-1), T(-2), T(-20), T(-700 > lowest ? -700 : -80), T(0), T(0),
-                T(0)},
+                -std::numeric_limits<T>::infinity(), T(-0.5), T(-0.3465), T(-0.3466), T(-0.6931),
+                T(-1), T(-2), T(-20), T(-700 > lowest ? -700 : -80), T(0), T(0), T(0)},
                T(0), ulps);
 }
 

@@ -1,15 +1,15 @@
 // thread_team.tests.cpp: the bundled kernels' worker team runs every task once, on the slots it
 // promises, keeps its threads between jobs and hands a task's exception to the caller.
+#include "common/thread_team.hpp"
+
 #include <atomic>
-#include <chrono>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
-
-#include "common/thread_team.hpp"
 
 using awb::kernels::ThreadTeam;
 

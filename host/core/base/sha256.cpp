@@ -5,12 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-
 #include <array>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -116,7 +115,8 @@ std::string sha256_file(const std::filesystem::path& file, uint64_t max_bytes) {
   // block awb, and a file over the cap is refused before it costs minutes of hashing.
   const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
-    throw Error("io.read", file.string(), std::string("cannot open the file: ") + std::strerror(errno));
+    throw Error("io.read", file.string(),
+                std::string("cannot open the file: ") + std::strerror(errno));
   struct stat st {};
   auto refuse = [&](const std::string& why) {
     ::close(fd);

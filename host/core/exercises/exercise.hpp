@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "graders/checks/check.hpp"
 #include "core/exercises/seeded.hpp"
 #include "core/runner_client/runner_limits.hpp"
+#include "graders/checks/check.hpp"
 #include "graders/model/error.hpp"
 #include "graders/model/names.hpp"
 #include "graders/model/run.hpp"

@@ -178,8 +178,8 @@ void read_key(CheckReading& r, const CheckKey& key, CheckSpec& spec) {
 // The order a check's own keys are read in, so that one check's problems are listed in the same
 // order whatever order its definition declares them in; a key not named here is read after.
 const std::vector<std::string> kReadOrder = {
-    "query",     "key",       "than",    "to",   "k",     "head",   "margin",  "all_rows",
-    "direction", "value",     "tolerance", "outputs", "rows", "sweep", "measure"};
+    "query",     "key",   "than",      "to",      "k",    "head",  "margin", "all_rows",
+    "direction", "value", "tolerance", "outputs", "rows", "sweep", "measure"};
 
 // Reads the check's own keys (its definition's) into `spec`.
 void read_fields(CheckReading& r, const grade::CheckDef& def, CheckSpec& spec) {
@@ -242,8 +242,7 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
       }
     }
     const auto kind_node = section_key(rd, cn, cp, Section::kCheck, "kind");
-    const auto kind =
-        kind_node ? rd.choice<CheckKind>(*kind_node, cp + ".kind") : std::nullopt;
+    const auto kind = kind_node ? rd.choice<CheckKind>(*kind_node, cp + ".kind") : std::nullopt;
     if (!kind) continue;
     spec.kind = *kind;
     std::vector<std::string> keys = key_names(Section::kCheck);

@@ -15,15 +15,33 @@ namespace awb::core {
 
 // The mappings of an exercise file whose keys the table lists. A check's own keys (those of a
 // predicate, say) are its definition's (graders/checks/check.hpp), not the table's.
-enum class Section { kTop, kVariant, kTransforms, kParameters, kLimits, kCase, kLayer, kWeights,
-                     kCheck };
+enum class Section {
+  kTop,
+  kVariant,
+  kTransforms,
+  kParameters,
+  kLimits,
+  kCase,
+  kLayer,
+  kWeights,
+  kCheck
+};
 // The name a section has in FORMAT.md and in the key table's printout: "top", "variant", ...
 std::string_view to_string(Section s);
 
 // What a key's value is. Words are strings from a fixed list; the alternatives say a key takes
 // either form (embeddings: a list of rows or a mapping).
-enum class ValueType { kInteger, kNumber, kString, kBoolean, kWord, kList, kMapping,
-                       kListOrMapping, kWordOrMapping };
+enum class ValueType {
+  kInteger,
+  kNumber,
+  kString,
+  kBoolean,
+  kWord,
+  kList,
+  kMapping,
+  kListOrMapping,
+  kWordOrMapping
+};
 std::string_view to_string(ValueType t);
 
 struct ExerciseKey {

@@ -1,17 +1,17 @@
 // exercise_loader.cpp: exercise files, version 1: the data half (tokens, embeddings, positions,
 // weights, layers, parameters, limits, cases) and the files-and-folders entry points.
 #include <algorithm>
-#include <new>
 #include <map>
+#include <new>
 #include <set>
 
-#include "core/plugins/capabilities.hpp"
+#include "core/base/install_paths.hpp"
+#include "core/base/sha256.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/exercises/exercise_keys.hpp"
 #include "core/exercises/exercise_parse.hpp"
-#include "core/base/install_paths.hpp"
 #include "core/exercises/seeded.hpp"
-#include "core/base/sha256.hpp"
+#include "core/plugins/capabilities.hpp"
 
 namespace awb::core {
 namespace {
@@ -447,9 +447,9 @@ std::optional<ExerciseCase> read_case(YamlReader& rd, const YAML::Node& root, co
     rd.error(cn, key_path("embeddings"), rd.id("missing_key"), "is required");
     return std::nullopt;
   }
-  const auto x = embed(rd, vocabularies,
-                       {emb_node, cn["embeddings"] ? key_path("embeddings") : "embeddings"},
-                       c.tokens, tok_node, tok_path);
+  const auto x =
+      embed(rd, vocabularies, {emb_node, cn["embeddings"] ? key_path("embeddings") : "embeddings"},
+            c.tokens, tok_node, tok_path);
   if (!x) return std::nullopt;
   c.x = *x;
   const YAML::Node pos = cn["positions"] ? cn["positions"] : root["positions"];
@@ -499,11 +499,10 @@ void set_capabilities(Exercise& ex, const std::vector<std::string>& requires_cap
   if (ex.parameters.causal) caps |= AWB_CAP_CAUSAL;
   for (const auto& r : requires_caps) caps |= capability_bit(r);
   ex.required_capabilities = caps;
-  ex.reference_capabilities =
-      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL |
-      (ex.kind == VariantKind::kParameterFree
-           ? 0
-           : AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ);
+  ex.reference_capabilities = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL |
+                              (ex.kind == VariantKind::kParameterFree
+                                   ? 0
+                                   : AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ);
 }
 
 ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
@@ -542,8 +541,8 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
 }  // namespace
 
 ExerciseLoad parse_exercise(const std::string& text, const std::string& file_label) {
-  return parse_guarded<ExerciseLoad>(
-      file_label, "exercise", [&](YamlReader& rd) { return parse_exercise_in(rd, text); });
+  return parse_guarded<ExerciseLoad>(file_label, "exercise",
+                                     [&](YamlReader& rd) { return parse_exercise_in(rd, text); });
 }
 
 ExerciseLoad load_exercise_file(const std::filesystem::path& file) {
@@ -579,10 +578,10 @@ ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations) 
       // a file (FORMAT.md, "Caps").
       set.values += l.values;
       if (set.values > kMaxSetValues) {
-        set.errors.emplace_back(
-            "exercise.set_too_large", f.string(),
-            "the exercises loaded together make more than " + std::to_string(kMaxSetValues) +
-                " values with this file; load fewer files at once");
+        set.errors.emplace_back("exercise.set_too_large", f.string(),
+                                "the exercises loaded together make more than " +
+                                    std::to_string(kMaxSetValues) +
+                                    " values with this file; load fewer files at once");
         set.values -= l.values;
         continue;
       }

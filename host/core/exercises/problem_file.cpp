@@ -9,8 +9,8 @@
 namespace awb::core {
 namespace {
 
-const std::vector<std::string> kKeys = {"tokens", "x",      "w_q",       "w_k",  "w_v",
-                                        "w_o",    "heads",  "causal",    "sharpness", "scale"};
+const std::vector<std::string> kKeys = {"tokens", "x",     "w_q",    "w_k",       "w_v",
+                                        "w_o",    "heads", "causal", "sharpness", "scale"};
 constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
 constexpr int64_t kMaxHeads = 64;
 
@@ -56,8 +56,8 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
 }  // namespace
 
 ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_label) {
-  return parse_guarded<ProblemLoad>(
-      file_label, "problem", [&](YamlReader& rd) { return read_problem_in(rd, text); });
+  return parse_guarded<ProblemLoad>(file_label, "problem",
+                                    [&](YamlReader& rd) { return read_problem_in(rd, text); });
 }
 
 ProblemLoad read_problem_file(const std::filesystem::path& file) {

@@ -90,8 +90,7 @@ Scan prescan(const std::string& text, const YamlCaps& caps) {
     else if (c == ',' && flow > 0 && ++line_entries > caps.max_line_entries && s.long_line == 0) {
       s.long_line = line;
       s.long_column = col;
-    }
-    else if (c == '*' && token_start && i + 1 < text.size() && text[i + 1] != ' ') {
+    } else if (c == '*' && token_start && i + 1 < text.size() && text[i + 1] != ' ') {
       if (++s.aliases == caps.max_aliases + 1 && s.depth <= caps.max_depth) {
         s.line = line;
         s.column = col;

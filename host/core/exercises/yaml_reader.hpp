@@ -30,7 +30,7 @@ struct YamlCaps {
   // Nodes of the tree (scalars, keys, lists, mappings): every value plus room for the keys and
   // rows that hold them. What bounds the memory of loading one file (FORMAT.md, "Caps").
   int64_t max_nodes = (int64_t(1) << 21) + (int64_t(1) << 18);
-  int64_t max_list = 4096;  // entries of one list: no list of the formats needs more
+  int64_t max_list = 4096;           // entries of one list: no list of the formats needs more
   int64_t max_line_entries = 65536;  // flow-list entries on one line (yaml-cpp buffers a line)
 };
 

@@ -3,14 +3,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <streambuf>
 #include <vector>
-
-#include <yaml-cpp/eventhandler.h>
 
 #include "core/exercises/yaml_reader.hpp"
 

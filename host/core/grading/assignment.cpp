@@ -7,20 +7,19 @@
 #include <map>
 #include <new>
 
-#include "core/plugins/capabilities.hpp"
 #include "core/base/install_paths.hpp"
 #include "core/base/sha256.hpp"
 #include "core/exercises/yaml_reader.hpp"
+#include "core/plugins/capabilities.hpp"
 
 namespace awb::core {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kTopKeys = {"awb-assignment", "id",       "title",
-                                           "variant",        "requires", "trainable",
-                                           "exercises",      "due",      "late",
-                                           "leaderboard"};
+const std::vector<std::string> kTopKeys = {"awb-assignment", "id",         "title",     "variant",
+                                           "requires",       "trainable",  "exercises", "due",
+                                           "late",           "leaderboard"};
 const std::vector<std::string> kLeaderboardColumns = {"score", "percent", "exercises_passed"};
 constexpr int64_t kMaxExercises = 256;
 
@@ -31,8 +30,8 @@ AssignedExercise assign(const Exercise& ex, const Assignment& a, std::optional<d
   double own = 0;
   for (const auto& c : ex.checks) {
     const CheckNeeds needs = check_needs(ex, c, a.scalar);
-    const bool required = (needs.capabilities & ~a.requires_capabilities) == 0 &&
-                          (!needs.backward || a.trainable);
+    const bool required =
+        (needs.capabilities & ~a.requires_capabilities) == 0 && (!needs.backward || a.trainable);
     if (!required) {
       ++out.left_out;
       continue;
@@ -108,7 +107,8 @@ std::optional<std::time_t> parse_utc_time(const std::string& text) {
   if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%c", &y, &mo, &d, &h, &mi, &s, &tail) ==
           6 &&
       text.back() == 'Z') {
-  } else if (text.size() == 10 && std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &mo, &d, &tail) == 3) {
+  } else if (text.size() == 10 &&
+             std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &mo, &d, &tail) == 3) {
     h = 23, mi = 59, s = 59;
   } else {
     return std::nullopt;
@@ -181,7 +181,7 @@ VariantChoice choose_variant(const Assignment& a, const std::vector<VariantRef>&
 namespace {
 
 AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const std::string& text,
-                                   const std::vector<Exercise>& available) {
+                                    const std::vector<Exercise>& available) {
   AssignmentLoad out;
   auto finish = [&](std::optional<Assignment> a) {
     out.errors.insert(out.errors.end(), rd.errors().begin(), rd.errors().end());
@@ -263,9 +263,8 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
         } else if (file_node) {
           const auto f = rd.string(*file_node, p + ".file");
           if (!f) continue;
-          ExerciseLoad l = load_exercise_file(fs::path(*f).is_absolute()
-                                                  ? fs::path(*f)
-                                                  : file.parent_path() / *f);
+          ExerciseLoad l = load_exercise_file(fs::path(*f).is_absolute() ? fs::path(*f)
+                                                                         : file.parent_path() / *f);
           for (const auto& e : l.errors) out.errors.push_back(e);
           if (!l.exercise) continue;
           from_files.push_back(std::move(*l.exercise));
@@ -335,8 +334,8 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
     a.exercises.push_back(assign(*ex, a, pts));
     if (a.exercises.back().exercise.checks.empty())
       rd.error(root["exercises"], "exercises", rd.id("value"),
-             "the assignment requires none of the checks of '" + ex->id +
-                 "' (its requirements leave every check out)");
+               "the assignment requires none of the checks of '" + ex->id +
+                   "' (its requirements leave every check out)");
   }
   return finish(std::move(a));
 }

@@ -44,7 +44,7 @@ struct Assignment {
   uint64_t variant_capabilities = 0;
   // What a submission must declare: a check needing anything else is left out.
   uint64_t requires_capabilities = 0;
-  bool trainable = false;  // gradient checks count (the plugin must export a backward pass)
+  bool trainable = false;        // gradient checks count (the plugin must export a backward pass)
   Scalar scalar = Scalar::kF64;  // checks are graded in f64 unless only f32 is required
   std::vector<AssignedExercise> exercises;
   std::optional<std::time_t> due;  // UTC

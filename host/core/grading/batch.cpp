@@ -2,6 +2,8 @@
 // the next starts; the reports are then rebuilt from the journal alone.
 #include "core/grading/batch.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -13,14 +15,12 @@
 #include <set>
 #include <thread>
 
-#include <sys/stat.h>
-
+#include "core/base/sha256.hpp"
+#include "core/base/version.hpp"
 #include "core/grading/batch_publish.hpp"
 #include "core/grading/lint.hpp"
 #include "core/plugins/plugin_loader.hpp"
-#include "core/base/sha256.hpp"
 #include "core/plugins/subjects.hpp"
-#include "core/base/version.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
 #include "graders/report/formats.hpp"
@@ -44,8 +44,8 @@ std::string utc_now() {
 
 std::string options_text(const BatchOptions& b) {
   const GradeOptions& o = b.grading;
-  std::string text = std::string("scalar=") + to_string(o.scalar) +
-                     ";strictness=" + std::to_string(o.strictness);
+  std::string text =
+      std::string("scalar=") + to_string(o.scalar) + ";strictness=" + std::to_string(o.strictness);
   // An edited assignment (other points, requirements, variant) grades everything again.
   if (b.assignment) text += ";assignment=" + b.assignment->sha256;
   return text;
@@ -174,8 +174,8 @@ std::optional<std::vector<const JournalRecord*>> journaled_whole(const Shared& s
        ++it) {
     const JournalKey& k = it->first;
     const auto ex = exercise_sha.find(k.exercise_id);
-    if (k.awb_version != AWB_VERSION || k.options != s.options_text ||
-        ex == exercise_sha.end() || ex->second != k.exercise_sha256)
+    if (k.awb_version != AWB_VERSION || k.options != s.options_text || ex == exercise_sha.end() ||
+        ex->second != k.exercise_sha256)
       continue;  // a stale result: not part of this run
     const JournalRecord& r = *it->second;
     if (r.folder_sha256 != digest || r.subjects <= 0) return std::nullopt;
@@ -219,8 +219,7 @@ void reuse_submission(Shared& s, const std::string& name,
   int passed = 0;
   for (const JournalRecord* r : records)
     if (exercise_passed(r->report)) ++passed;
-  const bool not_gradable =
-      records.front()->subjects == 1 && records.front()->plugin_file.empty();
+  const bool not_gradable = records.front()->subjects == 1 && records.front()->plugin_file.empty();
   std::lock_guard lock(s.mutex);
   for (const JournalRecord* r : records) s.expected.insert(r->key);
   const int n = static_cast<int>(records.size());
@@ -247,8 +246,8 @@ int journaled_starts(const Shared& s, const std::string& name) {
 
 void mark_start(Shared& s, const std::string& name, const std::string& digest, int number) {
   JournalRecord mark;
-  mark.key = {name, name, kStartMark + std::to_string(number), "", digest, AWB_VERSION,
-              s.options_text};
+  mark.key = {name,        name,          kStartMark + std::to_string(number), "", digest,
+              AWB_VERSION, s.options_text};
   mark.report.exercise_id = mark.key.exercise_id;
   mark.report.not_gradable = "grading started";
   mark.folder_sha256 = digest;
@@ -552,7 +551,7 @@ BatchReports build_batch_reports(std::vector<JournalRecord> records) {
 std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes) {
   std::map<std::string, std::string> out;
   const std::pair<fs::path, const char*> dirs[] = {{bundled_plugin_dir(), "bundled plugin "},
-                                                    {bundled_mutant_dir(), "shipped mutant "}};
+                                                   {bundled_mutant_dir(), "shipped mutant "}};
   for (const auto& [dir, what] : dirs) {
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir, ec)) {
@@ -617,12 +616,11 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
       row.late_days = late.days;
       row.kept = late.kept;
       if (late.days > 0)
-        comment.push_back("late " + std::to_string(late.days) +
-                          (late.days == 1 ? " day" : " days") +
-                          (assignment.late.none()
-                               ? ""
-                               : " (" + grade::format_points(100.0 * (1.0 - late.kept)) +
-                                     " % off)"));
+        comment.push_back(
+            "late " + std::to_string(late.days) + (late.days == 1 ? " day" : " days") +
+            (assignment.late.none()
+                 ? ""
+                 : " (" + grade::format_points(100.0 * (1.0 - late.kept)) + " % off)"));
     }
     row.comment = join(comment, "; ");
     rows.push_back(std::move(row));
@@ -640,8 +638,8 @@ std::vector<ReportFile> batch_report_files(const BatchReports& reports, const gr
   for (const auto& format : grade::report_formats()) {
     if (format.batch_file.empty()) continue;
     if (!grade::per_submission(format)) {
-      files.push_back({std::string(format.batch_file),
-                       format.write(reports.subjects, view, options)});
+      files.push_back(
+          {std::string(format.batch_file), format.write(reports.subjects, view, options)});
       continue;
     }
     for (const auto& [name, report] : reports.submissions)
@@ -672,8 +670,8 @@ BatchSummary run_batch(const BatchOptions& options,
   // Results inside the submissions would be graded as a student by the next run (or resume).
   const fs::path subs_c = fs::weakly_canonical(fs::absolute(options.submissions), ec);
   const fs::path results_c = fs::weakly_canonical(fs::absolute(options.results), ec);
-  const auto [end, _] = std::mismatch(subs_c.begin(), subs_c.end(), results_c.begin(),
-                                      results_c.end());
+  const auto [end, _] =
+      std::mismatch(subs_c.begin(), subs_c.end(), results_c.begin(), results_c.end());
   if (end == subs_c.end())
     throw Error("batch.usage", options.results.string(),
                 "the results folder (--out) must not be the submissions folder (--batch) or "
@@ -702,12 +700,9 @@ BatchSummary run_batch(const BatchOptions& options,
       progress(q);
     };
 
-  Shared shared{options,      journal,
-                done,         report_progress,
-                Clock::now(), options_text(options),
-                {},           {},
-                {},           0,
-                nullptr,      {}};
+  Shared shared{
+      options, journal, done, report_progress, Clock::now(), options_text(options), {}, {}, {},
+      0,       nullptr, {}};
   shared.summary.journal_warnings = contents.warnings;
 
   std::atomic<size_t> next{0};
@@ -753,17 +748,18 @@ BatchSummary run_batch(const BatchOptions& options,
     std::set<uintmax_t> graded_sizes;
     for (const auto& r : records)
       if (!r.plugin_file.empty())
-        graded_sizes.insert(fs::file_size(
-            options.submissions / r.key.submission / r.plugin_file, ec));
-    roster = roster_rows(reports, records, *options.assignment,
-                         shipped_plugin_hashes(graded_sizes));
+        graded_sizes.insert(
+            fs::file_size(options.submissions / r.key.submission / r.plugin_file, ec));
+    roster =
+        roster_rows(reports, records, *options.assignment, shipped_plugin_hashes(graded_sizes));
   }
   try {
     write_batch_reports(reports, options.results, options.view, options.assignment, roster);
   } catch (const Error& e) {
     throw Error(e.id(), e.location(),
-                e.message() + ". The journal holds every result: run again with --resume to "
-                              "publish the reports (nothing is graded again)");
+                e.message() +
+                    ". The journal holds every result: run again with --resume to "
+                    "publish the reports (nothing is graded again)");
   }
   return summary;
 }

@@ -26,18 +26,18 @@
 #include <string>
 #include <vector>
 
+#include "core/exercises/exercise.hpp"
 #include "core/grading/assignment.hpp"
 #include "core/grading/batch_journal.hpp"
 #include "core/grading/batch_publish.hpp"
-#include "core/exercises/exercise.hpp"
 #include "core/grading/grading.hpp"
 #include "graders/report/report.hpp"
 
 namespace awb::core {
 
 struct BatchOptions {
-  std::filesystem::path submissions;  // a folder of submission folders
-  std::filesystem::path results;      // created if missing
+  std::filesystem::path submissions;       // a folder of submission folders
+  std::filesystem::path results;           // created if missing
   std::vector<const Exercise*> exercises;  // with an assignment: assignment->exercise_list()
   const Assignment* assignment = nullptr;  // grade its variant only, every check counting
   GradeOptions grading;

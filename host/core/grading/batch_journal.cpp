@@ -91,7 +91,8 @@ long lock_holder(int fd) {
 Error journal_in_use(int fd, const fs::path& file) {
   const long pid = lock_holder(fd);
   return Error("batch.journal_locked", file.string(),
-               "in use by " + (pid > 0 ? "pid " + std::to_string(pid) : std::string("another process")) +
+               "in use by " +
+                   (pid > 0 ? "pid " + std::to_string(pid) : std::string("another process")) +
                    ": another awb grade --batch is writing these results");
 }
 
@@ -241,7 +242,8 @@ std::optional<JournalRecord> parse_journal_line(std::string_view line, std::stri
     r.key = journal_key_from_json(field(j, "key"));
     r.plugin_file = get_string(j, "plugin_file");
     if (j.contains("note")) r.note = get_string(j, "note");
-    if (j.contains("submitted_at")) r.submitted_at = static_cast<int64_t>(get_number(j, "submitted_at"));
+    if (j.contains("submitted_at"))
+      r.submitted_at = static_cast<int64_t>(get_number(j, "submitted_at"));
     if (j.contains("folder_sha256")) r.folder_sha256 = get_string(j, "folder_sha256");
     if (j.contains("subjects")) r.subjects = static_cast<int>(get_number(j, "subjects"));
     r.report = exercise_report_from_json(field(j, "report"));

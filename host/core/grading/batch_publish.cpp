@@ -10,8 +10,8 @@
 #include <set>
 
 #include "core/base/atomic_file.hpp"
-#include "core/grading/batch_fault.hpp"
 #include "core/base/sha256.hpp"
+#include "core/grading/batch_fault.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/formats.hpp"
 
@@ -113,8 +113,8 @@ long next_generation(const fs::path& results) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(results, ec)) {
     const std::string n = e.path().filename().string();
-    newest = std::max({newest, generation_number(n, kGenerationPrefix),
-                       generation_number(n, kStagingPrefix)});
+    newest = std::max(
+        {newest, generation_number(n, kGenerationPrefix), generation_number(n, kStagingPrefix)});
   }
   return newest + 1;
 }
@@ -245,8 +245,8 @@ void publish_report_set(const fs::path& results, std::vector<ReportFile> files) 
   for (const auto& e : fs::directory_iterator(results, ec)) {
     const std::string name = e.path().filename().string();
     if (in_set(name)) continue;
-    const bool link = e.is_symlink(ec) &&
-                      starts_with(fs::read_symlink(e.path(), ec).string(), std::string(kCurrent) + "/");
+    const bool link = e.is_symlink(ec) && starts_with(fs::read_symlink(e.path(), ec).string(),
+                                                      std::string(kCurrent) + "/");
     const bool flat = !e.is_symlink(ec) && kFlatReports.count(name) > 0;
     if (link || flat) stale.push_back(e.path());
   }

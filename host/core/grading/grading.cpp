@@ -6,11 +6,11 @@
 #include <map>
 #include <memory>
 
+#include "core/base/sha256.hpp"
+#include "core/base/version.hpp"
 #include "core/grading/assignment.hpp"
 #include "core/plugins/capabilities.hpp"
-#include "core/base/sha256.hpp"
 #include "core/plugins/subjects.hpp"
-#include "core/base/version.hpp"
 
 namespace awb::core {
 namespace {
@@ -34,7 +34,8 @@ void fail_required(grade::CheckResult& r, const Exercise& exercise, const grade:
   std::string why;
   if (missing != 0)
     why = "the assignment requires " + describe_capabilities(missing) +
-          "; your variant does not declare " + (capability_names(missing).size() > 1 ? "them" : "it");
+          "; your variant does not declare " +
+          (capability_names(missing).size() > 1 ? "them" : "it");
   else
     why = "the assignment requires this check, and it could not run: " +
           (r.summary.rfind("cannot run: ", 0) == 0 ? r.summary.substr(12) : r.summary);

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "graders/checks/check.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "core/plugins/variant_session.hpp"
+#include "graders/checks/check.hpp"
 #include "graders/report/report.hpp"
 
 namespace awb::core {

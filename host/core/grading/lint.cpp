@@ -5,8 +5,8 @@
 #include <iterator>
 #include <set>
 
-#include "core/grading/grading.hpp"
 #include "core/base/install_paths.hpp"
+#include "core/grading/grading.hpp"
 #include "core/plugins/subjects.hpp"
 
 namespace awb::core {

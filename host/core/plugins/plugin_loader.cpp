@@ -13,11 +13,11 @@
 #include <set>
 #include <sstream>
 
-#include "core/plugins/capabilities.hpp"
 #include "core/base/did_you_mean.hpp"
 #include "core/base/install_paths.hpp"
-#include "core/runner_client/runner_process.hpp"
 #include "core/base/sha256.hpp"
+#include "core/plugins/capabilities.hpp"
+#include "core/runner_client/runner_process.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::core {
@@ -234,7 +234,8 @@ namespace {
 // Why `file` is not even looked at as a plugin: not a regular file (a FIFO or a device would
 // block or never end), larger than any plugin, or, where only regular files count (a
 // submission), a symbolic link.
-std::optional<std::string> unusable_file(const fs::path& file, bool link, const LoadPolicy& policy) {
+std::optional<std::string> unusable_file(const fs::path& file, bool link,
+                                         const LoadPolicy& policy) {
   if (link && policy.regular_files_only)
     return "a symbolic link: a submission holds regular files only";
   std::error_code ec;

@@ -192,8 +192,8 @@ int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes,
   ::posix_spawnattr_setsigdefault(&attr, &all);
   // A session of its own: its own process group (killed as one), and no controlling terminal,
   // so even at `process` it cannot open /dev/tty and push keystrokes into ours (TIOCSTI).
-  ::posix_spawnattr_setflags(
-      &attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  ::posix_spawnattr_setflags(&attr,
+                             POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   // A process of the same user may read and write another's memory and descriptors through
   // /proc unless it is marked non-dumpable: then only root can. Once awb runs untrusted code it
   // no longer lets anything of its own uid in (a runner below `limited` is such a process).
