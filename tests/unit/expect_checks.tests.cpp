@@ -4,45 +4,15 @@
 #include <cmath>
 
 #include "graders/checks/check.hpp"
+#include "support/hand_outputs.hpp"
 
 using namespace awb;
 using namespace awb::grade;
+using awb::test::four_tokens;
+using awb::test::output_of;
+using awb::test::peaked;
 
 namespace {
-
-// Four tokens a, b, c, d with embeddings no two of which are parallel.
-RunInput four_tokens(bool causal = false) {
-  RunInput in;
-  in.tokens = {"a", "b", "c", "d"};
-  in.x = Matrix(4, 2);
-  for (int64_t t = 0; t < 4; ++t) {
-    in.x(t, 0) = 0.1 * double(t + 1);
-    in.x(t, 1) = 0.3 - 0.05 * double(t);
-  }
-  in.layers.resize(1);
-  in.params.causal = causal;
-  return in;
-}
-
-// S = A and Z = A·X: the outputs of a plugin whose weights are `a`.
-RunOutput output_of(const RunInput& in, const Matrix& a) {
-  LayerRun l;
-  l.input = in.x;
-  l.result.weights = {a};
-  l.result.scores = {a};
-  l.result.z = Matrix(in.x.rows, in.x.cols);
-  for (int64_t t = 0; t < a.rows; ++t)
-    for (int64_t j = 0; j < a.cols; ++j)
-      for (int64_t c = 0; c < in.x.cols; ++c) l.result.z(t, c) += a(t, j) * in.x(j, c);
-  return {{l}};
-}
-
-// Row t peaks at key (t + 1) % 4 with 0.4; the other keys get 0.2 each.
-Matrix peaked() {
-  Matrix a(4, 4, 0.2);
-  for (int64_t t = 0; t < 4; ++t) a(t, (t + 1) % 4) = 0.4;
-  return a;
-}
 
 // Row t puts all its weight on key (t + 1) % 4.
 Matrix one_hot() {

@@ -7,9 +7,13 @@
 #include "graders/checks/check.hpp"
 #include "graders/checks/diagnosis.hpp"
 #include "graders/checks/measures.hpp"
+#include "support/hand_outputs.hpp"
 
 using namespace awb;
 using namespace awb::grade;
+using awb::test::four_tokens;
+using awb::test::output_of;
+using awb::test::peaked;
 
 namespace {
 
@@ -28,40 +32,6 @@ class FixedSubject : public Subject {
  private:
   RunOutput out_;
 };
-
-// Four tokens with distinct embeddings, no weights.
-RunInput four_tokens(bool causal = false) {
-  RunInput in;
-  in.tokens = {"a", "b", "c", "d"};
-  in.x = Matrix(4, 2);
-  for (int64_t t = 0; t < 4; ++t) {
-    in.x(t, 0) = 0.1 * double(t + 1);
-    in.x(t, 1) = 0.3 - 0.05 * double(t);
-  }
-  in.layers.resize(1);
-  in.params.causal = causal;
-  return in;
-}
-
-// An output whose weights are `a` everywhere the test does not overwrite them: S = A, Z = A·X.
-RunOutput output_of(const RunInput& in, const Matrix& a) {
-  LayerRun l;
-  l.input = in.x;
-  l.result.weights = {a};
-  l.result.scores = {a};
-  l.result.z = Matrix(in.x.rows, in.x.cols);
-  for (int64_t t = 0; t < a.rows; ++t)
-    for (int64_t j = 0; j < a.cols; ++j)
-      for (int64_t c = 0; c < in.x.cols; ++c) l.result.z(t, c) += a(t, j) * in.x(j, c);
-  return {{l}};
-}
-
-// A distinct, valid softmax-like row per query: key (t + 1) % 4 gets 0.4, the others 0.2.
-Matrix peaked() {
-  Matrix a(4, 4, 0.2);
-  for (int64_t t = 0; t < 4; ++t) a(t, (t + 1) % 4) = 0.4;
-  return a;
-}
 
 CheckResult grade_one(const CheckSpec& spec, const RunOutput& got, RunInput in = four_tokens()) {
   FixedSubject subject(got);
