@@ -74,7 +74,7 @@ int run_train(const TrainOptions& o) {
   const core::Catalog cat =
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
   const core::VariantRef ref = core::find_variant(cat, o.variant);
-  core::PluginSubject subject(ref, o.isolation.session());
+  core::VariantSubject subject(ref, o.isolation.session());
   if (auto why = subject.cannot_run(ex.input_for(grade::CheckSpec{}), Scalar::kF64)) {
     std::cerr << "awb: cannot train " << ref.variant->id << " on " << ex.id << ": " << *why << '\n';
     return exit_code_for("run.cannot_run");

@@ -12,8 +12,8 @@ namespace {
 constexpr const char* kFoldersKey = "plugins/folders";
 
 // One warm subject (for an untrusted plugin: one runner) per variant, for the explore view.
-core::WarmSubjects& warm_subjects() {
-  static core::WarmSubjects subjects;
+core::WarmVariants& warm_subjects() {
+  static core::WarmVariants subjects;
   return subjects;
 }
 

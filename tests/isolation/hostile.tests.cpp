@@ -300,7 +300,7 @@ TEST_CASE("a backward fault spoils only its own call; the session's next call ru
       REQUIRE(cat.failures.empty());
       const auto& p = cat.plugins.at(0);
       CHECK(p.variants.at(0).trainable);  // the describing runner said so
-      core::PluginSubject subject({&p, &p.variants.at(0)}, {});
+      core::VariantSubject subject({&p, &p.variants.at(0)}, {});
       REQUIRE_FALSE(subject.cannot_backward());
       std::string id;
       try {

@@ -25,7 +25,7 @@ TEST_CASE("the template built at -O0 and -O3 agrees with the reference", "[sdk-c
   REQUIRE(o0.variants.size() == 1);
   CHECK(o0.id == "org.example.student-attention");
   // The template's class has no backward(), so the C++ layer exports no backward extension.
-  CHECK(core::PluginSubject({&o0, &o0.variants[0]}, {}).cannot_backward().has_value());
+  CHECK(core::VariantSubject({&o0, &o0.variants[0]}, {}).cannot_backward().has_value());
   std::mt19937_64 rng(99);
   for (bool causal : {false, true}) {
     for (int64_t tokens : {1, 6, 40}) {

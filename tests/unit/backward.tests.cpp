@@ -86,7 +86,7 @@ TEST_CASE("bundled variants' backward matches the reference", "[plugin][gradient
   for (const auto& plugin : test::bundled_catalog().plugins) {
     for (const auto& variant : plugin.variants) {
       const uint64_t caps = variant.capabilities;
-      core::PluginSubject subject({&plugin, &variant}, {});
+      core::VariantSubject subject({&plugin, &variant}, {});
       REQUIRE(!subject.cannot_backward());
       for (int64_t tokens : {1, 6, 70}) {  // 70: more rows than one kernel block
         for (bool causal : {false, true}) {

@@ -194,7 +194,7 @@ TEST_CASE("a variant without a backward pass is 'not trainable', in-process and 
     REQUIRE(cat.failures.empty());
     const auto& p = cat.plugins.at(0);
     CHECK_FALSE(p.variants.at(0).trainable);
-    core::PluginSubject subject({&p, &p.variants.at(0)}, {});
+    core::VariantSubject subject({&p, &p.variants.at(0)}, {});
     INFO(runner::to_string(subject.session().isolation()));
     CHECK(subject.cannot_backward() == "not trainable: the plugin exports no backward pass");
   }

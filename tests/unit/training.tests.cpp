@@ -66,7 +66,7 @@ TEST_CASE("the stack's backward agrees with finite differences of the loss", "[t
 
 TEST_CASE("training resolve-it through the qkv plugin meets its criteria", "[train][plugin]") {
   const core::Exercise& ex = bundled("resolve-it");
-  core::PluginSubject subject(bundled_variant("qkv"), {});
+  core::VariantSubject subject(bundled_variant("qkv"), {});
   const core::TrainOutcome r = core::train(ex, subject);
   INFO("final loss " << r.final_loss);
   CHECK(r.trace.front().second > 0.5);
@@ -94,7 +94,7 @@ TEST_CASE("training resolve-it through the qkv plugin meets its criteria", "[tra
 TEST_CASE("training previous-token through the causal plugin meets its criteria",
           "[train][plugin]") {
   const core::Exercise& ex = bundled("previous-token");
-  core::PluginSubject subject(bundled_variant("causal"), {});
+  core::VariantSubject subject(bundled_variant("causal"), {});
   const core::TrainOutcome r = core::train(ex, subject);
   INFO("final loss " << r.final_loss);
   CHECK(r.succeeded());

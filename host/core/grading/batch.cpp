@@ -405,7 +405,7 @@ JournalKey expect_result(Shared& s, const Submission& sub, const Target& subj, c
 
 // The subject's result on `ex`: graded on `instance`, or not gradable when there is none.
 void grade_result(JournalRecord& record, const JournalKey& key, const Exercise& ex,
-                  PluginSubject* instance, const Target& subj, const Submission& sub,
+                  VariantSubject* instance, const Target& subj, const Submission& sub,
                   const GradeOptions& grading, Clock::time_point t0) {
   record.key = key;
   record.plugin_file = subj.plugin_file;
@@ -427,7 +427,7 @@ void grade_result(JournalRecord& record, const JournalKey& key, const Exercise& 
 // was cancelled meanwhile (then nothing more of the submission is journaled or counted).
 bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally) {
   // One session per subject for all its exercises: a fresh runner for each submission.
-  std::unique_ptr<PluginSubject> instance;  // set up only when something needs grading
+  std::unique_ptr<VariantSubject> instance;  // set up only when something needs grading
   bool tried = false;
   hash_plugin(subj, sub);
   const GradeOptions grading = subject_grading(s, subj);
@@ -450,7 +450,7 @@ bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally)
     if (!tried && subj.not_gradable.empty()) {
       tried = true;
       try {
-        instance = std::make_unique<PluginSubject>(
+        instance = std::make_unique<VariantSubject>(
             subj.variant, session_options_for(s.options.exercises, grading));
       } catch (const Error& e) {
         subj.not_gradable = relative_text(e.what(), sub.folder, sub.name);

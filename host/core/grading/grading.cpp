@@ -124,11 +124,11 @@ grade::GradeReport grade_variant(const VariantRef& variant,
   report.subject = variant.plugin->id + ":" + variant.variant->id;
   report.plugin_path = variant.plugin->path.string();
   std::string plugin_sha;
-  std::unique_ptr<PluginSubject> subject;
+  std::unique_ptr<VariantSubject> subject;
   std::string failure;
   try {
     plugin_sha = sha256_file(variant.plugin->path);
-    subject = std::make_unique<PluginSubject>(variant, session_options_for(exercises, options));
+    subject = std::make_unique<VariantSubject>(variant, session_options_for(exercises, options));
   } catch (const Error& e) {
     failure = e.what();
   }

@@ -8,10 +8,10 @@
 namespace awb::core {
 
 std::unique_ptr<Subject> make_subject(const VariantRef& variant, const SessionOptions& options) {
-  return std::make_unique<PluginSubject>(variant, options);
+  return std::make_unique<VariantSubject>(variant, options);
 }
 
-RunOutput WarmSubjects::run(const VariantRef& variant, const RunInput& input, Scalar scalar) {
+RunOutput WarmVariants::run(const VariantRef& variant, const RunInput& input, Scalar scalar) {
   std::shared_ptr<Entry> entry;
   {
     std::lock_guard lock(mutex_);
@@ -29,7 +29,7 @@ RunOutput WarmSubjects::run(const VariantRef& variant, const RunInput& input, Sc
   }
 }
 
-void WarmSubjects::clear() {
+void WarmVariants::clear() {
   std::lock_guard lock(mutex_);
   entries_.clear();  // runs in flight keep their entry alive until they finish
 }

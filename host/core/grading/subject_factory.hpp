@@ -26,9 +26,9 @@ std::unique_ptr<Subject> make_subject(const VariantRef& variant,
 // slider drag does not start a process per frame). A subject whose run fails is dropped, so the
 // next call starts afresh: a runner is restarted after a fault. Thread-safe; calls on one
 // variant are serialised.
-class WarmSubjects {
+class WarmVariants {
  public:
-  explicit WarmSubjects(SessionOptions options = {}) : options_(std::move(options)) {}
+  explicit WarmVariants(SessionOptions options = {}) : options_(std::move(options)) {}
   RunOutput run(const VariantRef& variant, const RunInput& input, Scalar scalar);
   void clear();  // the catalog changed (a plugin was rebuilt)
 

@@ -27,6 +27,10 @@ struct LoadFailure {
   std::string system_error;  // dlerror() text where the system gave one
 };
 
+// "A variant you can run" is one family of names, from what a plugin declares to what a check
+// runs: VariantDesc (declared, as loaded), VariantRef (one picked from a Catalog), VariantInstance
+// (live in this process), VariantSession (in this process or in an awb-runner), VariantSubject
+// (what checks run, core/plugins/subjects.hpp) and WarmVariants (subjects kept warm between calls).
 struct VariantDesc {
   std::string id;
   std::string name;

@@ -38,23 +38,23 @@ LayerGradients backward_fitted(const ProblemSpec& problem, const BackwardSeed& u
   return run_backward(backward, *fitted.problem, f, upstream, scalar);
 }
 
-PluginSubject::PluginSubject(const VariantRef& ref, const SessionOptions& options)
+VariantSubject::VariantSubject(const VariantRef& ref, const SessionOptions& options)
     : capabilities_(ref.variant->capabilities), session_(open_session(ref, options)) {}
 
-std::optional<std::string> PluginSubject::cannot_run(const RunInput& input, Scalar scalar) const {
+std::optional<std::string> VariantSubject::cannot_run(const RunInput& input, Scalar scalar) const {
   return fit_reason(input, capabilities_, scalar);
 }
 
-RunOutput PluginSubject::run(const RunInput& input, Scalar scalar) {
+RunOutput VariantSubject::run(const RunInput& input, Scalar scalar) {
   return run_fitted(input, capabilities_, scalar, session_->as_raw());
 }
 
-std::optional<std::string> PluginSubject::cannot_backward() const {
+std::optional<std::string> VariantSubject::cannot_backward() const {
   return session_->cannot_backward();
 }
 
-LayerGradients PluginSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
-                                       Scalar scalar) {
+LayerGradients VariantSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
+                                        Scalar scalar) {
   return backward_fitted(problem, upstream, capabilities_, scalar, session_->as_raw(),
                          session_->backward_raw());
 }

@@ -17,9 +17,9 @@ namespace awb::core {
 // Runs a plugin variant through its session: in-process for trusted plugins, in an awb-runner
 // otherwise. Problems are fitted strictly: a variant that cannot run a problem exactly as given
 // is not run at all. Throws awb::Error from the constructor when the session cannot open.
-class PluginSubject : public Subject {
+class VariantSubject : public Subject {
  public:
-  PluginSubject(const VariantRef& ref, const SessionOptions& options);
+  VariantSubject(const VariantRef& ref, const SessionOptions& options);
   std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
   RunOutput run(const RunInput& input, Scalar scalar) override;
   VariantSession& session() { return *session_; }
