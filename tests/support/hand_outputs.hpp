@@ -1,9 +1,13 @@
 // hand_outputs.hpp: hand-made inputs and outputs for the check tests: four tokens, the outputs
-// of a plugin whose weights are a given matrix, and a peaked weight matrix.
+// of a plugin whose weights are a given matrix, a peaked weight matrix, and a subject that
+// returns fixed outputs.
 #ifndef AWB_TESTS_SUPPORT_HAND_OUTPUTS_HPP_
 #define AWB_TESTS_SUPPORT_HAND_OUTPUTS_HPP_
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "graders/model/run.hpp"
 
@@ -42,6 +46,19 @@ inline Matrix peaked() {
   for (int64_t t = 0; t < 4; ++t) a(t, (t + 1) % 4) = 0.4;
   return a;
 }
+
+// A subject that returns the same outputs whatever it is asked.
+class FixedSubject : public Subject {
+ public:
+  explicit FixedSubject(RunOutput out) : out_(std::move(out)) {}
+  std::optional<std::string> cannot_run(const RunInput&, Scalar) const override {
+    return std::nullopt;
+  }
+  RunOutput run(const RunInput&, Scalar) override { return out_; }
+
+ private:
+  RunOutput out_;
+};
 
 }  // namespace awb::test
 

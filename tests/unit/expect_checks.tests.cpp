@@ -8,6 +8,7 @@
 
 using namespace awb;
 using namespace awb::grade;
+using awb::test::FixedSubject;
 using awb::test::four_tokens;
 using awb::test::output_of;
 using awb::test::peaked;
@@ -20,19 +21,6 @@ Matrix one_hot() {
   for (int64_t t = 0; t < 4; ++t) a(t, (t + 1) % 4) = 1.0;
   return a;
 }
-
-// The same outputs whatever it is asked.
-class FixedSubject : public Subject {
- public:
-  explicit FixedSubject(RunOutput out) : out_(std::move(out)) {}
-  std::optional<std::string> cannot_run(const RunInput&, Scalar) const override {
-    return std::nullopt;
-  }
-  RunOutput run(const RunInput&, Scalar) override { return out_; }
-
- private:
-  RunOutput out_;
-};
 
 // Weights = row softmax of sharpness · log(peaked()): sharper with the sharpness, as the sweep
 // of a `monotone` check expects.

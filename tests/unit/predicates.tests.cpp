@@ -11,6 +11,7 @@
 
 using namespace awb;
 using namespace awb::grade;
+using awb::test::FixedSubject;
 using awb::test::four_tokens;
 using awb::test::output_of;
 using awb::test::peaked;
@@ -19,19 +20,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// A subject that returns the same outputs whatever it is asked (one layer, one head).
-class FixedSubject : public Subject {
- public:
-  explicit FixedSubject(RunOutput out) : out_(std::move(out)) {}
-  std::optional<std::string> cannot_run(const RunInput&, Scalar) const override {
-    return std::nullopt;
-  }
-  RunOutput run(const RunInput&, Scalar) override { return out_; }
-
- private:
-  RunOutput out_;
-};
 
 CheckResult grade_one(const CheckSpec& spec, const RunOutput& got, RunInput in = four_tokens()) {
   FixedSubject subject(got);
