@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -85,7 +86,20 @@ struct Watched {
   std::string log;      // the first kLogKeptBytes of its output
 };
 
-Watched watch_builder(const std::vector<std::string>& args, const fs::path& build_dir,
+// As root, every process of the build's uid ends: where the kernel gave the builder no PID
+// namespace, a process of the build that left its session would otherwise outlive it. A child of
+// ours becomes that uid (nothing else runs as it) and signals everything it may.
+void end_processes_of(uid_t uid) {
+  if (uid == 0 || ::geteuid() != 0) return;
+  const pid_t killer = ::fork();
+  if (killer == 0) {
+    if (::setgid(uid) == 0 && ::setuid(uid) == 0) ::kill(-1, SIGKILL);
+    ::_exit(0);
+  }
+  if (killer > 0) ::waitpid(killer, nullptr, 0);
+}
+
+Watched watch_builder(const std::vector<std::string>& args, uid_t uid, const fs::path& build_dir,
                       const BuildLimits& limits,
                       const std::function<void(const std::string&)>& progress) {
   int fds[2];
@@ -103,13 +117,18 @@ Watched watch_builder(const std::vector<std::string>& args, const fs::path& buil
   const auto start = Clock::now();
   auto last_disk_check = start;
   uint64_t printed = 0;
-  std::string pending;  // a line not yet ended, for `progress`
+  std::string pending;                      // a line not yet ended, for `progress`
+  std::optional<Clock::time_point> exited;  // when the builder was reaped
   auto stop = [&](std::string why) {
+    if (exited) return;  // reaped: its pid may be another process's by now
     if (w.stopped.empty()) w.stopped = std::move(why);
     ::kill(-pid, SIGKILL);  // its session; the PID namespace inside dies with the builder
     ::kill(pid, SIGKILL);
   };
-  for (;;) {
+  // Until every writer of the pipe is gone (the builder and all it started), or, should a
+  // process of the build outlive the builder and keep the pipe open, a second after it exited.
+  while (!exited || Clock::now() - *exited < std::chrono::seconds(1)) {
+    if (!exited && ::waitpid(pid, &w.status, WNOHANG) == pid) exited = Clock::now();
     pollfd p{read_end.get(), POLLIN, 0};
     const int ready = ::poll(&p, 1, 200);
     if (ready > 0) {
@@ -140,8 +159,9 @@ Watched watch_builder(const std::vector<std::string>& args, const fs::path& buil
         stop("build stopped: its folder grew past " + std::to_string(limits.disk_mb) + " MiB");
     }
   }
-  ::waitpid(pid, &w.status, 0);
+  if (!exited) ::waitpid(pid, &w.status, 0);  // the pipe closes as the builder exits
   forget_runner(pid);
+  end_processes_of(uid);
   return w;
 }
 
@@ -168,7 +188,7 @@ std::vector<fs::path> built_plugins(const fs::path& binary) {
   return out;
 }
 
-std::vector<std::string> builder_arguments(const fs::path& work, const BuildLimits& l) {
+std::vector<std::string> builder_arguments(const fs::path& work, const BuildLimits& l, uid_t uid) {
   namespace option = builder::option;
   std::vector<std::string> args = {builder_executable().string(),
                                    option::kSource,
@@ -189,9 +209,9 @@ std::vector<std::string> builder_arguments(const fs::path& work, const BuildLimi
                                    std::to_string(l.processes),
                                    option::kJobs,
                                    std::to_string(l.jobs)};
-  if (::geteuid() == 0) {
+  if (uid != 0) {
     args.push_back(option::kUid);
-    args.push_back(std::to_string(next_sandbox_uid()));
+    args.push_back(std::to_string(uid));
   }
   return args;
 }
@@ -219,7 +239,9 @@ void build_in(const fs::path& source, const fs::path& staging, const BuildLimits
   } remove_work{work};
   copy_source_tree(source, work / "src");
   become_subreaper();
-  const Watched w = watch_builder(builder_arguments(work, limits), work, limits, progress);
+  const uid_t uid = ::geteuid() == 0 ? next_sandbox_uid() : 0;
+  const Watched w =
+      watch_builder(builder_arguments(work, limits, uid), uid, work, limits, progress);
   BuildOutcome o;
   const std::string verdict = builder_verdict(w.log);
   const bool exited = WIFEXITED(w.status);
