@@ -61,6 +61,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"io.write", kExitFailed},
     {"batch.journal_locked", kExitFailed},
     {"batch.journal_record", kExitFailed},
+    {"template.invalid", kExitFailed},    // a marker of the template is malformed
 };
 
 }  // namespace
