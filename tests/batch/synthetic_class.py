@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """make_class.py: a synthetic class of built and source submissions, for grading at scale.
 
-    make_class.py OUT --awb AWB --plugins DIR --mutants DIR --source-root SRC
+    synthetic_class.py OUT --awb AWB --plugins DIR --mutants DIR --source-root SRC
                   [--built N] [--good-sources N] [--broken-sources N] [--hostile-sources N]
 
 OUT/class/<id>/ gets, by a fixed shuffle of the ids:
   * built submissions: one plugin file each, the bundled plugins and the shipped mutants in turn;
   * good source submissions: CMake projects that build: `awb new-plugin` projects of every kind,
-    with and without --starter (the SDK template where awb has no new-plugin), and the mutants'
+    with and without --starter, and the mutants'
     sources (graders/mutants) as a student project; each tree carries its student id, so every
     one is a build of its own, not a cache hit;
   * broken source submissions: the same projects with a line that does not compile;
@@ -49,23 +49,15 @@ def mutant_names(source_root):
 def project_templates(args, work):
     """Folders of projects that build: (name, folder, main source file)."""
     out = []
-    has_new_plugin = subprocess.run([args.awb, 'new-plugin', '--help'],
-                                    capture_output=True).returncode == 0
-    if has_new_plugin:
-        for kind in KINDS:
-            for starter in (False, True):
-                name = f"{kind}{'-starter' if starter else ''}"
-                folder = work / name
-                cmd = [args.awb, 'new-plugin', str(folder), '--kind', kind]
-                if starter:
-                    cmd.append('--starter')
-                subprocess.run(cmd, check=True, capture_output=True)
-                main = next(p for p in sorted(folder.rglob('*.cpp')))
-                out.append((name, folder, main.relative_to(folder)))
-    else:
-        folder = work / 'template'
-        shutil.copytree(args.source_root / 'sdk/template', folder)
-        out.append(('template', folder, Path('src/student_attention.cpp')))
+    for kind in KINDS:
+        for starter in (False, True):
+            name = f"{kind}{'-starter' if starter else ''}"
+            folder = work / name
+            cmd = [args.awb, 'new-plugin', str(folder), '--kind', kind]
+            if starter:
+                cmd.append('--starter')
+            subprocess.run(cmd, check=True, capture_output=True)
+            out.append((name, folder, Path('src/student_attention.cpp')))
     mutants = args.source_root / 'graders/mutants'
     for index, name in enumerate(mutant_names(args.source_root), start=1):
         folder = work / f'mutant-{name}'
