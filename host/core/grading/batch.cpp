@@ -608,6 +608,9 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
       std::vector<std::string> twins;
       for (const auto& other : by_sha[f.sha])
         if (other != name) twins.push_back(other);
+      // By name, not in the records' order: that is the order results reached the journal,
+      // which differs between runs with -j.
+      std::sort(twins.begin(), twins.end());
       if (!twins.empty())
         comment.push_back(f.file + " is identical to the file graded for " + join(twins, ", "));
     }
