@@ -36,6 +36,7 @@ struct GradeOptions {
   std::string batch;  // a folder of submissions: batch mode, --out is then a folder
   int jobs = 1;
   bool resume = false;
+  std::string shard;  // with --batch: "I/N", grade shard I of N
   IsolationFlags isolation;
 };
 
@@ -165,6 +166,7 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   bo.journal_starts =
       !bo.grading.trust_all && bo.grading.session.minimum < runner::Isolation::kLimited;
   bo.resume = o.resume;
+  if (!o.shard.empty()) bo.shard = core::parse_shard(o.shard);  // --shard checked it
   BatchProgressPrinter printer;
   core::BatchSummary summary;
   try {
@@ -177,7 +179,8 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   }
   printer.finish();
   for (const auto& w : summary.journal_warnings) std::cerr << "journal: " << w << '\n';
-  std::cerr << "batch: " << summary.submissions << " submission(s), " << summary.not_gradable
+  std::cerr << "batch: " << (bo.shard ? "shard " + core::to_string(*bo.shard) + ": " : "")
+            << summary.submissions << " submission(s), " << summary.not_gradable
             << " not gradable; " << summary.graded << " result(s) graded, " << summary.reused
             << " taken from the journal; reports in " << o.out << '\n';
   return kExitOk;
@@ -281,7 +284,11 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "RESULTS/roster.csv (one row per submission, numbers only, for a gradebook: grade with\n"
       "--view instructor to count hidden checks). Submissions are graded at --min-isolation\n"
       "limited unless you say otherwise: at process a submission could rewrite the results (see\n"
-      "the README). Batch exit codes:\n"
+      "the README).\n\n"
+      "On a cluster, --shard I/N grades the submissions of shard I of N (counting from 0; a\n"
+      "submission's shard is sha256(its name) mod N, so it stays there when others are added)\n"
+      "into RESULTS of its own; awb grade merge SHARD_RESULTS... --out DIR then writes the\n"
+      "class's reports, the bytes one unsharded run would write. Batch exit codes:\n"
       "  0  every submission graded (whatever the students scored)\n"
       "  1  I/O failure (a file could not be read or written; the journal is locked)\n"
       "  2  bad command line, or RESULTS already has a journal and --resume was not given\n"
@@ -322,6 +329,17 @@ void add_grade_command(CLI::App& app, int& exit_code) {
                 "With --batch: continue the journal in the results folder, grading only what "
                 "it lacks")
       ->needs(batch_opt);
+  cmd->add_option("--shard", opts->shard,
+                  "With --batch: I/N, grade shard I of N only (I counts from 0; a job array's\n"
+                  "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT); merge the shards with awb grade "
+                  "merge")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            std::string why;
+            return core::parse_shard(text, &why) ? std::string() : why;
+          },
+          "I/N", "shard"))
+      ->needs(batch_opt);
   cmd->add_option("--strictness", opts->strictness,
                   "1: outputs only; 2: also reruns and perturbation probes")
       ->check(CLI::Range(1, 2))
@@ -332,7 +350,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->excludes(assignment_opt);
   add_isolation_options(cmd, opts->isolation);
-  cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd] {
+  const CLI::App* merge = add_grade_merge_command(*cmd, exit_code);
+  cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd, merge] {
+    if (merge->parsed()) return;
     if (batch_opt->count() > 0 && out_opt->count() == 0)
       throw CLI::RequiredError("--out (the results folder) with --batch");
     if (batch_opt->count() == 0 && opts->plugins.empty())

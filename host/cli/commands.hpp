@@ -17,6 +17,8 @@ void add_grade_command(CLI::App& app, int& exit_code);
 void add_train_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
+// `awb grade merge`, a subcommand of grade (which then runs nothing itself: check parsed()).
+CLI::App* add_grade_merge_command(CLI::App& grade, int& exit_code);
 
 }  // namespace awb::cli
 

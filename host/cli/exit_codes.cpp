@@ -19,6 +19,11 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"batch.usage", kExitUsage},
     {"bench.usage", kExitUsage},
     {"batch.journal_exists", kExitUsage},  // --resume was not given
+    // awb grade merge given shards that do not make one class together.
+    {"batch.shard_mismatch", kExitUsage},
+    {"batch.shard_missing", kExitUsage},
+    {"batch.shard_duplicate", kExitUsage},
+    {"batch.shard_overlap", kExitUsage},
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},
     {"exercise.no_train", kExitBadInput},
@@ -61,6 +66,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"io.write", kExitFailed},
     {"batch.journal_locked", kExitFailed},
     {"batch.journal_record", kExitFailed},
+    {"batch.shard_unfinished", kExitFailed},  // its run has not finished (or is running)
 };
 
 }  // namespace
