@@ -3,6 +3,7 @@
 //
 // RESULTS/ holds
 //   reports.<generation>/      one whole set: grades.csv, junit.xml, gradescope/, [roster.csv],
+//                              [shard.json] (a shard's manifest, batch_shard.hpp),
 //                              and MANIFEST.sha256 (every other file, `sha256sum -c` format)
 //   current -> reports.<generation>     replaced in one step (a new link renamed over it)
 //   grades.csv -> current/grades.csv    and junit.xml, gradescope, roster.csv likewise: the
