@@ -358,7 +358,6 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       ->excludes(assignment_opt);
   add_isolation_options(cmd, opts->isolation);
   add_build_options(cmd, opts->build, "RESULTS/builds");
-  cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd] {
   const CLI::App* merge = add_grade_merge_command(*cmd, exit_code);
   cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd, merge] {
     if (merge->parsed()) return;
