@@ -72,8 +72,8 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"io.write", kExitFailed},
     {"batch.journal_locked", kExitFailed},
     {"batch.journal_record", kExitFailed},
-    {"template.not_found", kExitFailed},  // the installed plugin template is missing
-    {"template.invalid", kExitFailed},    // a marker of the template is malformed
+    {"template.not_found", kExitFailed},      // the installed plugin template is missing
+    {"template.invalid", kExitFailed},        // a marker of the template is malformed
     {"batch.shard_unfinished", kExitFailed},  // its run has not finished (or is running)
 };
 
