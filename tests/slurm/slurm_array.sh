@@ -7,6 +7,12 @@
 # root or where Slurm or munge is missing.
 #
 # usage: slurm_array.sh AWB COURSE_DIR MUTANT_DIR PLUGIN_DIR SBATCH_SCRIPT WORK_DIR
+#
+# On demand, a class of your own (tests/batch/synthetic_class.py makes one of any size):
+#   AWB_SLURM_CLASS=DIR                the submissions (instead of the generated course class)
+#   AWB_SLURM_OPTIONS="..."            the report options (default: --assignment qkv --view instructor)
+#   AWB_SLURM_GRADE_OPTIONS="..."      options of the grading steps alone (limits, build cache)
+#   AWB_SLURM_SECONDS=N                how long the two runs may take together (default 780)
 set -euo pipefail
 if [[ $# -ne 6 ]]; then
   echo "usage: $0 AWB COURSE_DIR MUTANT_DIR PLUGIN_DIR SBATCH_SCRIPT WORK_DIR" >&2
@@ -15,8 +21,9 @@ fi
 awb=$1 course=$2 mutants=$3 plugins=$4 script=$5 work=$6
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../batch/report_set_check.sh"
-options=(--assignment qkv --view instructor)
-deadline=$((SECONDS + 780))  # below ctest's timeout, so a hang still cleans up
+read -r -a options <<<"${AWB_SLURM_OPTIONS:---assignment qkv --view instructor}"
+read -r -a grade_only <<<"${AWB_SLURM_GRADE_OPTIONS:-}"
+deadline=$((SECONDS + ${AWB_SLURM_SECONDS:-780}))  # below ctest's timeout: a hang still cleans up
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -129,16 +136,22 @@ echo "slurm: $(sinfo -h -o '%P %D node(s) %T %c CPUs') (slurmctld, slurmd, munge
 # ---- the class, unsharded ---------------------------------------------------------------
 rm -rf "$work"
 mkdir -p "$work/logs"
-n=$(python3 "$here/../batch/make_class.py" "$course" "$mutants" "$plugins" "$work/subs" --mutants 5)
+if [[ -n ${AWB_SLURM_CLASS:-} ]]; then
+  ln -s "$(cd "$AWB_SLURM_CLASS" && pwd)" "$work/subs"
+  n=$(find "$work/subs/" -mindepth 1 -maxdepth 1 -type d | wc -l)
+else
+  n=$(python3 "$here/../batch/make_class.py" "$course" "$mutants" "$plugins" "$work/subs" --mutants 5)
+fi
 echo "class: $n submissions"
 start=$(date +%s%N)
-timeout 300 "$awb" grade --batch "$work/subs" --out "$work/whole" -j 2 "${options[@]}" \
-  2>"$work/logs/whole.log" || fail "the unsharded run exited $? ($(tail -3 "$work/logs/whole.log"))"
+timeout $((deadline - SECONDS)) "$awb" grade --batch "$work/subs" --out "$work/whole" -j 2 \
+  "${grade_only[@]}" "${options[@]}" 2>"$work/logs/whole.log" ||
+  fail "the unsharded run exited $? ($(tail -3 "$work/logs/whole.log"))"
 echo "unsharded: $(tail -1 "$work/logs/whole.log") [$(ms "$start") ms]"
 
 # ---- the class as a job array and its merge ---------------------------------------------
 start=$(date +%s%N)
-export AWB=$awb
+export AWB=$awb AWB_GRADE_OPTIONS="${AWB_SLURM_GRADE_OPTIONS:-}"
 array=$(env "$mark" sbatch --parsable --array=0-3 --cpus-per-task=1 \
   --output="$work/logs/grade-%A_%a.log" "$script" "$work/subs" "$work/sharded" "${options[@]}")
 merge=$(env "$mark" sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=yes \
@@ -159,6 +172,8 @@ for f in "$work"/logs/grade-*.log "$work"/logs/merge-*.log; do tail -n 1 "$f"; d
 # ---- the reports ------------------------------------------------------------------------
 whole_set "$work/sharded" || fail "the merged reports are not one whole set"
 same_reports "$work/whole" "$work/sharded" || fail "the merged reports differ from the unsharded run's"
-grep -q '^01-correct,.*identical to the file graded for 07-two-files' "$work/sharded/roster.csv" ||
-  fail "the roster does not flag 01-correct and 07-two-files (shards 0 and 3) as identical"
+if [[ -z ${AWB_SLURM_CLASS:-} ]]; then
+  grep -q '^01-correct,.*identical to the file graded for 07-two-files' "$work/sharded/roster.csv" ||
+    fail "the roster does not flag 01-correct and 07-two-files (shards 0 and 3) as identical"
+fi
 echo "PASS"
