@@ -4,7 +4,6 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 
 #include "graders/model/error.hpp"
 
@@ -18,15 +17,10 @@ namespace {
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
+  awb::test::spit(p, text);
 }
 
-fs::path fresh_folder(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("awb-source-tree-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path fresh_folder(const std::string& name) { return awb::test::scratch("source-tree-" + name); }
 
 constexpr uint64_t kMiB = 1 << 20;
 
