@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "graders/model/error.hpp"
+#include "support/scratch.hpp"
 
 namespace fs = std::filesystem;
 using awb::core::copy_source_tree;
