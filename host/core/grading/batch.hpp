@@ -10,6 +10,7 @@
 //   grades.csv                 one row per subject, one column per exercise, totals
 //   junit.xml                  one testsuite per (subject, exercise)
 //   gradescope/<submission>.json  a Gradescope results.json per submission
+//   prairielearn/<submission>.json  a PrairieLearn results.json per submission
 //   roster.csv                 with an assignment: one row per submission, numbers only, for a
 //                              gradebook (the assignment's variant; the others named in comment)
 // The reports carry no timing, so a resumed run writes them byte for byte as an uninterrupted
@@ -41,7 +42,7 @@ struct BatchOptions {
   std::vector<const Exercise*> exercises;  // with an assignment: assignment->exercise_list()
   const Assignment* assignment = nullptr;  // grade its variant only, every check counting
   GradeOptions grading;
-  grade::View view;  // for grades.csv, junit.xml and roster.csv (Gradescope decides its own)
+  grade::View view;  // for every report but Gradescope's (Gradescope decides its own)
   int jobs = 1;      // submissions graded at once
   // Runners may lock down less than `limited`, where a submission can kill awb: each start of a
   // submission is journaled, and one two earlier runs began and never finished is not graded
@@ -108,9 +109,9 @@ std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_
 std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
                                            const Assignment* assignment,
                                            const std::vector<grade::RosterRow>& roster);
-// Publishes grades.csv, junit.xml and gradescope/<submission>.json as the new current set of
-// `results` (publish_report_set: the previous set or this one, never a mix); with an
-// assignment, roster.csv too.
+// Publishes every format's batch files (grades.csv, junit.xml, gradescope/<submission>.json,
+// prairielearn/<submission>.json) as the new current set of `results` (publish_report_set: the
+// previous set or this one, never a mix); with an assignment, roster.csv too.
 void write_batch_reports(const BatchReports& reports, const std::filesystem::path& results,
                          const grade::View& view, const Assignment* assignment = nullptr,
                          const std::vector<grade::RosterRow>& roster = {});
