@@ -16,8 +16,10 @@
 #include "core/grading/batch_journal.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
+#include "support/test_support.hpp"
 
 using namespace awb;
+using awb::test::slurp;
 namespace fs = std::filesystem;
 
 namespace {
@@ -39,13 +41,6 @@ fs::path scratch(const std::string& name) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
-}
-
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 void spit(const fs::path& file, const std::string& text) {
