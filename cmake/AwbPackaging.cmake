@@ -1,6 +1,6 @@
 # AwbPackaging.cmake: Debian packages of this tree with CPack (`cpack --preset package`, or
 # `cpack -G DEB` in any build folder): `awb` (the command line, awb-runner, the bundled plugins
-# and mutants, the SDK and its template, the exercises) and `awb-gui`.
+# and mutants, the SDK and its template, the exercises, the autograder scripts) and `awb-gui`.
 #
 # Depends are read from the binaries by dpkg-shlibdeps, so they name the libraries of the
 # release the packages were built on: build on the release they are for (Gradescope's image, a

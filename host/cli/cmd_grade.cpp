@@ -83,17 +83,6 @@ grade::View view_for(const GradeOptions& o, const core::Assignment* assignment) 
   return grade::View{o.view == "instructor", o.after_due || past_due};
 }
 
-// --assignment takes a file, or the name of a bundled assignment ("qkv").
-std::filesystem::path assignment_path(const std::string& spec) {
-  std::error_code ec;
-  if (std::filesystem::exists(spec, ec)) return spec;
-  const auto bundled = core::bundled_assignment_dir() / (spec + ".yaml");
-  if (std::filesystem::exists(bundled, ec)) return bundled;
-  throw Error("assignment.not_found", spec,
-              "no such file, and no bundled assignment of that name (see " +
-                  core::bundled_assignment_dir().string() + ")");
-}
-
 // For the instructor: a graded plugin that is not bundled but has the bytes of a plugin or
 // mutant that ships with awb (a student handing in awb's own answer).
 std::string shipped_copy_notes(const std::vector<core::VariantRef>& variants) {
@@ -224,7 +213,8 @@ int run_grade(const GradeOptions& o) {
                 "no exercise file (*.yaml, *.yml) here: nothing to grade");
   std::optional<core::Assignment> assignment;
   if (!o.assignment.empty()) {
-    core::AssignmentLoad load = core::load_assignment(assignment_path(o.assignment), set.exercises);
+    core::AssignmentLoad load =
+        core::load_assignment(core::find_assignment(o.assignment), set.exercises);
     for (const auto& e : load.errors) std::cerr << e.what() << '\n';
     if (!load.errors.empty()) return kExitBadInput;
     assignment = std::move(load.assignment);

@@ -18,6 +18,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"grade.usage", kExitUsage},
     {"batch.usage", kExitUsage},
     {"bench.usage", kExitUsage},
+    {"autograder.usage", kExitUsage},
     {"batch.journal_exists", kExitUsage},  // --resume was not given
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # package.sh: the Debian packages CPack makes of a build (cmake/AwbPackaging.cmake). `awb` holds
-# the command line, the runner, the plugins, the SDK and the exercises and nothing of the GUI;
-# its Depends name the libraries its binaries link (dpkg-shlibdeps), its
+# the command line, the runner, the plugins, the SDK, the exercises and the autograder scripts and
+# nothing of the GUI; its Depends name the libraries its binaries link (dpkg-shlibdeps), its
 # Recommends what a source submission is built with; `awb-gui` depends on that very awb and on
-# Qt. Leaves the packages in OUT_DIR.
+# Qt. Leaves the packages in OUT_DIR for the autograder tests.
 #
 # usage: package.sh BUILD_DIR OUT_DIR
 set -euo pipefail
@@ -46,6 +46,8 @@ has -rw-r--r-- lib/awb/mutants/mutant_divide_by_sum.so
 has -rw-r--r-- include/awb/awb_plugin.h
 has -rw-r--r-- lib/cmake/AwbSdk/AwbSdkConfig.cmake
 has -rw-r--r-- share/awb/exercises/assignments/qkv.yaml
+has -rwxr-xr-x share/awb/contrib/gradescope/run_autograder
+has -rwxr-xr-x share/awb/contrib/autograder/grade_submission.sh
 ! grep -q 'awb-gui' <<<"$contents" || fail "awb holds the GUI"
 # Stripped: debug information stays in the build.
 dpkg-deb --fsys-tarfile "$awb_deb" | tar -xO ./usr/bin/awb >"$out/awb.bin"
