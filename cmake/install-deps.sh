@@ -9,7 +9,7 @@ packages=(
   libseccomp-dev libpugixml-dev python3 python3-jsonschema python3-yaml libbenchmark-dev
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core
   clang-format
-  dpkg-dev unzip
+  dpkg-dev unzip debootstrap
 )
 
 missing=()
