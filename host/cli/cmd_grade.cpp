@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "cli/build_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
 #include "core/base/atomic_file.hpp"
@@ -39,6 +40,7 @@ struct GradeOptions {
   int jobs = 1;
   bool resume = false;
   IsolationFlags isolation;
+  BuildFlags build;  // source submissions of a batch
 };
 
 // --variant is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder.
@@ -175,6 +177,8 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   bo.journal_starts =
       !bo.grading.trust_all && bo.grading.session.minimum < runner::Isolation::kLimited;
   bo.resume = o.resume;
+  bo.build = o.build.limits;
+  bo.build_cache = o.build.cache;
   BatchProgressPrinter printer;
   core::BatchSummary summary;
   try {
@@ -292,7 +296,10 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "and does not count. Exits 0 when every check that ran passed, 1 otherwise.\n\n"
       "Batch: awb grade --batch SUBMISSIONS --exercises DIR --out RESULTS [-j N] [--resume]\n"
       "grades every sub-folder of SUBMISSIONS (named after the student; it holds the built\n"
-      "plugin *.so files) on every exercise: every variant of every plugin in it, or one\n"
+      "plugin *.so files, or a CMake project that makes them: built first in the build\n"
+      "sandbox, as `awb build` does, and cached in RESULTS/builds; a build that fails is\n"
+      "not gradable, with the first compiler errors as feedback) on every exercise: every\n"
+      "variant of every plugin in it, or one\n"
       "not-gradable row with the reason when nothing in it loads. Each result is appended to\n"
       "RESULTS/journal.jsonl (checksummed, fsync'd) as soon as it is known; after a kill,\n"
       "--resume grades only what the journal lacks (an edited exercise or a rebuilt plugin is\n"
@@ -361,6 +368,7 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->excludes(assignment_opt);
   add_isolation_options(cmd, opts->isolation);
+  add_build_options(cmd, opts->build, "RESULTS/builds");
   cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd] {
     if (batch_opt->count() > 0 && out_opt->count() == 0)
       throw CLI::RequiredError("--out (the results folder) with --batch");

@@ -18,6 +18,7 @@ void add_train_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_autograder_command(CLI::App& app, int& exit_code);
+void add_build_command(CLI::App& app, int& exit_code);
 
 }  // namespace awb::cli
 

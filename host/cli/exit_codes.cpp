@@ -20,6 +20,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"bench.usage", kExitUsage},
     {"autograder.usage", kExitUsage},
     {"batch.journal_exists", kExitUsage},  // --resume was not given
+    {"build.not_source", kExitUsage},      // awb build on a folder without a CMakeLists.txt
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},
     {"exercise.no_train", kExitBadInput},
@@ -58,6 +59,8 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"runner.unknown", kExitFailed},
     {"runner.given_up", kExitFailed},
     {"runner.isolation", kExitFailed},
+    {"build.sandbox_failed", kExitFailed},
+    {"build.source_too_large", kExitFailed},
     {"io.read", kExitFailed},
     {"io.write", kExitFailed},
     {"batch.journal_locked", kExitFailed},

@@ -1,6 +1,8 @@
 // landlock.cpp: the file-system (and, where the kernel has it, network and scope) ruleset.
 // Debian 12's kernel headers stop at Landlock ABI 2, so the newer constants are defined here and
 // used only when the running kernel reports the matching ABI.
+#include "runner/landlock.hpp"
+
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <sys/prctl.h>
@@ -11,8 +13,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include "runner/lockdown.hpp"
 
 namespace awb::runner {
 namespace {

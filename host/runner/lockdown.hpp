@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/landlock.hpp"
 #include "runner/protocol.hpp"
 
 namespace awb::runner {
@@ -33,20 +34,6 @@ struct LockdownReport {
 // effort) → no-new-privs → Landlock → seccomp, stopping at `config.target`. A step that fails
 // leaves the level at the one below it; later steps still run where they add protection.
 LockdownReport lock_down(const LockdownConfig& config);
-
-// One Landlock rule: a path opened (O_PATH) while the runner could still reach it.
-struct PathRule {
-  int fd = -1;
-  bool writable = false;
-  bool directory = true;
-};
-// Opens the rules: read-only system folders and `read_only`, read-write `read_write`. Paths
-// that do not exist are skipped.
-std::vector<PathRule> open_path_rules(const std::vector<std::string>& read_only,
-                                      const std::vector<std::string>& read_write);
-// The Landlock step. Returns the kernel's Landlock ABI used (0: not applied) and explains a
-// refusal in `why`.
-int apply_landlock(const std::vector<PathRule>& rules, std::string& why);
 
 // The seccomp step (allowlist). False with `why` when the filter could not be loaded.
 // `writable_files`: Landlock already confines writes to the scratch folder; otherwise files

@@ -3,6 +3,7 @@
 #include "core/grading/batch.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +18,8 @@
 
 #include "core/base/sha256.hpp"
 #include "core/base/version.hpp"
+#include "core/builds/source_build.hpp"
+#include "core/builds/source_tree.hpp"
 #include "core/grading/batch_publish.hpp"
 #include "core/grading/lint.hpp"
 #include "core/plugins/plugin_loader.hpp"
@@ -280,7 +283,7 @@ Catalog load_submission(const Shared& s, const fs::path& folder) {
 // A submission as its subjects are graded: what every journal record of it carries.
 struct Submission {
   std::string name;
-  fs::path folder;
+  fs::path folder;  // its plugin files: the submission's folder, or its build's
   FolderFiles files;
   std::string note;  // about the submission, kept in its journal records
   int64_t submitted_at = 0;
@@ -320,17 +323,17 @@ void add_every_variant(const Catalog& catalog, const Submission& sub, Subjects& 
 }
 
 // Nothing loadable: one subject, the submission, not gradable with every reason.
-void add_not_gradable(const Catalog& catalog, const Submission& sub, const std::string& stopped_us,
+void add_not_gradable(const Catalog& catalog, const Submission& sub, const std::string& unloadable,
                       Subjects& out) {
   out.not_gradable = true;
-  std::string reason = stopped_us;
+  std::string reason = unloadable;
   for (const auto& f : catalog.failures)
     reason += (reason.empty() ? "" : "; ") + failure_text(f, sub.folder, sub.name);
   if (reason.empty())
     reason = catalog.plugins.empty() ? "discover: no plugin file (*.so) in the submission"
                                      : "descriptor: the plugin declares no variant";
   out.targets.push_back({sub.name, "", {}, reason, sub.files.digest});
-  out.note = "not gradable: " + reason;
+  out.note = "not gradable: " + reason.substr(0, reason.find('\n'));  // a build's errors follow
 }
 
 // Files beside loadable plugins that did not load are listed too, never dropped silently.
@@ -348,7 +351,7 @@ void add_failed_files(const Catalog& catalog, const Submission& sub, Subjects& o
 }
 
 Subjects submission_subjects(const Shared& s, const Catalog& catalog, const Submission& sub,
-                             const std::string& stopped_us) {
+                             const std::string& unloadable) {
   Subjects out;
   const Assignment* assignment = s.options.assignment;
   if (assignment != nullptr)
@@ -356,7 +359,7 @@ Subjects submission_subjects(const Shared& s, const Catalog& catalog, const Subm
   else
     add_every_variant(catalog, sub, out);
   if (out.targets.empty())
-    add_not_gradable(catalog, sub, stopped_us, out);
+    add_not_gradable(catalog, sub, unloadable, out);
   else if (assignment == nullptr)
     add_failed_files(catalog, sub, out);
   else if (!out.notes.empty())
@@ -470,18 +473,56 @@ bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally)
   return true;
 }
 
+// A source submission's build (cached in the results' build cache): its plugins' folder, or
+// why there is none. A sandbox that cannot start is the grader's fault: the submission is not
+// gradable this time, under a digest no later run shares, so a resume tries it again.
+struct Built {
+  fs::path plugins;
+  std::string failure;
+  std::string digest;  // stands for the files when nothing was built
+};
+
+Built build_submission(const Shared& s, const fs::path& folder) {
+  Built b;
+  try {
+    const fs::path cache =
+        s.options.build_cache.empty() ? s.options.results / "builds" : s.options.build_cache;
+    const BuildOutcome out = build_source(folder, cache, s.options.build);
+    if (out.built) {
+      b.plugins = out.plugins;
+    } else {
+      b.failure = build_failure_text(out);
+      b.digest = sha256_hex("build " + out.key + "\n" + b.failure);
+    }
+  } catch (const Error& e) {
+    b.failure = "the build sandbox could not be set up (not the submission's fault): " +
+                relative_text(e.message(), folder, folder.filename().string());
+    b.digest = sha256_hex(b.failure + "\n" + utc_now() + std::to_string(::getpid()));
+  }
+  return b;
+}
+
 void grade_submission(Shared& s, const fs::path& folder) {
   Submission sub;
   sub.name = folder.filename().string();
   sub.folder = folder;
-  sub.files = folder_files(folder);
+  std::string unloadable;  // why nothing of it is loaded
+  if (is_source_tree(folder)) {
+    const Built built = build_submission(s, folder);
+    unloadable = built.failure;
+    if (built.failure.empty())
+      sub.folder = built.plugins;  // its messages then name files inside the submission too
+    else
+      sub.files.digest = built.digest;
+  }
+  if (unloadable.empty()) sub.files = folder_files(sub.folder);
   if (const auto whole = journaled_whole(s, sub.name, sub.files.digest)) {
     reuse_submission(s, sub.name, *whole);
     return;
   }
-  const std::string stopped_us = journal_start(s, sub.name, sub.files.digest);
-  const Catalog catalog = stopped_us.empty() ? load_submission(s, folder) : Catalog{};
-  Subjects subjects = submission_subjects(s, catalog, sub, stopped_us);
+  if (unloadable.empty()) unloadable = journal_start(s, sub.name, sub.files.digest);
+  const Catalog catalog = unloadable.empty() ? load_submission(s, sub.folder) : Catalog{};
+  Subjects subjects = submission_subjects(s, catalog, sub, unloadable);
   sub.note = join(subjects.notes, "; ");
   sub.submitted_at = s.options.assignment != nullptr ? newest_mtime(folder) : 0;
   sub.subjects = static_cast<int>(subjects.targets.size());

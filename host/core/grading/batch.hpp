@@ -2,8 +2,10 @@
 // plugin in each submission on every exercise, journaled result by result (batch_journal.hpp),
 // resumable after a kill, and final reports built only from the sorted journal.
 //
-// Layout: SUBMISSIONS/<submission>/ holds a student's built plugin file(s) (*.so); the folder's
-// name is the student's id. RESULTS/ receives
+// Layout: SUBMISSIONS/<submission>/ holds a student's built plugin file(s) (*.so), or the sources
+// of a CMake project that builds them (built first: source_build.hpp; a build that fails makes
+// the submission not gradable, with the first compiler errors); the folder's name is the
+// student's id. RESULTS/ receives
 //   journal.jsonl              one checksummed line per (submission, subject, exercise) result
 // and one whole set of reports, published as a generation (batch_publish.hpp: reports.<g>/ with
 // a MANIFEST.sha256, `current` pointing at it, the names below links into current/):
@@ -27,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "core/builds/source_build.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/grading/assignment.hpp"
 #include "core/grading/batch_journal.hpp"
@@ -44,6 +47,10 @@ struct BatchOptions {
   GradeOptions grading;
   grade::View view;  // for every report but Gradescope's (Gradescope decides its own)
   int jobs = 1;      // submissions graded at once
+  // Source submissions (a CMake project: CMakeLists.txt at the folder's top) are built in the
+  // build sandbox first, into this cache (default: RESULTS/builds), by a hash of their sources.
+  BuildLimits build;
+  std::filesystem::path build_cache;
   // Runners may lock down less than `limited`, where a submission can kill awb: each start of a
   // submission is journaled, and one two earlier runs began and never finished is not graded
   // again (awb grade sets it with --min-isolation process).

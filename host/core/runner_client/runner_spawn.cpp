@@ -40,12 +40,6 @@ namespace {
 std::mutex g_live_mutex;
 std::set<pid_t> g_live;  // runners this process started and has not reaped yet
 
-// One uid per runner, outside any range a distribution hands out.
-uid_t next_sandbox_uid() {
-  static std::atomic<uint32_t> counter{0};
-  return 1'500'000 + static_cast<uid_t>(::getpid() % 5000) * 100 + counter++ % 100;
-}
-
 // The parent-death signal fires when the *thread* that spawned a runner exits, and runners may
 // outlive the thread that asked for them (a GUI job, a batch worker). So every runner is spawned
 // from one thread that lives as long as the process.
@@ -106,6 +100,11 @@ UniqueFd move_high(UniqueFd fd) {
 }
 
 }  // namespace
+
+uid_t next_sandbox_uid() {
+  static std::atomic<uint32_t> counter{0};
+  return 1'500'000 + static_cast<uid_t>(::getpid() % 5000) * 100 + counter++ % 100;
+}
 
 fs::path runner_executable() {
   return shipped_path(fs::path(AWB_BUILD_TREE_BIN_DIR) / "awb-runner", "bin/awb-runner");
@@ -176,13 +175,20 @@ std::vector<std::string> runner_arguments(const fs::path& plugin, const fs::path
 }
 
 int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes, pid_t& pid) {
+  return spawn_sandboxed(args,
+                         {{pipes.child_out.get(), runner::kStdoutFd},
+                          {pipes.child_err.get(), runner::kStderrFd},
+                          {pipes.child_request.get(), runner::kRequestFd},
+                          {pipes.child_result.get(), runner::kResultFd}},
+                         pid);
+}
+
+int spawn_sandboxed(const std::vector<std::string>& args,
+                    const std::vector<std::pair<int, int>>& descriptors, pid_t& pid) {
   posix_spawn_file_actions_t fa;
   ::posix_spawn_file_actions_init(&fa);
   ::posix_spawn_file_actions_addopen(&fa, runner::kStdinFd, "/dev/null", O_RDONLY, 0);
-  ::posix_spawn_file_actions_adddup2(&fa, pipes.child_out.get(), runner::kStdoutFd);
-  ::posix_spawn_file_actions_adddup2(&fa, pipes.child_err.get(), runner::kStderrFd);
-  ::posix_spawn_file_actions_adddup2(&fa, pipes.child_request.get(), runner::kRequestFd);
-  ::posix_spawn_file_actions_adddup2(&fa, pipes.child_result.get(), runner::kResultFd);
+  for (const auto& [from, to] : descriptors) ::posix_spawn_file_actions_adddup2(&fa, from, to);
   posix_spawnattr_t attr;
   ::posix_spawnattr_init(&attr);
   sigset_t none, all;

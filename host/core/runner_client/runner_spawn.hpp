@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/runner_client/runner_process.hpp"
@@ -36,6 +37,15 @@ std::vector<std::string> runner_arguments(const std::filesystem::path& plugin,
 // Starts the runner with `args` on `pipes` in a session of its own and registers it; returns
 // posix_spawn's error (0 when it started, `pid` set).
 int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes, pid_t& pid);
+
+// Starts `args` (argv[0] a path) in a session of its own with stdin on /dev/null, each pair's
+// first descriptor as its second, and the environment cut to PATH, LC_ALL and the sanitizers'
+// options; registers it as a runner. Returns posix_spawn's error (0 when it started, `pid` set).
+int spawn_sandboxed(const std::vector<std::string>& args,
+                    const std::vector<std::pair<int, int>>& descriptors, pid_t& pid);
+
+// As root: a uid for one sandboxed process, outside any range a distribution hands out.
+uid_t next_sandbox_uid();
 
 // Once per process: orphans of a runner's descendants come to us, and a dead runner's pipe does
 // not kill the host with SIGPIPE.

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# source_batch.sh AWB TEMPLATE PLUGIN_DIR WORK: a batch of source and built submissions. A
+# project that builds is graded like a built plugin; one that does not compile is not gradable
+# with the compiler's first error (as a path inside the submission) in its feedback; a resume
+# builds nothing again and grades nothing again.
+set -u
+awb=$1 template=$2 plugins=$3 work=$4
+rm -rf "$work"
+mkdir -p "$work/class"
+cp -r "$template" "$work/class/alice"
+cp -r "$template" "$work/class/bob"
+sed -i 's/r.z() = a \* x;/r.z() = a * x +;/' "$work/class/bob/src/student_attention.cpp"
+mkdir "$work/class/carol" && cp "$plugins/awb_parameter_free.so" "$work/class/carol/"
+failures=0
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+
+"$awb" grade --batch "$work/class" --assignment parameter-free --out "$work/results" \
+  > "$work/first.out" 2>&1 || fail "the batch exited $?: $(tail -3 "$work/first.out")"
+roster="$work/results/roster.csv"
+cat "$roster"
+grep -q '^alice,.*,graded,' "$roster" || fail "alice's source was not graded"
+grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"
+grep -q '^bob,0,0,0,0,0,.*,not gradable,"not gradable: build failed: the build step failed' \
+  "$roster" || fail "bob is not 'not gradable: build failed'"
+grep -q 'src/student_attention.cpp:[0-9]*:[0-9]*: error:' "$work/results/gradescope/bob.json" ||
+  fail "bob's feedback lacks the compiler's error"
+if grep -q "awb-build-" "$work/results/gradescope/bob.json"; then
+  fail "bob's feedback names the sandbox's folder"
+fi
+entries=$(find "$work/results/builds" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | wc -l)
+[ "$entries" -eq 2 ] || fail "$entries build cache entries, expected 2"
+before=$(stat -c %Y "$work"/results/builds/*/outcome | sort | tr '\n' ' ')
+
+sleep 1
+"$awb" grade --batch "$work/class" --assignment parameter-free --out "$work/results" --resume \
+  > "$work/resume.out" 2>&1 || fail "the resume exited $?"
+tail -1 "$work/resume.out"
+grep -q ' 0 result(s) graded, 12 taken from the journal' "$work/resume.out" ||
+  fail "the resume graded again: $(tail -1 "$work/resume.out")"
+after=$(stat -c %Y "$work"/results/builds/*/outcome | sort | tr '\n' ' ')
+[ "$before" = "$after" ] || fail "the resume built again"
+
+if [ "$failures" -eq 0 ]; then echo PASS; else echo "$failures failure(s)"; exit 1; fi
