@@ -1,11 +1,13 @@
 # AwbPackaging.cmake: Debian packages of this tree with CPack (`cpack --preset package`, or
-# `cpack -G DEB` in any build folder): `awb` (the command line, awb-runner, the bundled plugins
-# and mutants, the SDK and its template, the exercises, the autograder scripts) and `awb-gui`.
+# `cpack -G DEB` in any build folder): `awb` (the command line, awb-runner, awb-builder, the
+# bundled plugins and mutants, the SDK and its template, the exercises, the autograder scripts)
+# and `awb-gui`.
 #
 # Depends are read from the binaries by dpkg-shlibdeps, so they name the libraries of the
 # release the packages were built on: build on the release they are for (Gradescope's image, a
-# grader's Docker image). Recommends: what a source submission is built with (the SDK's CMake
-# package needs Eigen; `awb` builds with CMake and g++), so a grading server installs them too.
+# grader's Docker image). Recommends: what a source submission is built with (awb-builder runs
+# CMake with Ninja and g++; the SDK's CMake package needs Eigen), so a grading server that
+# installs recommended packages, as apt does by default, can build students' sources.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME awb)
 set(CPACK_PACKAGE_VENDOR "Attention Workbench")
@@ -30,7 +32,7 @@ set(CPACK_COMPONENT_PLUGINS_GROUP awb)
 set(CPACK_COMPONENT_SDK_GROUP awb)
 set(CPACK_COMPONENT_GUI_GROUP gui)
 set(CPACK_DEBIAN_AWB_PACKAGE_NAME awb)
-set(CPACK_DEBIAN_AWB_PACKAGE_RECOMMENDS "cmake, g++, make | ninja-build, libeigen3-dev (>= 3.4)")
+set(CPACK_DEBIAN_AWB_PACKAGE_RECOMMENDS "cmake, ninja-build, g++, libeigen3-dev (>= 3.4)")
 set(CPACK_DEBIAN_GUI_PACKAGE_NAME awb-gui)
 set(CPACK_DEBIAN_GUI_PACKAGE_DEPENDS "awb (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "fonts-dejavu-core")

@@ -3,8 +3,9 @@
 # holds exactly the bundle's files with their modes, comes out byte-identical twice, and bad
 # inputs are refused; the PrairieLearn folder likewise. Then the bundles' grade_submission.sh
 # grades submissions as the platforms would run it (awb from this build through $AWB): a
-# correct plugin (also wrapped in a folder of its own), a broken one, and the fallbacks when awb
-# is missing or fails; every results.json is validated against its schema in tests/schema.
+# correct plugin (also wrapped in a folder of its own), a broken one, the SDK's template as a
+# source submission and the same with a compile error, and the fallbacks when awb is missing or
+# fails; every results.json is validated against its schema in tests/schema.
 #
 # usage: bundle.sh AWB DEB_DIR PLUGIN_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -66,6 +67,9 @@ mkdir -p "$subs/correct" "$subs/wrapped/my-attention" "$subs/broken"
 cp "$plugins/awb_qkv.so" "$subs/correct/attention.so"
 cp "$plugins/awb_qkv.so" "$subs/wrapped/my-attention/attention.so"
 echo "not a shared library" >"$subs/broken/attention.so"
+cp -r "$src/sdk/template" "$subs/source"
+cp -r "$src/sdk/template" "$subs/source-broken"
+sed -i 's/r.z() = a \* x;/r.z() = a * x +;/' "$subs/source-broken/src/student_attention.cpp"
 
 # grade FORMAT BUNDLE NAME SUBMISSION EXPECTED_STATUS [options...]: grade_submission.sh's results
 grade() {
@@ -78,11 +82,14 @@ grade() {
 grade gradescope "$work/gs" correct "$subs/correct" 0
 grade gradescope "$work/gs" wrapped "$subs/wrapped" 0
 grade gradescope "$work/gs" broken "$subs/broken" 0
+grade gradescope "$work/gs" source "$subs/source" 0
+grade gradescope "$work/gs" source-broken "$subs/source-broken" 0
 AWB_OVERRIDE=/nonexistent/awb grade gradescope "$work/gs" no-awb "$subs/correct" 1
 AWB_OVERRIDE=false grade gradescope "$work/gs" awb-fails "$subs/correct" 1
 grade gradescope "$work/gs" no-submission "$work/nothing-here" 1
 grade prairielearn "$work/pl" correct "$subs/correct" 0 --view student
 grade prairielearn "$work/pl" broken "$subs/broken" 0 --view student
+grade prairielearn "$work/pl" source-broken "$subs/source-broken" 0 --view student
 AWB_OVERRIDE=/nonexistent/awb grade prairielearn "$work/pl" no-awb "$subs/correct" 1
 check gradescope "$work/out/gradescope"
 check prairielearn "$work/out/prairielearn"
@@ -105,6 +112,18 @@ if load("gradescope/wrapped.json")["tests"] != load("gradescope/correct.json")["
 broken = load("gradescope/broken.json")
 if sum(t["score"] for t in broken["tests"]) != 0: fail("gradescope broken: points")
 if not all("not_gradable" in t["tags"] for t in broken["tests"]): fail("broken: not gradable")
+# A project that builds is graded, with the assignment's tests and maximum (the template is
+# parameter-free, so the assignment's Q/K/V checks score 0 with the reason).
+source = load("gradescope/source.json")
+if any("not_gradable" in t["tags"] for t in source["tests"]): fail("the template was not graded")
+def maxima(r): return [(t["name"], t["max_score"]) for t in r["tests"]]
+if maxima(source) != maxima(load("gradescope/correct.json")): fail("another maximum")
+if not all("requires qkv" in t["output"] for t in source["tests"]): fail("the reason")
+# One that does not build is not gradable, with the compiler's error as a path in the project.
+for t in load("gradescope/source-broken.json")["tests"]:
+    if "not_gradable" not in t["tags"] or "build failed" not in t["output"]: fail(f"{t}")
+    if "src/student_attention.cpp:" not in t["output"] or "error:" not in t["output"]:
+        fail(f"no compiler error in {t['output']}")
 for name, why in (("no-awb", "awb is not installed"), ("awb-fails", "exit status 1"),
                   ("no-submission", "no submission folder")):
     r = load(f"gradescope/{name}.json")
@@ -116,6 +135,8 @@ if any(t["name"] == "seeded-qkv: rows-sum-to-one" for t in pl["tests"]):
     fail("a hidden check shown to the student")
 pl = load("prairielearn/broken.json")
 if pl["gradable"] or not pl["format_errors"]: fail("prairielearn broken: gradable")
+pl = load("prairielearn/source-broken.json")
+if pl["gradable"] or not pl["format_errors"][0].startswith("build failed"): fail("pl build")
 pl = load("prairielearn/no-awb.json")
 if pl["gradable"] or "awb is not installed" not in pl["format_errors"][0]: fail("pl no-awb")
 print("results read back as expected")

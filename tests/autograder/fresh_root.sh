@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # fresh_root.sh: an autograder bundle run as the platforms run it, on a fresh Debian 12 root.
-# Gradescope: the zip unpacked into /autograder/source, run_autograder once before setup.sh
-# (awb is not there yet: its fallback results.json), setup.sh (installs the awb package and what
-# it needs from the Debian archive), then run_autograder on a correct and a broken submission.
-# PrairieLearn: the folder in /grade/serverFilesCourse/awb, grade.sh on the same two. Every
-# results.json is validated against its schema in tests/schema, and printed.
+# Gradescope: the zip of the bundled parameter-free assignment unpacked into /autograder/source,
+# run_autograder once before setup.sh (awb is not there yet: its fallback results.json), setup.sh
+# (installs the awb package and what it depends on and recommends from the Debian archive), then
+# run_autograder on submissions correct and broken: a built plugin, the SDK's template as a
+# source submission (built in the fresh root), the template with a compile error, a file that is
+# no plugin. PrairieLearn: the folder in /grade/serverFilesCourse/awb, grade.sh on the two source
+# submissions. Every results.json is validated against its schema in tests/schema, and printed.
 #
 # usage: fresh_root.sh AWB DEB_DIR PLUGIN_DIR SOURCE_DIR WORK_DIR
 #
@@ -83,12 +85,15 @@ in_root() {
 }
 
 subs=$work/submissions
-mkdir -p "$subs/correct" "$subs/broken"
-cp "$plugins/awb_qkv.so" "$subs/correct/attention.so"
-echo "not a shared library" >"$subs/broken/attention.so"
+mkdir -p "$subs/plugin" "$subs/broken-plugin"
+cp "$plugins/awb_parameter_free.so" "$subs/plugin/attention.so"
+echo "not a shared library" >"$subs/broken-plugin/attention.so"
+cp -r "$src/sdk/template" "$subs/source"
+cp -r "$src/sdk/template" "$subs/broken-source"
+sed -i 's/r.z() = a \* x;/r.z() = a * x +;/' "$subs/broken-source/src/student_attention.cpp"
 
 echo "== Gradescope: the bundle in /autograder/source"
-"$awb" autograder gradescope --assignment qkv --package "$(ls "$deb_dir"/awb_*.deb)" \
+"$awb" autograder gradescope --assignment parameter-free --package "$(ls "$deb_dir"/awb_*.deb)" \
   --out "$work/autograder.zip"
 unzip -t "$work/autograder.zip" | tail -1
 mkdir -p "$root/autograder/source"
@@ -105,16 +110,15 @@ gradescope() {
   cp "$root/autograder/results/results.json" "$work/gradescope/$1.json" ||
     { cat "$work/gradescope/$1.log"; fail "$1: no results.json"; }
 }
-gradescope before-setup "$subs/correct"
+gradescope before-setup "$subs/plugin"
 echo "== Gradescope: setup.sh"
 in_root bash -c 'cd /autograder/source && bash ./setup.sh' >"$work/setup.log" 2>&1 ||
   { tail -30 "$work/setup.log"; fail "setup.sh"; }
 tail -1 "$work/setup.log"
-gradescope correct "$subs/correct"
-gradescope broken "$subs/broken"
+for name in plugin source broken-source broken-plugin; do gradescope "$name" "$subs/$name"; done
 
 echo "== PrairieLearn: the folder in /grade/serverFilesCourse/awb"
-"$awb" autograder prairielearn --assignment qkv --out "$root/grade/serverFilesCourse/awb"
+"$awb" autograder prairielearn --assignment parameter-free --out "$root/grade/serverFilesCourse/awb"
 # prairielearn NAME SUBMISSION: grade.sh on it, results.json kept as NAME.json
 prairielearn() {
   rm -rf "$root/grade/student" "$root/grade/results"
@@ -126,8 +130,8 @@ prairielearn() {
   cp "$root/grade/results/results.json" "$work/prairielearn/$1.json" ||
     { cat "$work/prairielearn/$1.log"; fail "$1: no results.json"; }
 }
-prairielearn correct "$subs/correct"
-prairielearn broken "$subs/broken"
+prairielearn source "$subs/source"
+prairielearn broken-source "$subs/broken-source"
 
 for f in "$work"/gradescope/*.json "$work"/prairielearn/*.json; do
   echo "== ${f#"$work"/}"
@@ -143,15 +147,22 @@ def load(name): return json.loads((work / name).read_text())
 def fail(why): sys.exit(f"FAIL: {why}")
 r = load("gradescope/before-setup.json")
 if r["score"] != 0 or "awb is not installed" not in r["output"]: fail("before setup")
-r = load("gradescope/correct.json")
-score, top = sum(t["score"] for t in r["tests"]), sum(t["max_score"] for t in r["tests"])
-if score != top or top <= 0: fail(f"gradescope correct: {score}/{top}")
-r = load("gradescope/broken.json")
-if sum(t["score"] for t in r["tests"]) != 0 or "not gradable" not in r["output"]: fail("broken")
-r = load("prairielearn/correct.json")
-if not r["gradable"] or r["score"] != 1.0: fail(f"prairielearn correct: {r['score']}")
-r = load("prairielearn/broken.json")
-if r["gradable"] or not r["format_errors"]: fail("prairielearn broken")
+def points(r): return sum(t["score"] for t in r["tests"]), sum(t["max_score"] for t in r["tests"])
+score, top = points(load("gradescope/plugin.json"))
+if score != top or top <= 0: fail(f"gradescope plugin: {score}/{top}")
+r = load("gradescope/source.json")
+if any("not_gradable" in t["tags"] for t in r["tests"]) or not 0 < points(r)[0] <= top:
+    fail(f"gradescope source: {points(r)}")
+for t in load("gradescope/broken-source.json")["tests"]:
+    if "build failed" not in t["output"] or "src/student_attention.cpp:" not in t["output"]:
+        fail(f"gradescope broken-source: {t['output']}")
+r = load("gradescope/broken-plugin.json")
+if points(r)[0] != 0 or "not gradable" not in r["output"]: fail("gradescope broken-plugin")
+r = load("prairielearn/source.json")
+if not r["gradable"] or not 0 < r["score"] <= 1: fail(f"prairielearn source: {r['score']}")
+r = load("prairielearn/broken-source.json")
+if r["gradable"] or not r["format_errors"][0].startswith("build failed"):
+    fail("prairielearn broken-source")
 print("results read back as expected")
 PY
 echo PASS

@@ -30,7 +30,7 @@ done
 [[ $depends != *libqt6* ]] || fail "awb depends on Qt"
 recommends=$(dpkg-deb -f "$awb_deb" Recommends)
 echo "Recommends: $recommends"
-for pkg in cmake g++ libeigen3-dev; do
+for pkg in cmake ninja-build g++ libeigen3-dev; do
   [[ ", $recommends," == *", $pkg"[\ ,]* ]] || fail "awb's Recommends lack $pkg"
 done
 
@@ -41,6 +41,7 @@ has() {  # has MODE PATH
 }
 has -rwxr-xr-x bin/awb
 has -rwxr-xr-x bin/awb-runner
+has -rwxr-xr-x bin/awb-builder
 has -rw-r--r-- lib/awb/plugins/awb_qkv.so
 has -rw-r--r-- lib/awb/mutants/mutant_divide_by_sum.so
 has -rw-r--r-- include/awb/awb_plugin.h
