@@ -9,6 +9,7 @@ packages=(
   libseccomp-dev libpugixml-dev python3 python3-jsonschema python3-yaml libbenchmark-dev
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core
   clang-format
+  slurm-wlm munge
   dpkg-dev unzip debootstrap
 )
 
@@ -35,5 +36,16 @@ fi
 
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# munge and Slurm start their daemons as they install (munged with a freshly generated key).
+# The Slurm test runs daemons of its own (its own configuration, key, socket and ports) and
+# wants none of the system's: a policy-rc.d that refuses every start keeps the packages from
+# starting anything. A machine that has its own policy-rc.d keeps it; ours goes after apt-get.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  trap '"${sudo[@]}" rm -f "$policy"' EXIT
+  printf '#!/bin/sh\n# install-deps: no daemon starts while packages install\nexit 101\n' |
+    "${sudo[@]}" tee "$policy" >/dev/null
+  "${sudo[@]}" chmod 755 "$policy"
+fi
 "${sudo[@]}" apt-get update -q
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/grade_inputs.hpp"
 #include "core/base/atomic_file.hpp"
-#include "core/exercises/exercise.hpp"
 #include "core/grading/assignment.hpp"
 #include "core/grading/autograder.hpp"
 #include "graders/model/error.hpp"
@@ -18,23 +18,16 @@ namespace {
 namespace fs = std::filesystem;
 
 struct AutograderOptions {
-  std::string assignment;
-  std::vector<std::string> exercise_dirs;
+  GradeInputs inputs;   // --exercises and --assignment, as `awb grade` reads them
   std::string package;  // Gradescope: the awb .deb setup.sh installs
   std::string out;
 };
 
-// The assignment over the exercises it names by id, every problem of either printed.
+// The assignment over the exercises it names by id; every problem of a file printed.
 std::optional<core::Assignment> load(const AutograderOptions& o) {
-  std::vector<fs::path> dirs(o.exercise_dirs.begin(), o.exercise_dirs.end());
-  if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
-  const core::ExerciseSet set = core::load_exercises(dirs);
-  core::AssignmentLoad load =
-      core::load_assignment(core::find_assignment(o.assignment), set.exercises);
-  for (const auto& e : set.errors) std::cerr << e.what() << '\n';
-  for (const auto& e : load.errors) std::cerr << e.what() << '\n';
-  if (!set.errors.empty() || !load.errors.empty()) return std::nullopt;
-  return std::move(load.assignment);
+  LoadedInputs loaded = load_grade_inputs(o.inputs);
+  if (loaded.exit_code != kExitOk) return std::nullopt;
+  return std::move(loaded.assignment);
 }
 
 std::string summary(const std::vector<core::ZipEntry>& files, const core::Assignment& a) {
@@ -76,11 +69,11 @@ int run_prairielearn(const AutograderOptions& o) {
 
 // The options both platforms take.
 void add_assignment_options(CLI::App* cmd, AutograderOptions& o) {
-  cmd->add_option("--assignment", o.assignment,
+  cmd->add_option("--assignment", o.inputs.assignment,
                   "The assignment to grade: a file, or a bundled one (parameter-free, qkv, "
                   "multi-head, causal)")
       ->required();
-  cmd->add_option("--exercises", o.exercise_dirs,
+  cmd->add_option("--exercises", o.inputs.exercise_dirs,
                   "Where the assignment's exercise ids are looked up (default: the bundled "
                   "exercises); repeatable");
 }

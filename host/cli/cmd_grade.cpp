@@ -8,6 +8,7 @@
 
 #include "cli/build_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/grade_inputs.hpp"
 #include "cli/isolation_options.hpp"
 #include "core/base/atomic_file.hpp"
 #include "core/base/sha256.hpp"
@@ -27,18 +28,16 @@ namespace {
 struct GradeOptions {
   std::vector<std::string> plugins;
   std::vector<std::string> exercises;
-  std::vector<std::string> exercise_dirs;
+  GradeInputs inputs;  // --exercises, --assignment, --view, --after-due
   std::vector<std::string> plugin_dirs;
   std::string format = std::string(grade::report_formats().front().name);
   std::string out;
-  std::string view = "student";
-  bool after_due = false;
   int strictness = 2;
   std::string scalar = "f64";
-  std::string batch;       // a folder of submissions: batch mode, --out is then a folder
-  std::string assignment;  // an assignment file (or a bundled assignment's name)
+  std::string batch;  // a folder of submissions: batch mode, --out is then a folder
   int jobs = 1;
   bool resume = false;
+  std::string shard;  // with --batch: "I/N", grade shard I of N
   IsolationFlags isolation;
   BuildFlags build;  // source submissions of a batch
 };
@@ -75,14 +74,6 @@ std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
     if (std::none_of(out.begin(), out.end(), [&](const core::Exercise* e) { return e->id == w; }))
       throw core::unknown_exercise(set, w);
   return out;
-}
-
-// Who reads the reports. after_due_date checks show to students with --after-due, or once the
-// assignment's due date has passed.
-grade::View view_for(const GradeOptions& o, const core::Assignment* assignment) {
-  const bool past_due =
-      assignment != nullptr && assignment->due && std::time(nullptr) > *assignment->due;
-  return grade::View{o.view == "instructor", o.after_due || past_due};
 }
 
 // For the instructor: a graded plugin that is not bundled but has the bytes of a plugin or
@@ -172,13 +163,14 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   bo.grading.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
   bo.grading.strictness = o.strictness;
   o.isolation.apply(bo.grading);
-  bo.view = view_for(o, assignment);
+  bo.view = view_for(o.inputs, assignment);
   bo.jobs = o.jobs;
   bo.journal_starts =
       !bo.grading.trust_all && bo.grading.session.minimum < runner::Isolation::kLimited;
   bo.resume = o.resume;
   bo.build = o.build.limits;
   bo.build_cache = o.build.cache;
+  if (!o.shard.empty()) bo.shard = core::parse_shard(o.shard);  // --shard checked it
   BatchProgressPrinter printer;
   core::BatchSummary summary;
   try {
@@ -191,7 +183,8 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   }
   printer.finish();
   for (const auto& w : summary.journal_warnings) std::cerr << "journal: " << w << '\n';
-  std::cerr << "batch: " << summary.submissions << " submission(s), " << summary.not_gradable
+  std::cerr << "batch: " << (bo.shard ? "shard " + core::to_string(*bo.shard) + ": " : "")
+            << summary.submissions << " submission(s), " << summary.not_gradable
             << " not gradable; " << summary.graded << " result(s) graded, " << summary.reused
             << " taken from the journal; reports in " << o.out << '\n';
   return kExitOk;
@@ -199,7 +192,7 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
 
 int run_grade(const GradeOptions& o) {
   // --exercise takes ids, or files and folders to load.
-  std::vector<std::filesystem::path> dirs(o.exercise_dirs.begin(), o.exercise_dirs.end());
+  std::vector<std::filesystem::path> dirs;
   std::vector<std::string> ids;
   for (const auto& e : o.exercises) {
     std::error_code ec;
@@ -208,21 +201,10 @@ int run_grade(const GradeOptions& o) {
     else
       ids.push_back(e);
   }
-  if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
-  const core::ExerciseSet set = core::load_exercises(dirs);
-  for (const auto& e : set.errors) std::cerr << e.what() << '\n';
-  if (!set.errors.empty()) return kExitBadInput;
-  if (set.exercises.empty())
-    throw Error("exercise.none_found", dirs.front().string(),
-                "no exercise file (*.yaml, *.yml) here: nothing to grade");
-  std::optional<core::Assignment> assignment;
-  if (!o.assignment.empty()) {
-    core::AssignmentLoad load =
-        core::load_assignment(core::find_assignment(o.assignment), set.exercises);
-    for (const auto& e : load.errors) std::cerr << e.what() << '\n';
-    if (!load.errors.empty()) return kExitBadInput;
-    assignment = std::move(load.assignment);
-  }
+  const LoadedInputs loaded = load_grade_inputs(o.inputs, dirs);
+  if (loaded.exit_code != kExitOk) return loaded.exit_code;
+  const core::ExerciseSet& set = loaded.set;
+  const std::optional<core::Assignment>& assignment = loaded.assignment;
   const auto exercises = assignment ? assignment->exercise_list() : pick_exercises(set, ids);
   if (!o.batch.empty()) return run_grade_batch(o, exercises, assignment ? &*assignment : nullptr);
 
@@ -268,7 +250,7 @@ int run_grade(const GradeOptions& o) {
     }
   }
 
-  const grade::View view = view_for(o, assignment ? &*assignment : nullptr);
+  const grade::View view = view_for(o.inputs, assignment ? &*assignment : nullptr);
   const grade::ReportFormat& format = *grade::find_report_format(o.format);  // --format checked it
   if (!format.multi_subject && reports.size() != 1)
     throw Error("grade.usage", std::string(format.document) +
@@ -310,7 +292,11 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "RESULTS/roster.csv (one row per submission, numbers only, for a gradebook: grade with\n"
       "--view instructor to count hidden checks). Submissions are graded at --min-isolation\n"
       "limited unless you say otherwise: at process a submission could rewrite the results (see\n"
-      "the README). Batch exit codes:\n"
+      "the README).\n\n"
+      "On a cluster, --shard I/N grades the submissions of shard I of N (counting from 0; a\n"
+      "submission's shard is sha256(its name) mod N, so it stays there when others are added)\n"
+      "into RESULTS of its own; awb grade merge SHARD_RESULTS... --out DIR then writes the\n"
+      "class's reports, the bytes one unsharded run would write. Batch exit codes:\n"
       "  0  every submission graded (whatever the students scored)\n"
       "  1  I/O failure (a file could not be read or written; the journal is locked)\n"
       "  2  bad command line, or RESULTS already has a journal and --resume was not given\n"
@@ -322,9 +308,8 @@ void add_grade_command(CLI::App& app, int& exit_code) {
   auto* exercises_opt =
       cmd->add_option("--exercise", opts->exercises,
                       "Exercise id, file or folder; repeatable (default: every bundled exercise)");
-  cmd->add_option("--exercises", opts->exercise_dirs, "Where exercise ids are looked up");
-  auto* assignment_opt = cmd->add_option(
-      "--assignment", opts->assignment,
+  auto* assignment_opt = add_grade_input_options(
+      cmd, opts->inputs,
       "Grade under an assignment (a file, or a bundled one: parameter-free, qkv, multi-head,\n"
       "causal): its exercises, its variant of each submission, and every check it requires\n"
       "counting, so every submission has the same maximum; a required check the variant\n"
@@ -352,12 +337,17 @@ void add_grade_command(CLI::App& app, int& exit_code) {
                 "With --batch: continue the journal in the results folder, grading only what "
                 "it lacks")
       ->needs(batch_opt);
-  cmd->add_option("--view", opts->view, "student (hidden checks left out) or instructor")
-      ->check(CLI::IsMember({"student", "instructor"}))
-      ->capture_default_str();
-  cmd->add_flag("--after-due", opts->after_due,
-                "Show after_due_date checks to students (with an assignment: also once its due "
-                "date has passed)");
+  cmd->add_option("--shard", opts->shard,
+                  "With --batch: I/N, grade shard I of N only (I counts from 0; a job array's\n"
+                  "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT); merge the shards with awb grade "
+                  "merge")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            std::string why;
+            return core::parse_shard(text, &why) ? std::string() : why;
+          },
+          "I/N", "shard"))
+      ->needs(batch_opt);
   cmd->add_option("--strictness", opts->strictness,
                   "1: outputs only; 2: also reruns and perturbation probes")
       ->check(CLI::Range(1, 2))
@@ -369,7 +359,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       ->excludes(assignment_opt);
   add_isolation_options(cmd, opts->isolation);
   add_build_options(cmd, opts->build, "RESULTS/builds");
-  cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd] {
+  const CLI::App* merge = add_grade_merge_command(*cmd, exit_code);
+  cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd, merge] {
+    if (merge->parsed()) return;
     if (batch_opt->count() > 0 && out_opt->count() == 0)
       throw CLI::RequiredError("--out (the results folder) with --batch");
     if (batch_opt->count() == 0 && opts->plugins.empty())

@@ -19,6 +19,9 @@ void add_bench_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_autograder_command(CLI::App& app, int& exit_code);
 void add_build_command(CLI::App& app, int& exit_code);
+void add_new_plugin_command(CLI::App& app, int& exit_code);
+// `awb grade merge`, a subcommand of grade (which then runs nothing itself: check parsed()).
+CLI::App* add_grade_merge_command(CLI::App& grade, int& exit_code);
 
 }  // namespace awb::cli
 

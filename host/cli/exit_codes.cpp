@@ -21,6 +21,14 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"autograder.usage", kExitUsage},
     {"batch.journal_exists", kExitUsage},  // --resume was not given
     {"build.not_source", kExitUsage},      // awb build on a folder without a CMakeLists.txt
+    {"new_plugin.unknown_kind", kExitUsage},
+    {"new_plugin.bad_name", kExitUsage},
+    {"new_plugin.not_empty", kExitUsage},  // nothing is overwritten
+    // awb grade merge given shards that do not make one class together.
+    {"batch.shard_mismatch", kExitUsage},
+    {"batch.shard_missing", kExitUsage},
+    {"batch.shard_duplicate", kExitUsage},
+    {"batch.shard_overlap", kExitUsage},
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},
     {"exercise.no_train", kExitBadInput},
@@ -65,6 +73,9 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"io.write", kExitFailed},
     {"batch.journal_locked", kExitFailed},
     {"batch.journal_record", kExitFailed},
+    {"template.not_found", kExitFailed},      // the installed plugin template is missing
+    {"template.invalid", kExitFailed},        // a marker of the template is malformed
+    {"batch.shard_unfinished", kExitFailed},  // its run has not finished (or is running)
 };
 
 }  // namespace

@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
       "Exit codes:\n"
       "  0  success\n"
       "  1  the work ran and failed (a plugin call returned an error)\n"
-      "  2  bad command line (an unknown option or value, or an exercise, case, example or\n"
-      "     assignment name that names nothing)\n"
+      "  2  bad command line (an unknown option or value, an exercise, case, example or\n"
+      "     assignment name that names nothing, or a folder new-plugin would write over)\n"
       "  3  an input file (problem, exercise, assignment) is invalid\n"
       "  4  a plugin could not be loaded, or the requested variant was not found\n"
       "  5  the variant cannot do what is asked (a capability or the backward pass is missing)\n"
@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   add_bench_command(app, exit_code);
   add_compare_command(app, exit_code);
   add_build_command(app, exit_code);
+  add_new_plugin_command(app, exit_code);
   add_autograder_command(app, exit_code);
   // An unknown first word is named, with the closest command, instead of CLI11's "A subcommand
   // is required".

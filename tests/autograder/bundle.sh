@@ -3,9 +3,9 @@
 # holds exactly the bundle's files with their modes, comes out byte-identical twice, and bad
 # inputs are refused; the PrairieLearn folder likewise. Then the bundles' grade_submission.sh
 # grades submissions as the platforms would run it (awb from this build through $AWB): a
-# correct plugin (also wrapped in a folder of its own), a broken one, the SDK's template as a
-# source submission and the same with a compile error, and the fallbacks when awb is missing or
-# fails; every results.json is validated against its schema in tests/schema.
+# correct plugin (also wrapped in a folder of its own), a broken one, a source submission (the
+# project `awb new-plugin --kind qkv` writes) and the same with a compile error, and the fallbacks
+# when awb is missing or fails; every results.json is validated against its schema in tests/schema.
 #
 # usage: bundle.sh AWB DEB_DIR PLUGIN_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -67,9 +67,9 @@ mkdir -p "$subs/correct" "$subs/wrapped/my-attention" "$subs/broken"
 cp "$plugins/awb_qkv.so" "$subs/correct/attention.so"
 cp "$plugins/awb_qkv.so" "$subs/wrapped/my-attention/attention.so"
 echo "not a shared library" >"$subs/broken/attention.so"
-cp -r "$src/sdk/template" "$subs/source"
-cp -r "$src/sdk/template" "$subs/source-broken"
-sed -i 's/r.z() = a \* x;/r.z() = a * x +;/' "$subs/source-broken/src/student_attention.cpp"
+"$awb" new-plugin "$subs/source" --kind qkv >/dev/null
+cp -r "$subs/source" "$subs/source-broken"
+echo 'int this_does_not_compile = ;' >>"$subs/source-broken/src/student_attention.cpp"
 
 # grade FORMAT BUNDLE NAME SUBMISSION EXPECTED_STATUS [options...]: grade_submission.sh's results
 grade() {
@@ -112,13 +112,12 @@ if load("gradescope/wrapped.json")["tests"] != load("gradescope/correct.json")["
 broken = load("gradescope/broken.json")
 if sum(t["score"] for t in broken["tests"]) != 0: fail("gradescope broken: points")
 if not all("not_gradable" in t["tags"] for t in broken["tests"]): fail("broken: not gradable")
-# A project that builds is graded, with the assignment's tests and maximum (the template is
-# parameter-free, so the assignment's Q/K/V checks score 0 with the reason).
+# A project that builds (awb new-plugin's Q/K/V solution) is graded like the built plugin: the
+# same tests and maximum, every one passed.
 source = load("gradescope/source.json")
-if any("not_gradable" in t["tags"] for t in source["tests"]): fail("the template was not graded")
 def maxima(r): return [(t["name"], t["max_score"]) for t in r["tests"]]
 if maxima(source) != maxima(load("gradescope/correct.json")): fail("another maximum")
-if not all("requires qkv" in t["output"] for t in source["tests"]): fail("the reason")
+if any(t["status"] != "passed" for t in source["tests"]): fail("the source project lost points")
 # One that does not build is not gradable, with the compiler's error as a path in the project.
 for t in load("gradescope/source-broken.json")["tests"]:
     if "not_gradable" not in t["tags"] or "build failed" not in t["output"]: fail(f"{t}")

@@ -3,9 +3,9 @@
 # Gradescope: the zip of the bundled parameter-free assignment unpacked into /autograder/source,
 # run_autograder once before setup.sh (awb is not there yet: its fallback results.json), setup.sh
 # (installs the awb package and what it depends on and recommends from the Debian archive), then
-# run_autograder on submissions correct and broken: a built plugin, the SDK's template as a
-# source submission (built in the fresh root), the template with a compile error, a file that is
-# no plugin. PrairieLearn: the folder in /grade/serverFilesCourse/awb, grade.sh on the two source
+# run_autograder on submissions correct and broken: a built plugin, a source submission (the
+# project `awb new-plugin` writes, built in the fresh root), the same with a compile error, a
+# file that is no plugin. PrairieLearn: the folder in /grade/serverFilesCourse/awb, grade.sh on the two source
 # submissions. Every results.json is validated against its schema in tests/schema, and printed.
 #
 # usage: fresh_root.sh AWB DEB_DIR PLUGIN_DIR SOURCE_DIR WORK_DIR
@@ -88,9 +88,9 @@ subs=$work/submissions
 mkdir -p "$subs/plugin" "$subs/broken-plugin"
 cp "$plugins/awb_parameter_free.so" "$subs/plugin/attention.so"
 echo "not a shared library" >"$subs/broken-plugin/attention.so"
-cp -r "$src/sdk/template" "$subs/source"
-cp -r "$src/sdk/template" "$subs/broken-source"
-sed -i 's/r.z() = a \* x;/r.z() = a * x +;/' "$subs/broken-source/src/student_attention.cpp"
+"$awb" new-plugin "$subs/source" --kind parameter-free >/dev/null
+cp -r "$subs/source" "$subs/broken-source"
+echo 'int this_does_not_compile = ;' >>"$subs/broken-source/src/student_attention.cpp"
 
 echo "== Gradescope: the bundle in /autograder/source"
 "$awb" autograder gradescope --assignment parameter-free --package "$(ls "$deb_dir"/awb_*.deb)" \

@@ -12,19 +12,11 @@ import subprocess
 import sys
 import tempfile
 
+from make_class import FIXED, make_class
+
 awb, course, mutants, plugins = (pathlib.Path(a) for a in sys.argv[1:5])
 work = pathlib.Path(tempfile.mkdtemp(prefix="awb-course-"))
 subs, out = work / "submissions", work / "results"
-
-
-def hand_in(student, *files):
-    folder = subs / student
-    folder.mkdir(parents=True)
-    for src, name in files:
-        if src is None:
-            (folder / name).write_bytes(b"not a shared library")
-        else:
-            shutil.copyfile(src, folder / name)
 
 
 def fail(msg):
@@ -33,18 +25,7 @@ def fail(msg):
 
 
 try:
-    hand_in("01-correct", (course / "course_correct.so", "attention.so"))
-    hand_in("02-f32-only", (course / "course_f32_only.so", "attention.so"))
-    hand_in("03-no-causal", (course / "course_no_causal.so", "attention.so"))
-    hand_in("04-copy", (plugins / "awb_qkv.so", "attention.so"))
-    hand_in("05-broken", (None, "attention.so"))
-    hand_in("06-empty")
-    hand_in("07-two-files", (course / "course_correct.so", "a.so"),
-            (plugins / "awb_parameter_free.so", "b.so"))
-    mutant_files = sorted(mutants.glob("*.so"))
-    for i, m in enumerate(mutant_files):
-        hand_in(f"{10 + i:02d}-{m.stem.removeprefix('mutant_')}", (m, "attention.so"))
-
+    mutant_files = make_class(course, mutants, plugins, subs)
     run = subprocess.run([str(awb), "grade", "--batch", str(subs), "--assignment", "qkv",
                           "--out", str(out), "-j", "2", "--view", "instructor"],
                          capture_output=True, text=True, timeout=900)
@@ -55,8 +36,8 @@ try:
     with open(out / "roster.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     by_name = {r["submission"]: r for r in rows}
-    if len(rows) != 7 + len(mutant_files):
-        fail(f"{len(rows)} roster rows for {7 + len(mutant_files)} submissions")
+    if len(rows) != FIXED + len(mutant_files):
+        fail(f"{len(rows)} roster rows for {FIXED + len(mutant_files)} submissions")
     maxima = {r["max"] for r in rows}
     if len(maxima) != 1:
         fail(f"maxima differ: {sorted(maxima)}")
@@ -95,7 +76,7 @@ try:
         fail("two submissions with the same file are not flagged")
     # Mistakes that cannot occur in a single-head Q/K/V variant: its head order and W_o.
     single_head_safe = {"heads_reversed", "skip_output_projection"}
-    for r in rows[7:]:
+    for r in rows[FIXED:]:
         mistake = r["submission"][3:]
         caught = float(r["total"]) < top
         if caught == (mistake in single_head_safe):

@@ -1,147 +1,52 @@
 #!/usr/bin/env python3
-"""make_class.py: a synthetic class of built and source submissions, for grading at scale.
-
-    make_class.py OUT --awb AWB --plugins DIR --mutants DIR --source-root SRC
-                  [--built N] [--good-sources N] [--broken-sources N] [--hostile-sources N]
-
-OUT/class/<id>/ gets, by a fixed shuffle of the ids:
-  * built submissions: one plugin file each, the bundled plugins and the shipped mutants in turn;
-  * good source submissions: CMake projects that build: `awb new-plugin` projects of every kind,
-    with and without --starter (the SDK template where awb has no new-plugin), and the mutants'
-    sources (graders/mutants) as a student project; each tree carries its student id, so every
-    one is a build of its own, not a cache hit;
-  * broken source submissions: the same projects with a line that does not compile;
-  * hostile source submissions: the hostile build corpus (tests/fixtures/hostile_builds), whose
-    paths point into OUT/outside (canaries there must survive).
-Prints how many of each it made.
-"""
-import argparse
-import random
+"""make_class.py COURSE_DIR MUTANT_DIR PLUGIN_DIR OUT [--mutants N]: writes a class of mixed
+submissions for the qkv assignment into OUT, one folder per student: a correct one, one in f32
+only, one without causal masking, a byte copy of the bundled qkv plugin, a file that is no
+plugin, an empty folder, two files in one folder (one the same bytes as the correct student's),
+then one student per shipped mutant (every one, or the first N), each renamed attention.so so
+the name gives nothing away. Imported by course_class.py; run as a script by the shard tests.
+Prints the number of submissions."""
+import pathlib
 import shutil
-import subprocess
 import sys
-from pathlib import Path
 
-KINDS = ['parameter-free', 'qkv', 'multi-head', 'causal']
-
-MUTANT_PROJECT = """# A student's project made from one of awb's mutants (one classic mistake).
-cmake_minimum_required(VERSION 3.20)
-project(MutantSubmission LANGUAGES C CXX)
-set(CMAKE_CXX_STANDARD 17)
-find_package(AwbSdk 1 REQUIRED)
-awb_add_plugin(NAME {target} SOURCES mutant.cpp mutant_entry.c)
-set_target_properties({target} PROPERTIES LINKER_LANGUAGE CXX)
-target_include_directories({target} PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
-target_compile_definitions({target} PRIVATE AWB_MUTANT={index} AWB_MUTANT_ID="org.student.{name}")
-"""
+FIXED = 7  # the students before the mutants
 
 
-def mutant_names(source_root):
-    rows = (source_root / 'graders/mutants/mistakes.hpp').read_text().splitlines()
-    names = []
-    for row in rows:
-        row = row.strip()
-        if row.startswith('{Mistake::k') and '"' in row:
-            names.append(row.split('"')[1])
-    return names
+def hand_in(subs, student, *files):
+    folder = subs / student
+    folder.mkdir(parents=True)
+    for src, name in files:
+        if src is None:
+            (folder / name).write_bytes(b"not a shared library")
+        else:
+            shutil.copyfile(src, folder / name)
 
 
-def project_templates(args, work):
-    """Folders of projects that build: (name, folder, main source file)."""
-    out = []
-    has_new_plugin = subprocess.run([args.awb, 'new-plugin', '--help'],
-                                    capture_output=True).returncode == 0
-    if has_new_plugin:
-        for kind in KINDS:
-            for starter in (False, True):
-                name = f"{kind}{'-starter' if starter else ''}"
-                folder = work / name
-                cmd = [args.awb, 'new-plugin', str(folder), '--kind', kind]
-                if starter:
-                    cmd.append('--starter')
-                subprocess.run(cmd, check=True, capture_output=True)
-                main = next(p for p in sorted(folder.rglob('*.cpp')))
-                out.append((name, folder, main.relative_to(folder)))
-    else:
-        folder = work / 'template'
-        shutil.copytree(args.source_root / 'sdk/template', folder)
-        out.append(('template', folder, Path('src/student_attention.cpp')))
-    mutants = args.source_root / 'graders/mutants'
-    for index, name in enumerate(mutant_names(args.source_root), start=1):
-        folder = work / f'mutant-{name}'
-        folder.mkdir(parents=True)
-        for f in ('mutant.cpp', 'mutant_entry.c'):
-            shutil.copy(mutants / f, folder / f)
-        (folder / 'graders/mutants').mkdir(parents=True)
-        shutil.copy(mutants / 'mistakes.hpp', folder / 'graders/mutants/mistakes.hpp')
-        target = 'mutant_' + name.replace('-', '_')
-        (folder / 'CMakeLists.txt').write_text(
-            MUTANT_PROJECT.format(target=target, index=index, name=name))
-        out.append((f'mutant-{name}', folder, Path('mutant.cpp')))
-    return out
+def make_class(course, mutants, plugins, subs, limit=None):
+    """Writes the class into `subs`; returns the mutant files handed in, in order."""
+    course, mutants, plugins, subs = (pathlib.Path(p) for p in (course, mutants, plugins, subs))
+    hand_in(subs, "01-correct", (course / "course_correct.so", "attention.so"))
+    hand_in(subs, "02-f32-only", (course / "course_f32_only.so", "attention.so"))
+    hand_in(subs, "03-no-causal", (course / "course_no_causal.so", "attention.so"))
+    hand_in(subs, "04-copy", (plugins / "awb_qkv.so", "attention.so"))
+    hand_in(subs, "05-broken", (None, "attention.so"))
+    hand_in(subs, "06-empty")
+    hand_in(subs, "07-two-files", (course / "course_correct.so", "a.so"),
+            (plugins / "awb_parameter_free.so", "b.so"))
+    mutant_files = sorted(mutants.glob("*.so"))[:limit]
+    for i, m in enumerate(mutant_files):
+        hand_in(subs, f"{10 + i:02d}-{m.stem.removeprefix('mutant_')}", (m, "attention.so"))
+    return mutant_files
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('out', type=Path)
-    ap.add_argument('--awb', required=True)
-    ap.add_argument('--plugins', type=Path, required=True)
-    ap.add_argument('--mutants', type=Path, required=True)
-    ap.add_argument('--source-root', type=Path, required=True)
-    ap.add_argument('--built', type=int, default=940)
-    ap.add_argument('--good-sources', type=int, default=30)
-    ap.add_argument('--broken-sources', type=int, default=20)
-    ap.add_argument('--hostile-sources', type=int, default=10)
-    args = ap.parse_args()
-
-    out = args.out.resolve()
-    shutil.rmtree(out, ignore_errors=True)
-    cls, outside, work = out / 'class', out / 'outside', out / 'templates'
-    for d in (cls, outside / 'home', outside / 'results', work):
-        d.mkdir(parents=True)
-    for d in (outside, outside / 'home', outside / 'results'):
-        (d / 'canary').write_text('keep\n')
-
-    total = args.built + args.good_sources + args.broken_sources + args.hostile_sources
-    ids = [f's{i:04d}' for i in range(total)]
-    random.Random(2026).shuffle(ids)
-    take = iter(ids)
-
-    files = sorted(args.plugins.glob('*.so')) + sorted(args.mutants.glob('*.so'))
-    for i in range(args.built):
-        folder = cls / next(take)
-        folder.mkdir()
-        shutil.copy(files[i % len(files)], folder / files[i % len(files)].name)
-
-    projects = project_templates(args, work)
-    for kind, count in (('good', args.good_sources), ('broken', args.broken_sources)):
-        for i in range(count):
-            sid = next(take)
-            name, template, main_file = projects[i % len(projects)]
-            folder = cls / sid
-            shutil.copytree(template, folder)
-            (folder / 'STUDENT').write_text(f'{sid} ({name})\n')
-            if kind == 'broken':
-                with open(folder / main_file, 'a') as f:
-                    f.write('\nint this_does_not_compile = ;\n')
-
-    corpus = sorted(p for p in (args.source_root / 'tests/fixtures/hostile_builds').iterdir())
-    for i in range(args.hostile_sources):
-        sid = next(take)
-        case = corpus[i % len(corpus)]
-        folder = cls / sid
-        folder.mkdir()
-        text = (case / 'CMakeLists.txt').read_text()
-        for key, value in (('@HOST_HOME@', outside / 'home'), ('@SUBMISSIONS@', cls),
-                           ('@RESULTS@', outside / 'results'), ('@OUTSIDE@', outside)):
-            text = text.replace(key, str(value))
-        (folder / 'CMakeLists.txt').write_text(text)
-        (folder / 'STUDENT').write_text(f'{sid} (hostile {case.name})\n')
-
-    print(f'{out}/class: {total} submissions: {args.built} built, {args.good_sources} source '
-          f'that build, {args.broken_sources} that do not, {args.hostile_sources} hostile; '
-          f'{len(projects)} project templates')
-
-
-if __name__ == '__main__':
-    sys.exit(main())
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    limit = None
+    if "--mutants" in args:
+        at = args.index("--mutants")
+        limit = int(args[at + 1])
+        del args[at:at + 2]
+    if len(args) != 4:
+        sys.exit(__doc__)
+    print(FIXED + len(make_class(*args, limit=limit)))

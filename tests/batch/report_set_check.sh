@@ -54,3 +54,21 @@ no_strays() {
   extra=$(cd "$r/$gen" && find . -name '.*' ! -name . || true)
   [[ -z "$extra" ]] || { echo "left behind in $r/$gen: $extra"; return 1; }
 }
+
+# same_reports A B: A's and B's reports hold the same bytes: grades.csv, junit.xml, roster.csv
+# (where either has one) and the same gradescope/*.json files. Prints what it compared.
+same_reports() {
+  local a=$1 b=$2 f n=0
+  for f in grades.csv junit.xml roster.csv; do
+    [[ -e "$a/$f" || -e "$b/$f" ]] || continue
+    cmp "$a/$f" "$b/$f" || return 1
+    echo "cmp $f: identical ($(wc -l <"$a/$f") lines)"
+  done
+  diff <(cd "$a/gradescope" && ls) <(cd "$b/gradescope" && ls) ||
+    { echo "$a and $b hold different gradescope files"; return 1; }
+  for f in "$a"/gradescope/*.json; do
+    cmp "$f" "$b/gradescope/${f##*/}" || return 1
+    n=$((n + 1))
+  done
+  echo "cmp gradescope/*.json: $n files, identical"
+}

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# source_batch.sh AWB TEMPLATE PLUGIN_DIR WORK: a batch of source and built submissions. A
+# source_batch.sh AWB PLUGIN_DIR WORK: a batch of source and built submissions. A
 # project that builds is graded like a built plugin; one that does not compile is not gradable
 # with the compiler's first error (as a path inside the submission) in its feedback; a resume
 # builds nothing again and grades nothing again.
 set -u
-awb=$1 template=$2 plugins=$3 work=$4
+awb=$1 plugins=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work/class"
-cp -r "$template" "$work/class/alice"
-cp -r "$template" "$work/class/bob"
-sed -i 's/r.z() = a \* x;/r.z() = a * x +;/' "$work/class/bob/src/student_attention.cpp"
+"$awb" new-plugin "$work/class/alice" --kind parameter-free > /dev/null || exit 1
+cp -r "$work/class/alice" "$work/class/bob"
+echo 'int this_does_not_compile = ;' >> "$work/class/bob/src/student_attention.cpp"
 mkdir "$work/class/carol" && cp "$plugins/awb_parameter_free.so" "$work/class/carol/"
 failures=0
 fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
@@ -18,7 +18,7 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
   > "$work/first.out" 2>&1 || fail "the batch exited $?: $(tail -3 "$work/first.out")"
 roster="$work/results/roster.csv"
 cat "$roster"
-grep -q '^alice,.*,graded,' "$roster" || fail "alice's source was not graded"
+grep -q '^alice,9,8,8,9,34,34,0,34,graded,' "$roster" || fail "alice's source did not earn full marks"
 grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"
 grep -q '^bob,0,0,0,0,0,.*,not gradable,"not gradable: build failed: the build step failed' \
   "$roster" || fail "bob is not 'not gradable: build failed'"

@@ -1,9 +1,6 @@
 // test_support.cpp: implementation of the shared test helpers.
 #include "support/test_support.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "core/plugins/capabilities.hpp"
 #include "core/plugins/reference_forward.hpp"
 #include "graders/model/error.hpp"
@@ -122,13 +119,6 @@ std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_refer
            "; ";
   }
   return out;
-}
-
-std::string slurp(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 std::string thrown_error_id(const std::function<void()>& f) {

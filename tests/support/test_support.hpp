@@ -3,7 +3,6 @@
 #define AWB_TESTS_SUPPORT_TEST_SUPPORT_HPP_
 
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <random>
 #include <string>
@@ -36,9 +35,6 @@ ForwardResult run_forward_reference(uint64_t capabilities, const ProblemSpec& pr
 std::string compare_f64(const ForwardResult& got, const ForwardResult& expected);
 std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_reference,
                         const ForwardResult& f64_reference);
-
-// A file's bytes (empty when it cannot be read).
-std::string slurp(const std::filesystem::path& file);
 
 // The id of the awb::Error `f` throws; empty when it throws none.
 std::string thrown_error_id(const std::function<void()>& f);

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/exercises/exercise.hpp"
+#include "support/scratch.hpp"
 #include "support/test_support.hpp"
 
 namespace fs = std::filesystem;

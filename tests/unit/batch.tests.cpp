@@ -2,51 +2,26 @@
 // run_batch's resume: a result is graded again exactly when its key changes.
 #include "core/grading/batch.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "core/base/version.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/grading/batch_journal.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
-#include "support/test_support.hpp"
+#include "support/scratch.hpp"
 
 using namespace awb;
+using awb::test::scratch;
 using awb::test::slurp;
+using awb::test::spit;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh folder per test case (ctest may run the cases at once), removed at exit.
-const fs::path& scratch_root() {
-  static const struct Root {
-    fs::path path = fs::temp_directory_path() / ("awb-batch-tests-" + std::to_string(::getpid()));
-    ~Root() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  } root;
-  return root.path;
-}
-
-fs::path scratch(const std::string& name) {
-  const fs::path dir = scratch_root() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-void spit(const fs::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << text;
-}
 
 core::JournalRecord sample_record(const std::string& subject, const std::string& exercise) {
   core::JournalRecord r;

@@ -649,6 +649,9 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
       std::vector<std::string> twins;
       for (const auto& other : by_sha[f.sha])
         if (other != name) twins.push_back(other);
+      // By name, not in the records' order: that is the order results reached the journal
+      // (which differs between runs with -j) or the order of the shards given to a merge.
+      std::sort(twins.begin(), twins.end());
       if (!twins.empty())
         comment.push_back(f.file + " is identical to the file graded for " + join(twins, ", "));
     }
@@ -701,8 +704,11 @@ std::vector<ReportFile> batch_report_files(const BatchReports& reports, const gr
 
 void write_batch_reports(const BatchReports& reports, const fs::path& results,
                          const grade::View& view, const Assignment* assignment,
-                         const std::vector<grade::RosterRow>& roster) {
-  publish_report_set(results, batch_report_files(reports, view, assignment, roster));
+                         const std::vector<grade::RosterRow>& roster,
+                         std::vector<ReportFile> extra) {
+  std::vector<ReportFile> files = batch_report_files(reports, view, assignment, roster);
+  std::move(extra.begin(), extra.end(), std::back_inserter(files));
+  publish_report_set(results, std::move(files));
 }
 
 BatchSummary run_batch(const BatchOptions& options,
@@ -719,7 +725,8 @@ BatchSummary run_batch(const BatchOptions& options,
                 "inside it");
   fs::create_directories(options.results, ec);
   if (ec) throw Error("io.write", options.results.string(), ec.message());
-  const auto submissions = list_submissions(options.submissions);
+  const auto everyone = list_submissions(options.submissions);
+  const auto submissions = options.shard ? shard_submissions(everyone, *options.shard) : everyone;
 
   const fs::path journal_path = options.results / kJournalName;
   JournalContents contents;
@@ -785,17 +792,25 @@ BatchSummary run_batch(const BatchOptions& options,
                     " result(s) this run graded");
   const BatchReports reports = build_batch_reports(records);
   std::vector<grade::RosterRow> roster;
+  std::map<std::string, std::string> shipped;
   if (options.assignment) {
     std::set<uintmax_t> graded_sizes;
     for (const auto& r : records)
       if (!r.plugin_file.empty())
         graded_sizes.insert(
             fs::file_size(options.submissions / r.key.submission / r.plugin_file, ec));
-    roster =
-        roster_rows(reports, records, *options.assignment, shipped_plugin_hashes(graded_sizes));
+    shipped = shipped_plugin_hashes(graded_sizes);
+    roster = roster_rows(reports, records, *options.assignment, shipped);
   }
+  std::vector<ReportFile> manifest;
+  if (options.shard)
+    manifest.push_back({std::string(kShardFile),
+                        manifest_text(make_shard_manifest(
+                            *options.shard, shared.options_text, options.exercises,
+                            options.assignment, everyone, submissions, records, shipped))});
   try {
-    write_batch_reports(reports, options.results, options.view, options.assignment, roster);
+    write_batch_reports(reports, options.results, options.view, options.assignment, roster,
+                        std::move(manifest));
   } catch (const Error& e) {
     throw Error(e.id(), e.location(),
                 e.message() +

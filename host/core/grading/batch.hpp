@@ -18,6 +18,9 @@
 // The reports carry no timing, so a resumed run writes them byte for byte as an uninterrupted
 // run would. A submission the journal already holds whole (same *.so files, exercises, options
 // and awb version) is not loaded again: resuming a finished batch only publishes its reports.
+// With a shard (batch_shard.hpp) only that shard's submissions are graded, and the set also
+// holds shard.json, its manifest: awb grade merge (batch_merge.hpp) builds the class's reports
+// from the shards' results folders.
 #ifndef AWB_CORE_GRADING_BATCH_HPP_
 #define AWB_CORE_GRADING_BATCH_HPP_
 
@@ -25,6 +28,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,6 +38,7 @@
 #include "core/grading/assignment.hpp"
 #include "core/grading/batch_journal.hpp"
 #include "core/grading/batch_publish.hpp"
+#include "core/grading/batch_shard.hpp"
 #include "core/grading/grading.hpp"
 #include "graders/report/report.hpp"
 
@@ -57,6 +62,7 @@ struct BatchOptions {
   bool journal_starts = false;
   bool resume = false;
   const std::atomic<bool>* cancel = nullptr;  // set it to stop after the results in progress
+  std::optional<Shard> shard;                 // grade this shard's submissions only
 };
 
 // After each submission (graded, or taken from the journal).
@@ -118,10 +124,12 @@ std::vector<ReportFile> batch_report_files(const BatchReports& reports, const gr
                                            const std::vector<grade::RosterRow>& roster);
 // Publishes every format's batch files (grades.csv, junit.xml, gradescope/<submission>.json,
 // prairielearn/<submission>.json) as the new current set of `results` (publish_report_set: the
-// previous set or this one, never a mix); with an assignment, roster.csv too.
+// previous set or this one, never a mix); with an assignment, roster.csv too; and `extra` files
+// (a shard's manifest).
 void write_batch_reports(const BatchReports& reports, const std::filesystem::path& results,
                          const grade::View& view, const Assignment* assignment = nullptr,
-                         const std::vector<grade::RosterRow>& roster = {});
+                         const std::vector<grade::RosterRow>& roster = {},
+                         std::vector<ReportFile> extra = {});
 
 }  // namespace awb::core
 

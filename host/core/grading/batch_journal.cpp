@@ -302,6 +302,27 @@ JournalContents read_journal(const fs::path& file) {
   return out;
 }
 
+JournalContents read_idle_journal(const fs::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return {};
+    throw Error("io.read", file.string(), "cannot open the journal: " + io_why());
+  }
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    Error e = journal_in_use(fd, file);
+    ::close(fd);
+    throw e;
+  }
+  try {
+    JournalContents contents = read_journal(file);
+    ::close(fd);  // also releases the lock
+    return contents;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+}
+
 // ---- the file ----------------------------------------------------------------------------
 
 Journal::Journal(fs::path path, int fd) : path_(std::move(path)), fd_(fd) {}

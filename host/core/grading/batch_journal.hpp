@@ -86,6 +86,10 @@ struct JournalContents {
 };
 // A missing file reads as empty. Throws awb::Error("io.read") when it cannot be read.
 JournalContents read_journal(const std::filesystem::path& file);
+// The same for a journal that no run is writing (awb grade merge reads finished shards): read
+// under a shared lock, so no run starts writing it meanwhile. Throws
+// awb::Error("batch.journal_locked"), naming the writer, while a run holds it.
+JournalContents read_idle_journal(const std::filesystem::path& file);
 
 // The journal open for appending. Appends are serialised: each record is one write() of one
 // line, then fsync(), before append() returns. An exclusive lock (flock) keeps a second batch

@@ -12,6 +12,7 @@
 #include "core/base/atomic_file.hpp"
 #include "core/base/sha256.hpp"
 #include "core/grading/batch_fault.hpp"
+#include "core/grading/batch_shard.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/formats.hpp"
 
@@ -31,9 +32,9 @@ constexpr const char* kOldSuffix = ".old";        // ".<name>.old": a pre-genera
 const std::set<std::string> kFlatReports = {"grades.csv", "junit.xml", "roster.csv"};
 
 // The top-level names a set may hold: each format's batch file (the folder of a per-submission
-// format's files) and the roster.
+// format's files), the roster and a shard's manifest.
 std::vector<std::string> set_entries() {
-  std::vector<std::string> names{std::string(kRosterFile)};
+  std::vector<std::string> names{std::string(kRosterFile), std::string(kShardFile)};
   for (const auto& f : grade::report_formats())
     if (!f.batch_file.empty()) names.emplace_back(f.batch_file.substr(0, f.batch_file.find('/')));
   return names;

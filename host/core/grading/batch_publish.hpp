@@ -3,8 +3,8 @@
 //
 // RESULTS/ holds
 //   reports.<generation>/      one whole set: grades.csv, junit.xml, gradescope/, prairielearn/,
-//                              [roster.csv], and MANIFEST.sha256 (every other file, `sha256sum
-//                              -c` format)
+//                              [roster.csv], [shard.json] (a shard's manifest, batch_shard.hpp),
+//                              and MANIFEST.sha256 (every other file, `sha256sum -c` format)
 //   current -> reports.<generation>     replaced in one step (a new link renamed over it)
 //   grades.csv -> current/grades.csv    and the other entries of the set likewise: the
 //                                       familiar paths, relative links that follow `current`

@@ -1,0 +1,235 @@
+// batch_merge.cpp: reads each shard's manifest, checks the shards belong together, takes the
+// records their reports were built from out of their journals, and publishes the class's set.
+#include "core/grading/batch_merge.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/base/version.hpp"
+#include "core/grading/batch.hpp"
+#include "core/grading/batch_publish.hpp"
+#include "core/grading/batch_shard.hpp"
+#include "graders/model/error.hpp"
+
+namespace awb::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ShardFolder {
+  fs::path folder;
+  ShardManifest manifest;
+};
+
+std::string describe(const ShardFolder& s) {
+  return "shard " + to_string(s.manifest.shard) + " (" + s.folder.string() + ")";
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+// Whether `path` is `folder` or inside it (both as folder_path gives them).
+bool inside(const fs::path& path, const fs::path& folder) {
+  const auto [end, _] = std::mismatch(folder.begin(), folder.end(), path.begin(), path.end());
+  return end == folder.end();
+}
+
+// The folder as one absolute path, links resolved: two spellings of a folder compare equal.
+fs::path folder_path(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
+  return c.has_filename() ? c : c.parent_path();  // "dir/" is "dir"
+}
+
+// The manifest in the folder's current report set: there only once the shard's run finished.
+ShardFolder read_shard(const fs::path& folder) {
+  const fs::path file = folder / "current" / std::string(kShardFile);
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw Error("batch.shard_unfinished", folder.string(),
+                "no finished shard here: its reports hold no " + std::string(kShardFile) +
+                    " (grade it with awb grade --batch ... --shard I/N; a run that was stopped "
+                    "finishes with --resume)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw Error("io.read", file.string(), "cannot read the shard manifest");
+  return {folder, parse_manifest(text.str(), file)};
+}
+
+// The first field in which `b` differs from `a`, said for the user; "" when they agree.
+std::string difference(const ShardManifest& a, const ShardManifest& b) {
+  auto quoted = [](const std::string& s) { return "'" + s + "'"; };
+  if (a.rule != b.rule)
+    return "another shard rule (" + quoted(b.rule) + ", " + quoted(a.rule) + ")";
+  if (a.shard.count != b.shard.count)
+    return "another count of shards (" + std::to_string(b.shard.count) + ", " +
+           std::to_string(a.shard.count) + ")";
+  if (a.awb_version != b.awb_version)
+    return "another awb version (" + b.awb_version + ", " + a.awb_version + ")";
+  if (a.assignment_sha256 != b.assignment_sha256)
+    return "another assignment (sha256 " + quoted(b.assignment_sha256) + ", " +
+           quoted(a.assignment_sha256) + ")";
+  if (a.options != b.options)
+    return "other grading options (" + quoted(b.options) + ", " + quoted(a.options) + ")";
+  if (a.exercises != b.exercises) {
+    std::vector<std::string> ids_a, ids_b;
+    for (const auto& e : a.exercises) ids_a.push_back(e.first);
+    for (const auto& e : b.exercises) ids_b.push_back(e.first);
+    if (ids_a != ids_b) return "other exercises ([" + join(ids_b) + "], [" + join(ids_a) + "])";
+    for (size_t i = 0; i < a.exercises.size(); ++i)
+      if (a.exercises[i].second != b.exercises[i].second)
+        return "another version of exercise " + a.exercises[i].first +
+               " (its file changed between the runs)";
+  }
+  if (a.class_sha256 != b.class_sha256)
+    return "another set of submissions (" + std::to_string(b.class_size) + " submission(s), " +
+           std::to_string(a.class_size) +
+           "): the submissions folder changed between the shards' runs, or they graded different "
+           "folders; grade every shard again with --resume (only what changed is graded)";
+  return "";
+}
+
+void check_together(const std::vector<ShardFolder>& shards) {
+  const ShardFolder& first = shards.front();
+  if (first.manifest.awb_version != AWB_VERSION)
+    throw Error("batch.shard_mismatch", first.folder.string(),
+                describe(first) + " was graded by awb " + first.manifest.awb_version +
+                    ", this is awb " + AWB_VERSION + ": merge with the awb that graded the shards");
+  for (const auto& s : shards)
+    if (const std::string why = difference(first.manifest, s.manifest); !why.empty())
+      throw Error("batch.shard_mismatch", s.folder.string(),
+                  describe(s) + " does not belong with " + describe(first) +
+                      ": it was graded with " + why +
+                      "; merge shards of one run of awb grade --batch ... --shard I/N");
+
+  std::map<fs::path, const ShardFolder*> folders;
+  std::map<int, const ShardFolder*> by_index;
+  for (const auto& s : shards) {
+    if (const auto [it, fresh] = folders.emplace(folder_path(s.folder), &s); !fresh)
+      throw Error("batch.shard_duplicate", s.folder.string(),
+                  "this folder is given twice (as " + it->second->folder.string() + " and " +
+                      s.folder.string() + ")");
+    if (const auto [it, fresh] = by_index.emplace(s.manifest.shard.index, &s); !fresh)
+      throw Error("batch.shard_duplicate", s.folder.string(),
+                  "shard " + to_string(s.manifest.shard) + " is given twice: " +
+                      it->second->folder.string() + " and " + s.folder.string());
+  }
+  std::vector<std::string> missing;
+  for (int i = 0; i < first.manifest.shard.count; ++i)
+    if (!by_index.count(i)) missing.push_back(std::to_string(i));
+  if (!missing.empty())
+    throw Error("batch.shard_missing", "",
+                "shard(s) " + join(missing) + " of " + std::to_string(first.manifest.shard.count) +
+                    " not given (" + std::to_string(shards.size()) +
+                    " given): pass every shard's results folder");
+
+  std::map<std::string, const ShardFolder*> owner;
+  for (const auto& s : shards)
+    for (const auto& [name, subjects] : s.manifest.submissions)
+      if (const auto [it, fresh] = owner.emplace(name, &s); !fresh)
+        throw Error("batch.shard_overlap", s.folder.string(),
+                    "submission " + name + " is in " + describe(*it->second) + " and in " +
+                        describe(s) + ": each submission belongs to one shard");
+}
+
+// The merge's own assignment must be the one the shards were graded under: the roster's
+// columns, maxima and late policy come from it.
+void check_assignment(const ShardManifest& m, const Assignment* assignment) {
+  if (assignment == nullptr) {
+    if (!m.assignment_sha256.empty())
+      throw Error("batch.shard_mismatch", "",
+                  "the shards were graded under an assignment: give the merge the same "
+                  "--assignment (and --exercises) as the shards");
+    return;
+  }
+  if (m.assignment_sha256.empty())
+    throw Error("batch.shard_mismatch", "",
+                "the shards were graded without an assignment: merge them without --assignment");
+  if (assignment->sha256 != m.assignment_sha256)
+    throw Error("batch.shard_mismatch", "",
+                "the assignment given is not the one the shards were graded under (sha256 " +
+                    assignment->sha256 + ", theirs " + m.assignment_sha256 + ")");
+  std::vector<std::pair<std::string, std::string>> mine;
+  for (const Exercise* ex : assignment->exercise_list()) mine.emplace_back(ex->id, ex->sha256);
+  if (mine != m.exercises)
+    throw Error("batch.shard_mismatch", "",
+                "the assignment's exercises as loaded now differ from those the shards graded (an "
+                "exercise file changed, or another --exercises folder)");
+}
+
+// The records of the shard's reports, from its journal.
+std::vector<JournalRecord> shard_records(const ShardFolder& s) {
+  const fs::path journal = s.folder / "journal.jsonl";
+  JournalContents contents;
+  try {
+    contents = read_idle_journal(journal);
+  } catch (const Error& e) {
+    if (e.id() != "batch.journal_locked") throw;
+    throw Error("batch.shard_unfinished", s.folder.string(),
+                describe(s) + " is being graded now (its journal is " + e.message() +
+                    "); merge once it has finished");
+  }
+  const std::vector<JournalKey> wanted = manifest_keys(s.manifest);
+  const std::set<JournalKey> keys(wanted.begin(), wanted.end());
+  std::vector<JournalRecord> records;
+  for (auto& r : contents.records)
+    if (keys.count(r.key)) records.push_back(std::move(r));
+  if (records.size() != keys.size())
+    throw Error("batch.shard_unfinished", journal.string(),
+                "the journal of " + describe(s) + " lacks " +
+                    std::to_string(keys.size() - records.size()) + " of the " +
+                    std::to_string(keys.size()) +
+                    " results its reports hold; grade it again with --resume");
+  return records;
+}
+
+}  // namespace
+
+MergeSummary merge_shards(const MergeOptions& options) {
+  if (options.shards.empty()) throw Error("batch.shard_missing", "", "no shard given");
+  std::vector<ShardFolder> shards;
+  for (const auto& folder : options.shards) shards.push_back(read_shard(folder));
+  const fs::path out = folder_path(options.out);
+  for (const auto& folder : options.shards)
+    if (inside(out, folder_path(folder)))
+      throw Error("batch.usage", options.out.string(),
+                  "the merged reports (--out) must not go into a shard's results folder (" +
+                      folder.string() + ")");
+  std::error_code ec;
+  if (fs::exists(options.out / "journal.jsonl", ec))
+    throw Error("batch.usage", options.out.string(),
+                "holds a batch's journal: the merged reports would replace that batch's own; "
+                "merge into another folder");
+
+  check_together(shards);
+  check_assignment(shards.front().manifest, options.assignment);
+
+  std::vector<JournalRecord> records;
+  std::map<std::string, std::string> shipped;
+  MergeSummary summary;
+  summary.shards = static_cast<int>(shards.size());
+  for (const auto& s : shards) {
+    std::vector<JournalRecord> mine = shard_records(s);
+    std::move(mine.begin(), mine.end(), std::back_inserter(records));
+    shipped.insert(s.manifest.shipped_copies.begin(), s.manifest.shipped_copies.end());
+    summary.submissions += static_cast<int>(s.manifest.submissions.size());
+  }
+  summary.results = static_cast<int>(records.size());
+
+  // What run_batch does with the records of a whole class, from here on.
+  const BatchReports reports = build_batch_reports(records);
+  std::vector<grade::RosterRow> roster;
+  if (options.assignment) roster = roster_rows(reports, records, *options.assignment, shipped);
+  fs::create_directories(options.out, ec);
+  if (ec) throw Error("io.write", options.out.string(), ec.message());
+  write_batch_reports(reports, options.out, options.view, options.assignment, roster);
+  return summary;
+}
+
+}  // namespace awb::core
