@@ -4,7 +4,7 @@ PRESET ?= dev
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 
-.PHONY: run test deps configure build asan tsan clean
+.PHONY: run test deps configure build asan tsan package fresh-root-test clean
 
 # The GUI where there is a display; elsewhere (CI, ssh) the CLI showcase, so `make run` ends.
 run: build
@@ -30,6 +30,17 @@ build: configure
 
 asan:
 	$(MAKE) test PRESET=asan
+
+# Debian packages for other machines (any x86-64, no tests): build/package/packages/awb_*.deb.
+package: deps
+	cmake --preset package
+	cmake --build --preset package -j $(JOBS)
+	cpack --preset package
+
+# The autograder bundles on a fresh Debian 12 root (as root; makes the root's cache when missing,
+# see tests/autograder/fresh_root.sh).
+fresh-root-test: build
+	AWB_FRESH_ROOT_CREATE=1 ctest --preset $(PRESET) -L fresh-root
 
 tsan:
 	$(MAKE) test PRESET=tsan

@@ -10,6 +10,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core
   clang-format
   slurm-wlm munge
+  dpkg-dev unzip debootstrap
 )
 
 missing=()

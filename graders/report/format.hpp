@@ -27,6 +27,19 @@ struct ShownTotals {
 ShownTotals shown_totals(const ExerciseReport& exercise, const View& view);
 ShownTotals shown_totals(const GradeReport& report, const View& view);
 
+// What a check's status is, for platforms that know only passed and failed: the words that lead
+// its text ("Error: ", "Timed out: ", "Not run (does not count): "); empty when passed or failed.
+std::string_view status_lead(Status status);
+// The feedback under a check that did not pass, as it follows the summary: the details and the
+// diagnosis each after a blank line, the hint on the line after. Empty for a passed or not-run
+// check (there is nothing to fix).
+std::string check_feedback(const CheckResult& c);
+// What a subject scored, for people: "awb graded SUBJECT (awb VERSION).", then one line per
+// exercise with the points the view shows ("river-bank: 9/12", "... in the tests shown" when
+// the view hides some) or why it is not gradable. The view decides, so a hidden check shows
+// neither its name nor its points nor its share of a total.
+std::string grade_summary(const GradeReport& report, const View& view);
+
 // Points for people: at most two decimals, trailing zeros dropped ("2", "0.5", "0.33").
 std::string format_points(double v);
 // Points for machines (CSV): rounded to 1e-6, then the shortest text that reads back the same.

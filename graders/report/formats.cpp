@@ -39,6 +39,13 @@ std::string gradescope(std::span<const GradeReport> reports, const View& view,
   return write_gradescope(reports.front(), view, options.leaderboard);
 }
 
+// One subject only, as for Gradescope.
+std::string prairielearn(std::span<const GradeReport> reports, const View& view,
+                         const FormatOptions&) {
+  if (reports.empty()) return {};
+  return write_prairielearn(reports.front(), view);
+}
+
 std::string csv(std::span<const GradeReport> reports, const View& view, const FormatOptions&) {
   return write_csv(std::vector<GradeReport>(reports.begin(), reports.end()), view);
 }
@@ -51,6 +58,8 @@ constexpr std::array kFormats{
     ReportFormat{"gradescope", false, "a Gradescope results.json", false, false,
                  "gradescope/*.json", gradescope},
     ReportFormat{"csv", true, "", true, false, "grades.csv", csv},
+    ReportFormat{"prairielearn", false, "a PrairieLearn results.json", true, false,
+                 "prairielearn/*.json", prairielearn},
 };
 
 }  // namespace

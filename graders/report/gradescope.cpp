@@ -38,27 +38,7 @@ const char* gradescope_visibility(Visibility v) { return to_string(v); }
 // What the student reads under the test. Gradescope knows only passed and failed, so the
 // real status leads the text whenever it is something else.
 std::string test_output(const CheckResult& c) {
-  std::string out;
-  switch (c.status) {
-    case Status::kPassed:
-    case Status::kFailed:
-      break;
-    case Status::kError:
-      out = "Error: ";
-      break;
-    case Status::kTimeout:
-      out = "Timed out: ";
-      break;
-    case Status::kNotRun:
-      out = "Not run (does not count): ";
-      break;
-  }
-  out += c.summary;
-  if (c.status == Status::kPassed || c.status == Status::kNotRun) return out;
-  if (!c.details.empty()) out += "\n\n" + c.details;
-  if (!c.diagnosis.empty()) out += "\n\nDiagnosis: " + c.diagnosis;
-  if (!c.hint.empty()) out += "\nHint: " + c.hint;
-  return out;
+  return std::string(status_lead(c.status)) + c.summary + check_feedback(c);
 }
 
 Json check_test(const ExerciseReport& e, const CheckResult& c, const std::string& number) {
@@ -90,27 +70,6 @@ Json not_gradable_test(const ExerciseReport& e, const std::string& number) {
   t["tags"] = Json::array({e.exercise_id, "not_gradable"});
   t["visibility"] = "visible";
   return t;
-}
-
-// The top-level text the student reads: per exercise the points of what they may see, so a
-// hidden check shows neither its name nor its points nor its share of a total.
-std::string summary_output(const GradeReport& r, const View& student) {
-  std::string out = "awb graded " + r.subject;
-  if (!r.exercises.empty() && !r.exercises.front().provenance.awb_version.empty())
-    out += " (awb " + r.exercises.front().provenance.awb_version + ")";
-  out += ".\n";
-  for (const auto& e : r.exercises) {
-    out += e.exercise_id + ": ";
-    if (!e.not_gradable.empty()) {
-      out += "not gradable: " + e.not_gradable + "\n";
-      continue;
-    }
-    const ShownTotals t = shown_totals(e, student);
-    out += format_points(t.score) + "/" + format_points(t.max_score);
-    if (t.hidden > 0) out += " in the tests shown";
-    out += "\n";
-  }
-  return out;
 }
 
 // The leaderboard entries an assignment asks for (Gradescope's "leaderboard" array).
@@ -154,7 +113,8 @@ std::string write_gradescope(const GradeReport& report, const View& /*view*/,
   // No top-level score: Gradescope then adds up the tests' scores, each under its own
   // visibility, and a hidden test's points never show in a total the student reads.
   j["execution_time"] = std::llround(std::fmax(0.0, finite(report.execution_seconds)));
-  j["output"] = clean_text(summary_output(report, View{}), true);
+  // The top-level text is the student's: per exercise the points of what they may see.
+  j["output"] = clean_text(grade_summary(report, View{}), true);
   j["output_format"] = "text";
   j["visibility"] = "visible";
   // run_autograder's stdout may hold instructor-only text (a table in the instructor view).

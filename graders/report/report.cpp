@@ -125,6 +125,49 @@ ShownTotals shown_totals(const GradeReport& report, const View& view) {
   return t;
 }
 
+std::string_view status_lead(Status status) {
+  switch (status) {
+    case Status::kPassed:
+    case Status::kFailed:
+      return "";
+    case Status::kError:
+      return "Error: ";
+    case Status::kTimeout:
+      return "Timed out: ";
+    case Status::kNotRun:
+      return "Not run (does not count): ";
+  }
+  return "";
+}
+
+std::string check_feedback(const CheckResult& c) {
+  std::string out;
+  if (c.status == Status::kPassed || c.status == Status::kNotRun) return out;
+  if (!c.details.empty()) out += "\n\n" + c.details;
+  if (!c.diagnosis.empty()) out += "\n\nDiagnosis: " + c.diagnosis;
+  if (!c.hint.empty()) out += "\nHint: " + c.hint;
+  return out;
+}
+
+std::string grade_summary(const GradeReport& report, const View& view) {
+  std::string out = "awb graded " + report.subject;
+  if (!report.exercises.empty() && !report.exercises.front().provenance.awb_version.empty())
+    out += " (awb " + report.exercises.front().provenance.awb_version + ")";
+  out += ".\n";
+  for (const auto& e : report.exercises) {
+    out += e.exercise_id + ": ";
+    if (!e.not_gradable.empty()) {
+      out += "not gradable: " + e.not_gradable + "\n";
+      continue;
+    }
+    const ShownTotals t = shown_totals(e, view);
+    out += format_points(t.score) + "/" + format_points(t.max_score);
+    if (t.hidden > 0) out += " in the tests shown";
+    out += "\n";
+  }
+  return out;
+}
+
 std::string format_points(double v) {
   if (!std::isfinite(v)) return "?";
   char buf[64];

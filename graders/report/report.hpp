@@ -55,6 +55,9 @@ std::string write_junit(const std::vector<GradeReport>& reports, const View& vie
 // "exercises_passed").
 std::string write_gradescope(const GradeReport& report, const View& view,
                              const std::vector<std::string>& leaderboard = {});
+// A PrairieLearn external grader's results.json: the score as a share in [0, 1] of what the view
+// shows; not gradable (with the reasons) when no exercise could be graded.
+std::string write_prairielearn(const GradeReport& report, const View& view);
 // One row per subject, one column per exercise, then the total: the points the view shows.
 std::string write_csv(const std::vector<GradeReport>& reports, const View& view = View{true, true});
 

@@ -287,7 +287,8 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "--resume grades only what the journal lacks (an edited exercise or a rebuilt plugin is\n"
       "graded again). The reports are built from the journal alone, without timings, so a\n"
       "resumed run writes the same bytes as an uninterrupted one: RESULTS/grades.csv,\n"
-      "RESULTS/junit.xml, RESULTS/gradescope/<submission>.json and, with --assignment,\n"
+      "RESULTS/junit.xml, RESULTS/gradescope/<submission>.json (Gradescope's results.json),\n"
+      "RESULTS/prairielearn/<submission>.json (PrairieLearn's) and, with --assignment,\n"
       "RESULTS/roster.csv (one row per submission, numbers only, for a gradebook: grade with\n"
       "--view instructor to count hidden checks). Submissions are graded at --min-isolation\n"
       "limited unless you say otherwise: at process a submission could rewrite the results (see\n"
@@ -324,7 +325,7 @@ void add_grade_command(CLI::App& app, int& exit_code) {
   auto* batch_opt =
       cmd->add_option("--batch", opts->batch,
                       "Grade every submission folder in this folder (writes grades.csv, junit.xml, "
-                      "gradescope/ and, with --assignment, roster.csv into --out)")
+                      "gradescope/, prairielearn/ and, with --assignment, roster.csv into --out)")
           ->check(CLI::ExistingDirectory)
           ->excludes(plugin_opt)
           ->excludes(format_opt);

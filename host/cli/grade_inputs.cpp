@@ -8,21 +8,6 @@
 #include "graders/model/error.hpp"
 
 namespace awb::cli {
-namespace {
-
-// --assignment takes a file, or the name of a bundled assignment ("qkv").
-std::filesystem::path assignment_path(const std::string& spec) {
-  std::error_code ec;
-  if (std::filesystem::exists(spec, ec)) return spec;
-  const auto bundled = core::bundled_assignment_dir() / (spec + ".yaml");
-  if (std::filesystem::exists(bundled, ec)) return bundled;
-  throw Error("assignment.not_found", spec,
-              "no such file, and no bundled assignment of that name (see " +
-                  core::bundled_assignment_dir().string() + ")");
-}
-
-}  // namespace
-
 CLI::Option* add_grade_input_options(CLI::App* cmd, GradeInputs& inputs,
                                      const std::string& assignment_help) {
   cmd->add_option("--exercises", inputs.exercise_dirs, "Where exercise ids are looked up");
@@ -54,7 +39,7 @@ LoadedInputs load_grade_inputs(const GradeInputs& inputs,
                 "no exercise file (*.yaml, *.yml) here: nothing to grade");
   if (inputs.assignment.empty()) return out;
   core::AssignmentLoad load =
-      core::load_assignment(assignment_path(inputs.assignment), out.set.exercises);
+      core::load_assignment(core::find_assignment(inputs.assignment), out.set.exercises);
   for (const auto& e : load.errors) std::cerr << e.what() << '\n';
   if (!load.errors.empty())
     out.exit_code = kExitBadInput;

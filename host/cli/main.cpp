@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   add_compare_command(app, exit_code);
   add_build_command(app, exit_code);
   add_new_plugin_command(app, exit_code);
+  add_autograder_command(app, exit_code);
   // An unknown first word is named, with the closest command, instead of CLI11's "A subcommand
   // is required".
   if (argc > 1 && argv[1][0] != '-') {

@@ -2,13 +2,13 @@
 # Functions only; each prints why and returns 1 when the answer is no.
 
 # whole_set RESULTS: `current` names a generation, its MANIFEST.sha256 verifies and lists every
-# file in it, and the familiar paths (grades.csv, junit.xml, gradescope, roster.csv) lead into
-# it. Without `current`: no familiar path resolves (a first run that published nothing).
+# file in it, and the familiar paths (grades.csv, junit.xml, gradescope, prairielearn, roster.csv)
+# lead into it. Without `current`: no familiar path resolves (a first run that published nothing).
 whole_set() {
   local r=$1
   if [[ ! -L "$r/current" ]]; then
     local f
-    for f in grades.csv junit.xml gradescope roster.csv; do
+    for f in grades.csv junit.xml gradescope prairielearn roster.csv; do
       [[ ! -e "$r/$f" ]] || { echo "no current set, yet $r/$f exists"; return 1; }
     done
     return 0
@@ -28,7 +28,7 @@ whole_set() {
     [[ -L "$r/$top" && $(readlink "$r/$top") == "current/$top" ]] ||
       { echo "$r/$top is not the link current/$top"; return 1; }
   done
-  for top in grades.csv junit.xml gradescope roster.csv; do
+  for top in grades.csv junit.xml gradescope prairielearn roster.csv; do
     [[ ! -e "$r/$top" || -e "$r/current/$top" ]] || { echo "$r/$top is not of the set"; return 1; }
   done
 }
@@ -48,7 +48,7 @@ no_strays() {
   local r=$1 gen extra
   gen=$(readlink "$r/current")
   extra=$(cd "$r" && ls -A | grep -v -x -e journal.jsonl -e current -e "$gen" -e grades.csv \
-            -e junit.xml -e gradescope -e roster.csv || true)
+            -e junit.xml -e gradescope -e prairielearn -e roster.csv || true)
   [[ -z "$extra" ]] || { echo "left behind in $r: $extra"; return 1; }
   # Nothing hidden inside the set either (a temp file of a write).
   extra=$(cd "$r/$gen" && find . -name '.*' ! -name . || true)

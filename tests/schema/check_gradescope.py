@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_gradescope.py: validates Gradescope results.json files against a JSON Schema.
+"""check_gradescope.py: validates results.json files (Gradescope's, PrairieLearn's) against a
+JSON Schema.
 
 Usage: check_gradescope.py SCHEMA [--expect-invalid] PATH...
 

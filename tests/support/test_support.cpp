@@ -121,4 +121,13 @@ std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_refer
   return out;
 }
 
+std::string thrown_error_id(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.id();
+  }
+  return "";
+}
+
 }  // namespace awb::test

@@ -3,6 +3,7 @@
 #define AWB_TESTS_SUPPORT_TEST_SUPPORT_HPP_
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -34,6 +35,9 @@ ForwardResult run_forward_reference(uint64_t capabilities, const ProblemSpec& pr
 std::string compare_f64(const ForwardResult& got, const ForwardResult& expected);
 std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_reference,
                         const ForwardResult& f64_reference);
+
+// The id of the awb::Error `f` throws; empty when it throws none.
+std::string thrown_error_id(const std::function<void()>& f);
 
 }  // namespace awb::test
 

@@ -250,6 +250,11 @@ TEST_CASE("batch: resume grades exactly the results whose key changed", "[batch]
   CHECK_THAT(junit, Catch::Contains("time=\"0\""));  // no timing in the reports
   CHECK(fs::exists(results / "gradescope" / "alice.json"));
   CHECK(fs::exists(results / "gradescope" / "bob.json"));
+  // PrairieLearn's file per submission: bob's holds nothing to grade, so it is not gradable.
+  CHECK_THAT(slurp(results / "prairielearn" / "alice.json"), Catch::Contains("\"gradable\": true"));
+  const std::string bob_pl = slurp(results / "prairielearn" / "bob.json");
+  CHECK_THAT(bob_pl, Catch::Contains("\"gradable\": false"));
+  CHECK_THAT(bob_pl, Catch::Contains("\"format_errors\": [\n    \"discover: no plugin file"));
 
   SECTION("an existing journal without resume is refused") {
     try {

@@ -1,4 +1,4 @@
-// report.tests.cpp: the five report writers and their registry on hand-built results, read back
+// report.tests.cpp: the six report writers and their registry on hand-built results, read back
 // and checked.
 #include "graders/report/report.hpp"
 
@@ -368,6 +368,155 @@ TEST_CASE("report: a Gradescope leaderboard holds the columns asked for", "[repo
   CHECK(j["leaderboard"][1]["value"] == 0.0);
 }
 
+namespace {
+
+// What PrairieLearn reads from any results.json awb writes: the fields it documents, of the
+// right types and in range (score in [0, 1], 0 <= points <= max_points), and nothing else at the
+// top. Returns the document for the checks that follow.
+Json prairielearn_document(const std::string& text) {
+  const Json j = Json::parse(text);  // throws on anything but JSON (NaN included)
+  REQUIRE(j.is_object());
+  for (const auto& [key, value] : j.items()) {
+    INFO(key);
+    CHECK((key == "gradable" || key == "score" || key == "message" || key == "output" ||
+           key == "format_errors" || key == "tests"));
+  }
+  REQUIRE(j["gradable"].is_boolean());
+  REQUIRE(j["score"].is_number());
+  CHECK(j["score"].get<double>() >= 0.0);
+  CHECK(j["score"].get<double>() <= 1.0);
+  CHECK(j["message"].is_string());
+  CHECK(j["output"].is_string());
+  REQUIRE(j["tests"].is_array());
+  if (j["gradable"]) {
+    CHECK_FALSE(j.contains("format_errors"));
+  } else {
+    REQUIRE(j["format_errors"].is_array());
+    CHECK(!j["format_errors"].empty());
+    for (const auto& e : j["format_errors"]) CHECK(e.is_string());
+    CHECK(j["tests"].empty());
+  }
+  for (const auto& t : j["tests"]) {
+    REQUIRE(t.is_object());
+    CHECK(t.size() == 5);
+    CHECK(t["name"].is_string());
+    CHECK(t["message"].is_string());
+    CHECK(t["output"].is_string());
+    REQUIRE(t["points"].is_number());
+    REQUIRE(t["max_points"].is_number());
+    CHECK(t["points"].get<double>() >= 0.0);
+    CHECK(t["points"].get<double>() <= t["max_points"].get<double>());
+  }
+  return j;
+}
+
+std::vector<std::string> test_names(const Json& j) {
+  std::vector<std::string> out;
+  for (const auto& t : j["tests"]) out.push_back(t["name"]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("report: PrairieLearn results: a share in [0, 1], one test per check that counts",
+          "[report][prairielearn]") {
+  // Student: the visible checks that count (2 + 0.5 + 0 + 0 of 5), the broken exercise worth 0.
+  const Json student = prairielearn_document(write_prairielearn(sample_report(), kStudent));
+  CHECK(student["gradable"] == true);
+  CHECK(student["score"] == 0.5);
+  CHECK(student["message"] == "2.5/5 points in the tests shown");
+  CHECK(test_names(student) ==
+        std::vector<std::string>{"softmax-basics: weights-match", "softmax-basics: rows-sum",
+                                 "softmax-basics: crash", "softmax-basics: slow",
+                                 "broken: not gradable"});
+  const Json& rows = student["tests"][1];
+  CHECK(rows["points"] == 0.5);
+  CHECK(rows["max_points"] == 1.0);
+  CHECK(rows["message"] == "row 2 sums to 1.37 <&> \"x\" 'y'");  // the control character dropped
+  CHECK(rows["output"] ==
+        "row 2: sum 1.37\nrow 3: sum 0.91\n\nDiagnosis: looks like dividing by the row sum\n"
+        "Hint: Exponentiate before you normalise: 'exp' & \"sum\"");
+  CHECK(student["tests"][0]["output"] == "");  // a passed check has nothing to fix
+  CHECK(student["tests"][2]["message"] == "Error: plugin faulted");
+  CHECK(student["tests"][2]["output"] == "signal 11 in awb_forward");
+  CHECK(student["tests"][3]["message"] == "Timed out: timed out after 2 s");
+  CHECK(student["tests"][4]["message"] ==
+        "Not gradable: the plugin did not load: missing symbol awb_entry");
+  CHECK(student["tests"][4]["points"] == 0.0);
+  // Neither a hidden check's name nor its points reach the student's document.
+  const std::string text = write_prairielearn(sample_report(), kStudent);
+  CHECK(text.find("secret") == std::string::npos);
+  CHECK(text.find("5.5") == std::string::npos);
+  CHECK(student["output"].get<std::string>().find("softmax-basics: 2.5/5 in the tests shown") !=
+        std::string::npos);
+
+  // Instructor: every check that counts, and the score over all of them.
+  const Json instructor = prairielearn_document(write_prairielearn(sample_report(), kInstructor));
+  CHECK(instructor["score"] == 0.55);
+  CHECK(instructor["message"] == "5.5/10 points");
+  CHECK(instructor["tests"].size() == 7);
+  CHECK(instructor["tests"][4]["name"] == "softmax-basics: secret");
+  CHECK(instructor["tests"][5]["name"] == "softmax-basics: late");
+  double points = 0, max_points = 0;
+  for (const auto& t : instructor["tests"]) {
+    points += t["points"].get<double>();
+    max_points += t["max_points"].get<double>();
+  }
+  CHECK(points == 5.5);
+  CHECK(max_points == 10);
+  // After the due date the student sees the after-due check too.
+  CHECK(prairielearn_document(write_prairielearn(sample_report(), kStudentAfterDue))["score"] ==
+        Approx(2.5 / 7));
+}
+
+TEST_CASE("report: PrairieLearn results: nothing graded is not gradable, with the reasons",
+          "[report][prairielearn]") {
+  GradeReport r;
+  r.subject = "student";
+  for (const char* id : {"river-bank", "animal-road"}) {
+    ExerciseReport e;
+    e.exercise_id = id;
+    e.max_score = 12;
+    e.not_gradable = "build failed: main.cpp:3:1: error: expected ';'\x1b[0m";
+    r.exercises.push_back(e);
+  }
+  const Json j = prairielearn_document(write_prairielearn(r, kStudent));
+  CHECK(j["gradable"] == false);
+  CHECK(j["score"] == 0.0);
+  // One reason, once, without the terminal's escape character.
+  CHECK(j["format_errors"] == Json::array({"build failed: main.cpp:3:1: error: expected ';'[0m"}));
+  CHECK(j["message"] == "Not gradable: build failed: main.cpp:3:1: error: expected ';'[0m");
+  CHECK(j["output"].get<std::string>().find("river-bank: not gradable: build failed") !=
+        std::string::npos);
+  // The same document whoever reads it: there is nothing hidden to leave out.
+  CHECK(write_prairielearn(r, kInstructor) == write_prairielearn(r, kStudent));
+
+  const Json empty = prairielearn_document(write_prairielearn(GradeReport{}, kStudent));
+  CHECK(empty["gradable"] == false);
+  CHECK(empty["format_errors"] == Json::array({"no exercise was graded"}));
+}
+
+TEST_CASE("report: PrairieLearn results stay JSON and in range on odd values",
+          "[report][prairielearn]") {
+  GradeReport odd = sample_report();
+  odd.subject = "bad \xC3\x28 utf-8";
+  odd.exercises[0].checks[0].points = std::numeric_limits<double>::infinity();
+  odd.exercises[0].checks[1].points = std::numeric_limits<double>::quiet_NaN();
+  for (const View& view : {kStudent, kInstructor})
+    prairielearn_document(write_prairielearn(odd, view));
+  // Nothing counts in what a student sees: a score of 0, never a division by 0.
+  GradeReport hidden_only;
+  ExerciseReport e;
+  e.exercise_id = "secret";
+  e.checks.push_back(
+      check("c", CheckKind::kProperty, "p", Status::kPassed, 1, 1, "ok", Visibility::kHidden));
+  e.score = e.max_score = 1;
+  hidden_only.exercises = {e};
+  const Json j = prairielearn_document(write_prairielearn(hidden_only, kStudent));
+  CHECK(j["score"] == 0.0);
+  CHECK(j["tests"].empty());
+}
+
 TEST_CASE("report: CSV honours the view: a student's totals leave hidden checks out", "[report]") {
   // Student: the visible checks that count (2 + 0.5 + 0 + 0 of 5); instructor: everything.
   const std::string student = write_csv({sample_report()}, kStudent);
@@ -422,8 +571,9 @@ TEST_CASE("report: CSV gradebook, exact text", "[report]") {
 }
 
 // Not part of the default run: the `report.write_samples` ctest runs it to feed the schema
-// check (check_gradescope.py), so the files are written once, before they are read.
-TEST_CASE("report: write Gradescope samples for the schema check", "[.][report-samples]") {
+// checks (check_gradescope.py), so the files are written once, before they are read.
+TEST_CASE("report: write Gradescope and PrairieLearn samples for the schema check",
+          "[.][report-samples]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(AWB_TEST_OUTPUT_DIR) / "gradescope";
   fs::remove_all(dir);
@@ -442,6 +592,18 @@ TEST_CASE("report: write Gradescope samples for the schema check", "[.][report-s
   odd.execution_seconds = std::numeric_limits<double>::quiet_NaN();
   odd.exercises[0].checks[0].points = std::numeric_limits<double>::infinity();
   write("odd_values.json", write_gradescope(odd, kStudent));
+
+  const fs::path pl = fs::path(AWB_TEST_OUTPUT_DIR) / "prairielearn";
+  fs::remove_all(pl);
+  fs::create_directories(pl);
+  std::ofstream(pl / "student.json", std::ios::binary)
+      << write_prairielearn(sample_report(), kStudent);
+  std::ofstream(pl / "instructor.json", std::ios::binary)
+      << write_prairielearn(sample_report(), kInstructor);
+  std::ofstream(pl / "not_gradable.json", std::ios::binary)
+      << write_prairielearn(GradeReport{}, kStudent);
+  std::ofstream(pl / "odd_values.json", std::ios::binary) << write_prairielearn(odd, kStudent);
+  CHECK(fs::file_size(pl / "odd_values.json") > 0);
 }
 
 TEST_CASE("report: terminal text shows control characters instead of obeying them", "[report]") {
@@ -469,7 +631,7 @@ TEST_CASE("report formats: one registry, names unique, the table first", "[repor
   REQUIRE(!formats.empty());
   CHECK(formats.front().name == "table");
   CHECK(report_format_names() ==
-        std::vector<std::string>{"table", "json", "junit", "gradescope", "csv"});
+        std::vector<std::string>{"table", "json", "junit", "gradescope", "csv", "prairielearn"});
   std::set<std::string_view> names;
   for (const auto& f : formats) {
     INFO(f.name);
@@ -500,6 +662,8 @@ TEST_CASE("report formats: each writes what its writer writes, byte for byte",
     CHECK(find_report_format("gradescope")->write(one, view, options) ==
           write_gradescope(one[0], view, options.leaderboard));
     CHECK(find_report_format("csv")->write(two, view, options) == write_csv(two, view));
+    CHECK(find_report_format("prairielearn")->write(one, view, options) ==
+          write_prairielearn(one[0], view));
   }
 }
 
@@ -518,8 +682,10 @@ TEST_CASE("report formats: what a batch writes for each", "[report][formats]") {
     if (!f.batch_file.empty()) files[std::string(f.name)] = batch_file_for(f, "alice");
   CHECK(files == std::map<std::string, std::string>{{"junit", "junit.xml"},
                                                     {"gradescope", "gradescope/alice.json"},
-                                                    {"csv", "grades.csv"}});
+                                                    {"csv", "grades.csv"},
+                                                    {"prairielearn", "prairielearn/alice.json"}});
   CHECK(per_submission(*find_report_format("gradescope")));
+  CHECK(per_submission(*find_report_format("prairielearn")));
   CHECK_FALSE(per_submission(*find_report_format("csv")));
   // A per-submission format holds one subject per file, so every such format may hold just one.
   for (const auto& f : report_formats())

@@ -25,7 +25,7 @@ constexpr int64_t kMaxExercises = 256;
 
 // The checks of `ex` the assignment requires, with their points scaled to `points` (when set).
 AssignedExercise assign(const Exercise& ex, const Assignment& a, std::optional<double> points) {
-  AssignedExercise out{ex, 0, 0};
+  AssignedExercise out{ex, 0, 0, {}};
   out.exercise.checks.clear();
   double own = 0;
   for (const auto& c : ex.checks) {
@@ -215,6 +215,7 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
   std::vector<std::pair<const Exercise*, std::optional<double>>> picked;
   std::vector<Exercise> from_files;  // kept alive until assigned
   from_files.reserve(kMaxExercises);
+  std::map<const Exercise*, std::string> file_entries;  // of those: the `file:` as written
   std::map<std::string, int> seen;
   if (auto list = rd.require(root, "", "exercises")) {
     if (!list->IsSequence() || list->size() == 0 ||
@@ -269,6 +270,7 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
           if (!l.exercise) continue;
           from_files.push_back(std::move(*l.exercise));
           ex = &from_files.back();
+          file_entries[ex] = *f;
         }
         if (ex == nullptr) continue;
         if (!seen.emplace(ex->id, int(i)).second) {
@@ -332,6 +334,8 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
 
   for (const auto& [ex, pts] : picked) {
     a.exercises.push_back(assign(*ex, a, pts));
+    if (const auto it = file_entries.find(ex); it != file_entries.end())
+      a.exercises.back().file_entry = it->second;
     if (a.exercises.back().exercise.checks.empty())
       rd.error(root["exercises"], "exercises", rd.id("value"),
                "the assignment requires none of the checks of '" + ex->id +
@@ -353,6 +357,16 @@ AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>
 
 std::filesystem::path bundled_assignment_dir() {
   return shipped_path(AWB_SOURCE_EXERCISE_DIR "/assignments", "share/awb/exercises/assignments");
+}
+
+std::filesystem::path find_assignment(const std::string& spec) {
+  std::error_code ec;
+  if (fs::exists(spec, ec)) return spec;
+  const auto bundled = bundled_assignment_dir() / (spec + ".yaml");
+  if (fs::exists(bundled, ec)) return bundled;
+  throw Error("assignment.not_found", spec,
+              "no such file, and no bundled assignment of that name (see " +
+                  bundled_assignment_dir().string() + ")");
 }
 
 }  // namespace awb::core

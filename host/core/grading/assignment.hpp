@@ -32,6 +32,9 @@ struct AssignedExercise {
   Exercise exercise;  // checks filtered and re-weighted; sha256 is still the file's
   double points = 0;  // what the exercise is worth here
   int left_out = 0;   // checks of the file the assignment does not require
+  // The entry's `file:` as the assignment wrote it (relative to the assignment, or absolute);
+  // empty for an exercise named by id.
+  std::string file_entry;
 };
 
 struct Assignment {
@@ -95,6 +98,9 @@ std::string format_utc_time(std::time_t t);
 // The bundled example assignments: <prefix>/share/awb/exercises/assignments, or the source
 // tree's exercises/assignments.
 std::filesystem::path bundled_assignment_dir();
+// What --assignment names: a file, or else the bundled assignment of that name ("qkv"). Throws
+// awb::Error("assignment.not_found") when it is neither.
+std::filesystem::path find_assignment(const std::string& spec);
 
 }  // namespace awb::core
 

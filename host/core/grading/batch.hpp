@@ -12,6 +12,7 @@
 //   grades.csv                 one row per subject, one column per exercise, totals
 //   junit.xml                  one testsuite per (subject, exercise)
 //   gradescope/<submission>.json  a Gradescope results.json per submission
+//   prairielearn/<submission>.json  a PrairieLearn results.json per submission
 //   roster.csv                 with an assignment: one row per submission, numbers only, for a
 //                              gradebook (the assignment's variant; the others named in comment)
 // The reports carry no timing, so a resumed run writes them byte for byte as an uninterrupted
@@ -49,7 +50,7 @@ struct BatchOptions {
   std::vector<const Exercise*> exercises;  // with an assignment: assignment->exercise_list()
   const Assignment* assignment = nullptr;  // grade its variant only, every check counting
   GradeOptions grading;
-  grade::View view;  // for grades.csv, junit.xml and roster.csv (Gradescope decides its own)
+  grade::View view;  // for every report but Gradescope's (Gradescope decides its own)
   int jobs = 1;      // submissions graded at once
   // Source submissions (a CMake project: CMakeLists.txt at the folder's top) are built in the
   // build sandbox first, into this cache (default: RESULTS/builds), by a hash of their sources.
@@ -121,9 +122,10 @@ std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_
 std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
                                            const Assignment* assignment,
                                            const std::vector<grade::RosterRow>& roster);
-// Publishes grades.csv, junit.xml and gradescope/<submission>.json as the new current set of
-// `results` (publish_report_set: the previous set or this one, never a mix); with an
-// assignment, roster.csv too; and `extra` files (a shard's manifest).
+// Publishes every format's batch files (grades.csv, junit.xml, gradescope/<submission>.json,
+// prairielearn/<submission>.json) as the new current set of `results` (publish_report_set: the
+// previous set or this one, never a mix); with an assignment, roster.csv too; and `extra` files
+// (a shard's manifest).
 void write_batch_reports(const BatchReports& reports, const std::filesystem::path& results,
                          const grade::View& view, const Assignment* assignment = nullptr,
                          const std::vector<grade::RosterRow>& roster = {},

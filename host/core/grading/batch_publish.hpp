@@ -2,11 +2,11 @@
 // resume see the previous set or the new one, never a mix (DESIGN.md section 5).
 //
 // RESULTS/ holds
-//   reports.<generation>/      one whole set: grades.csv, junit.xml, gradescope/, [roster.csv],
-//                              [shard.json] (a shard's manifest, batch_shard.hpp),
+//   reports.<generation>/      one whole set: grades.csv, junit.xml, gradescope/, prairielearn/,
+//                              [roster.csv], [shard.json] (a shard's manifest, batch_shard.hpp),
 //                              and MANIFEST.sha256 (every other file, `sha256sum -c` format)
 //   current -> reports.<generation>     replaced in one step (a new link renamed over it)
-//   grades.csv -> current/grades.csv    and junit.xml, gradescope, roster.csv likewise: the
+//   grades.csv -> current/grades.csv    and the other entries of the set likewise: the
 //                                       familiar paths, relative links that follow `current`
 // A set is written into a hidden staging folder (.staging.<generation>), fsync'd, renamed to
 // reports.<generation>, and only then made current. Anything else an interrupted write left
