@@ -29,6 +29,7 @@
 
 #include "builder/command_line.hpp"
 #include "runner/landlock.hpp"
+#include "runner/option_number.hpp"
 
 namespace {
 
@@ -70,10 +71,9 @@ void say(const std::string& line) {
 
 template <class T>
 T number(std::string_view flag, const char* s) {
-  T v{};
-  const char* end = s + std::strlen(s);
-  if (std::from_chars(s, end, v).ptr != end) usage(std::string(flag) + " needs a number");
-  return v;
+  const std::optional<T> v = awb::runner::option_number<T>(s);
+  if (!v) usage(std::string(flag) + " needs a number");
+  return *v;
 }
 
 Config parse(int argc, char** argv) {

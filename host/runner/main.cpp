@@ -16,6 +16,7 @@
 
 #include "runner/command_line.hpp"
 #include "runner/lockdown.hpp"
+#include "runner/option_number.hpp"
 #include "runner/protocol.hpp"
 #include "runner/serve.hpp"
 
@@ -40,10 +41,9 @@ static_assert(kRequestFd == 3 && kResultFd == 4, "the usage text and messages na
 
 template <class T>
 T number(std::string_view flag, const char* s) {
-  T v{};
-  const char* end = s + std::strlen(s);
-  if (std::from_chars(s, end, v).ptr != end) usage((std::string(flag) + " needs a number").c_str());
-  return v;
+  const std::optional<T> v = awb::runner::option_number<T>(s);
+  if (!v) usage((std::string(flag) + " needs a number").c_str());
+  return *v;
 }
 
 }  // namespace
