@@ -7,9 +7,11 @@ JOBS ?= $(shell nproc)
 .PHONY: run test deps configure build asan tsan package fresh-root-test clean
 
 # The GUI where there is a display; elsewhere (CI, ssh) the CLI showcase, so `make run` ends.
+# GUI_ARGS go to awb-gui: `make run GUI_ARGS="--zoom 150 --presentation"`, or
+# `GUI_ARGS="--check-layout --screenshot shot.png"` to check the window and leave.
 run: build
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ] && [ -x $(BUILD_DIR)/bin/awb-gui ]; then \
-	  $(BUILD_DIR)/bin/awb-gui --exercise journey --plugin parameter-free; \
+	  $(BUILD_DIR)/bin/awb-gui --exercise journey --variant parameter-free $(GUI_ARGS); \
 	else \
 	  echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset): running the CLI showcase instead"; \
 	  $(BUILD_DIR)/bin/awb run --example journey --all; \

@@ -233,9 +233,7 @@ int run_grade(const GradeOptions& o) {
       std::cerr << "awb: the assignment grades one variant; not graded: "
                 << grade::clean_text(join_names(choice.others), false) << '\n';
     variants = {*choice.chosen};
-    go.every_check_counts = true;
-    go.scalar = assignment->scalar;
-    go.subject_capabilities = choice.chosen->variant->capabilities;
+    go = core::under_assignment(*assignment, choice.chosen->variant, go);
   }
 
   std::vector<grade::GradeReport> reports;

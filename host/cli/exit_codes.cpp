@@ -64,6 +64,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"runner.forbidden_syscall", kExitFailed},
     {"runner.no_result", kExitFailed},
     {"runner.malformed_result", kExitFailed},
+    {"runner.cancelled", kExitFailed},
     {"runner.unknown", kExitFailed},
     {"runner.given_up", kExitFailed},
     {"runner.isolation", kExitFailed},

@@ -2,6 +2,7 @@
 // through a future watcher, on the GUI thread), and the charts rebuilt from the points.
 #include "gui/bench_view.hpp"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -75,7 +76,7 @@ BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), sessi
   controls->addLayout(exports);
   auto* control_panel = new QWidget;
   control_panel->setLayout(controls);
-  control_panel->setMaximumWidth(260);
+  fitTokensField();
 
   time_ = new LogLogChart;
   time_->setTitle(tr("time per call (ms, median of the timed calls)"));
@@ -96,7 +97,7 @@ BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), sessi
   right->addWidget(notes_);
 
   auto* layout = new QHBoxLayout(this);
-  layout->addWidget(control_panel);
+  layout->addWidget(control_panel, 0);
   layout->addLayout(right, 1);
 
   connect(run_, &QPushButton::clicked, this, &BenchView::runClicked);
@@ -118,6 +119,17 @@ BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), sessi
 BenchView::~BenchView() {
   // The job holds its own catalog and request; it only needs telling to stop.
   if (cancel_) cancel_->store(true);
+}
+
+void BenchView::fitTokensField() {
+  // The default list of T whole, in the view's font (it follows the window's zoom).
+  tokens_->setMinimumWidth(fontMetrics().horizontalAdvance(QString::fromLatin1(kDefaultTokens)) +
+                           fontMetrics().averageCharWidth() * 4);
+}
+
+void BenchView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::FontChange) fitTokensField();
+  QWidget::changeEvent(event);
 }
 
 void BenchView::fillVariants() {

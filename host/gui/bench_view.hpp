@@ -55,7 +55,11 @@ class BenchView : public QWidget {
   void pointAdded();
   void finished();
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
+  void fitTokensField();
   void fillVariants();
   void runClicked();
   void addPoints(int begin, int end);

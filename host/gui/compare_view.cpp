@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QVBoxLayout>
 #include <cmath>
+#include <utility>
 
 #include "core/grading/subject_factory.hpp"
 
@@ -76,7 +77,16 @@ void CompareView::setHead(int head) {
   showComparison();
 }
 
+void CompareView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (std::exchange(stale_, false)) rerun();
+}
+
 void CompareView::rerun() {
+  if (!isVisible()) {  // a hidden view starts no plugin (and no runner) for nothing
+    stale_ = true;
+    return;
+  }
   if (!exercise_ || specs_.isEmpty()) return;
   if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
   status_->setText(tr("running %1…").arg(specs_.join(", ")));

@@ -35,6 +35,9 @@ class CompareView : public QWidget {
  signals:
   void updated();
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+
  private:
   void rerun();
   void showComparison();
@@ -46,6 +49,7 @@ class CompareView : public QWidget {
   RunInput input_;
   core::Comparison comparison_;
   LatestRun runs_;
+  bool stale_ = false;  // a change came while hidden: run when shown
   int head_ = 0;
 
   QComboBox* head_box_;

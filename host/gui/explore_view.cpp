@@ -6,6 +6,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
+#include <utility>
 
 #include "core/grading/subject_factory.hpp"
 
@@ -84,8 +85,18 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   layout->addLayout(top);
   layout->addLayout(controls);
   layout->addLayout(body, 1);
-  layout->addWidget(status_);
+  cancel_ = new QPushButton(tr("Cancel"));
+  cancel_->setToolTip(tr("Stop the plugin's run"));
+  cancel_->hide();
+  auto* status_row = new QHBoxLayout;
+  status_row->addWidget(status_, 1);
+  status_row->addWidget(cancel_);
+  layout->addLayout(status_row);
 
+  connect(cancel_, &QPushButton::clicked, this, [this] {
+    cancel_variant_runs();
+    status_->setText(tr("cancelling…"));
+  });
   connect(slider_, &QSlider::valueChanged, this, [this] { rerun(); });
   connect(chips_, &QButtonGroup::idClicked, this, [this](int id) { setQuery(id); });
   connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
@@ -143,18 +154,29 @@ void ExploreView::rebuildChips() {
   }
 }
 
+void ExploreView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (std::exchange(stale_, false)) rerun();
+}
+
 void ExploreView::rerun() {
+  if (!isVisible()) {  // a hidden view starts no plugin (and no runner) for nothing
+    stale_ = true;
+    return;
+  }
   sharpness_label_->setText(QString::number(sharpness(), 'g', 3));
   if (!exercise_ || spec_.isEmpty()) return;
   if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
   RunInput input = core::case_input(*exercise_, case_id_.toStdString());
   input.params.sharpness = sharpness();
   status_->setText(tr("running %1…").arg(spec_));
+  cancel_->show();
   const auto catalog = session_.catalog();
   const std::string spec = spec_.toStdString();
   run_async<VariantRun>(
       this, [catalog, spec, input] { return run_variant_job(catalog, spec, input); },
       [this, input](Outcome<VariantRun> r) {
+        cancel_->hide();
         if (runs_.end() == RunEnd::kSuperseded) {
           rerun();  // the slider moved meanwhile: show only the latest
           return;

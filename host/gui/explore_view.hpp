@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSlider>
 #include <QWidget>
 
@@ -47,11 +48,14 @@ class ExploreView : public QWidget {
   QComboBox* headSelector() const { return head_box_; }
   ContextSwatch* contextSwatch() const { return context_; }
   QWidget* chip(int i) const;
+  // Shown while a run is in flight: stops it (a hanging plugin's runner ends within 100 ms).
+  QPushButton* cancelButton() const { return cancel_; }
 
  signals:
   void updated();  // a run finished and the view shows it (or its error)
 
  protected:
+  void showEvent(QShowEvent* event) override;
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
@@ -67,6 +71,7 @@ class ExploreView : public QWidget {
   VariantRun run_;
   RunInput shown_input_;
   LatestRun runs_;
+  bool stale_ = false;                     // a change came while hidden: run when shown
   int query_ = 0, head_ = 0, layer_ = -1;  // layer -1: the last
 
   QHBoxLayout* chips_layout_;
@@ -75,6 +80,7 @@ class ExploreView : public QWidget {
   QSlider* slider_;
   QLabel *sharpness_label_, *status_, *sum_;
   QCheckBox* heatmap_toggle_;
+  QPushButton* cancel_;
   BarChart *scores_, *weights_;
   ContextSwatch* context_;
   HeatmapWidget* heatmap_;

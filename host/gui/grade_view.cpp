@@ -1,42 +1,101 @@
-// grade_view.cpp: grading runs as a job; the table is rebuilt from the report.
+// grade_view.cpp: grading runs as a job, one exercise after another so that Cancel takes effect
+// between them (and, through the runner, within one); the tree is rebuilt from the report.
 #include "gui/grade_view.hpp"
 
+#include <QDir>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "graders/report/formats.hpp"
 
 namespace awb::gui {
+namespace {
+
+enum Column { kCheck, kStatus, kPoints, kFeedback, kColumns };
+
+QString points_text(double got, double of) {
+  return QStringLiteral("%1 / %2").arg(got).arg(of);
+}
+
+}  // namespace
 
 GradeView::GradeView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
   total_ = new QLabel;
-  QFont big = total_->font();
-  big.setPointSizeF(big.pointSizeF() * 1.4);
-  big.setBold(true);
-  total_->setFont(big);
+  total_->setWordWrap(true);
+  fitTotalFont();
   status_ = new QLabel;
   status_->setWordWrap(true);
+  scope_ = new QComboBox;
+  scope_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  scope_->setToolTip(tr("What to grade the selected variant on"));
   instructor_ = new QCheckBox(tr("instructor view (hidden checks too)"));
-  auto* regrade = new QPushButton(tr("Grade again"));
+  regrade_ = new QPushButton(tr("Grade again"));
+  cancel_ = new QPushButton(tr("Cancel"));
+  cancel_->setEnabled(false);
   auto* top = new QHBoxLayout;
-  top->addWidget(total_, 1);
+  top->addWidget(new QLabel(tr("grade on")));
+  top->addWidget(scope_);
+  top->addStretch(1);
   top->addWidget(instructor_);
-  top->addWidget(regrade);
-  table_ = new QTableWidget(0, 6);
-  table_->setHorizontalHeaderLabels(
-      {tr("check"), tr("status"), tr("points"), tr("feedback"), tr("diagnosis"), tr("hint")});
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->verticalHeader()->hide();
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setWordWrap(true);
+  top->addWidget(regrade_);
+  top->addWidget(cancel_);
+  tree_ = new QTreeWidget;
+  tree_->setColumnCount(kColumns);
+  tree_->setHeaderLabels({tr("check"), tr("status"), tr("points"), tr("feedback")});
+  tree_->header()->setStretchLastSection(true);
+  tree_->setWordWrap(true);  // the feedback column wraps: hints are never cut off
+  tree_->setUniformRowHeights(false);
+  tree_->setAlternatingRowColors(true);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(total_);
   layout->addWidget(status_);
-  layout->addWidget(table_, 1);
-  connect(regrade, &QPushButton::clicked, this, [this] { rerun(); });
+  layout->addWidget(tree_, 1);
+  fillScopes();
+  connect(regrade_, &QPushButton::clicked, this, [this] { rerun(); });
+  connect(cancel_, &QPushButton::clicked, this, &GradeView::cancel);
   connect(instructor_, &QCheckBox::toggled, this, [this] { showReport(); });
+  connect(scope_, &QComboBox::activated, this, [this] { rerun(); });
+}
+
+void GradeView::fillScopes() {
+  scope_->addItem(tr("the selected exercise"));
+  scope_->addItem(tr("every loaded exercise (%1)").arg(session_.exercises().exercises.size()));
+  // The bundled assignments, as `awb grade --assignment NAME` grades them.
+  const QDir dir(QString::fromStdString(core::bundled_assignment_dir().string()));
+  for (const QString& file : dir.entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name)) {
+    auto loaded =
+        core::load_assignment(dir.filePath(file).toStdString(), session_.exercises().exercises);
+    if (!loaded.assignment) continue;  // `awb lint` names its errors; the GUI only offers it
+    scope_->addItem(tr("assignment %1 (%2 exercises)")
+                        .arg(QString::fromStdString(loaded.assignment->id))
+                        .arg(loaded.assignment->exercises.size()));
+    assignments_.push_back(std::move(*loaded.assignment));
+  }
+}
+
+bool GradeView::setScope(int index) {
+  if (index < 0 || index >= scope_->count()) return false;
+  scope_->setCurrentIndex(index);
+  rerun();
+  return true;
+}
+
+std::vector<const core::Exercise*> GradeView::scopeExercises() const {
+  const int i = scope_->currentIndex();
+  if (i <= 0) {
+    if (exercise_ == nullptr) return {};
+    return {exercise_};
+  }
+  if (i == 1) {
+    std::vector<const core::Exercise*> all;
+    for (const auto& e : session_.exercises().exercises) all.push_back(&e);
+    return all;
+  }
+  return assignments_[static_cast<size_t>(i - 2)].exercise_list();
 }
 
 void GradeView::setVariant(const QString& spec) {
@@ -46,25 +105,72 @@ void GradeView::setVariant(const QString& spec) {
 
 void GradeView::setExercise(const core::Exercise* exercise) {
   exercise_ = exercise;
-  rerun();
+  if (scope_->currentIndex() <= 0) rerun();  // a whole assignment does not change with it
+}
+
+void GradeView::cancel() {
+  if (!cancel_token_ || !runs_.busy()) return;
+  cancel_token_->store(true);
+  status_->setText(tr("cancelling…"));
+}
+
+void GradeView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (std::exchange(stale_, false)) rerun();
 }
 
 void GradeView::rerun() {
-  if (!exercise_ || spec_.isEmpty()) return;
+  if (!isVisible()) {  // a hidden view starts no plugin (and no runner) for nothing
+    stale_ = true;
+    return;
+  }
+  const auto exercises = scopeExercises();
+  if (exercises.empty() || spec_.isEmpty()) return;
   if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
-  status_->setText(tr("grading %1 on %2…").arg(spec_, QString::fromStdString(exercise_->id)));
+  const int scope = scope_->currentIndex();
+  const core::Assignment* assignment =
+      scope >= 2 ? &assignments_[static_cast<size_t>(scope - 2)] : nullptr;
+  const QString what =
+      scope == 0 ? QString::fromStdString(exercises.front()->id) : scope_->currentText();
+  status_->setText(tr("grading %1 on %2…").arg(spec_, what));
+  cancel_token_ = std::make_shared<std::atomic<bool>>(false);
+  cancel_->setEnabled(true);
+  const CancelToken token = cancel_token_;
+  auto done = std::make_shared<std::atomic<int>>(0);
+  auto* progress = new QTimer(this);
+  progress->setInterval(250);
+  connect(progress, &QTimer::timeout, this, [this, done, what, n = exercises.size()] {
+    if (!cancel_token_->load() && n > 1)
+      status_->setText(tr("grading %1 on %2… %3 of %4 exercises done")
+                           .arg(spec_, what)
+                           .arg(done->load())
+                           .arg(n));
+  });
+  progress->start();
   const auto catalog = session_.catalog();
   const std::string spec = spec_.toStdString();
-  const core::Exercise* exercise = exercise_;  // exercises live as long as the session
+  // Exercises and assignments live as long as the view.
   run_async<grade::GradeReport>(
-      this, [=] { return grade_job(catalog, spec, *exercise); },
-      [this](Outcome<grade::GradeReport> r) {
+      this,
+      [=] {
+        return grade_job(catalog, spec, exercises, assignment, token,
+                         [done](int d, int) { done->store(d); });
+      },
+      [this, progress, token](Outcome<grade::GradeReport> r) {
+        progress->deleteLater();
+        cancel_->setEnabled(false);
         if (runs_.end() == RunEnd::kSuperseded) {
           rerun();
           return;
         }
         report_ = r.value;
-        status_->setText(r.value ? QString() : tr("cannot grade: %1").arg(r.error));
+        if (!r.value)
+          status_->setText(tr("cannot grade: %1").arg(r.error));
+        else if (token->load())
+          status_->setText(tr("cancelled: %1 of the exercises graded before Cancel")
+                               .arg(r.value->exercises.size()));
+        else
+          status_->clear();  // the result replaces "grading …"
         showReport();
         emit updated();
       });
@@ -86,44 +192,70 @@ QColor GradeView::statusColor(grade::Status s) {
 }
 
 void GradeView::showReport() {
-  table_->setRowCount(0);
+  tree_->clear();
   if (!report_) {
     total_->clear();
     return;
   }
   const grade::View view{instructor_->isChecked(), false};
+  auto detail = [](QTreeWidgetItem* parent, const QString& name, const std::string& text) {
+    if (text.empty()) return;
+    auto* row = new QTreeWidgetItem(parent);
+    row->setText(kCheck, name);
+    row->setText(kFeedback, QString::fromStdString(text));
+  };
   for (const auto& ex : report_->exercises) {
-    if (!ex.not_gradable.empty())
-      status_->setText(tr("not gradable: %1").arg(QString::fromStdString(ex.not_gradable)));
+    auto* top = new QTreeWidgetItem(tree_);
+    top->setText(kCheck, QString::fromStdString(ex.exercise_id));
+    top->setText(kPoints, points_text(ex.score, ex.max_score));
+    top->setText(kFeedback, QString::fromStdString(ex.not_gradable.empty()
+                                                       ? ex.title
+                                                       : "not gradable: " + ex.not_gradable));
+    QFont bold = top->font(kCheck);
+    bold.setBold(true);
+    top->setFont(kCheck, bold);
+    bool all_passed = ex.not_gradable.empty();
     for (const auto& c : ex.checks) {
       if (!view.shows(c.visibility)) continue;
-      const int r = table_->rowCount();
-      table_->insertRow(r);
+      auto* row = new QTreeWidgetItem(top);
       const bool failed = c.status != grade::Status::kPassed;
-      const QStringList cells{QString::fromStdString(c.id),
-                              QString::fromUtf8(grade::to_string(c.status)),
-                              QStringLiteral("%1 / %2").arg(c.points).arg(c.max_points),
-                              QString::fromStdString(c.summary),
-                              QString::fromStdString(c.diagnosis),
-                              failed ? QString::fromStdString(c.hint) : QString()};
-      for (int col = 0; col < cells.size(); ++col) {
-        auto* item = new QTableWidgetItem(cells[col]);
-        item->setToolTip(QString::fromStdString(c.details.empty() ? c.summary : c.details));
-        if (col == 1) {
-          item->setBackground(statusColor(c.status));
-          item->setForeground(Qt::white);
-        }
-        table_->setItem(r, col, item);
-      }
+      all_passed = all_passed && !failed;
+      row->setText(kCheck, QString::fromStdString(c.id));
+      row->setText(kStatus, QString::fromUtf8(grade::to_string(c.status)));
+      row->setText(kPoints, points_text(c.points, c.max_points));
+      row->setText(kFeedback, QString::fromStdString(c.summary));
+      row->setBackground(kStatus, statusColor(c.status));
+      row->setForeground(kStatus, Qt::white);
+      detail(row, tr("diagnosis"), c.diagnosis);
+      if (failed) detail(row, tr("hint"), c.hint);
+      if (c.details != c.summary) detail(row, tr("details"), c.details);
+      row->setExpanded(failed);  // what to fix is open; what passed is one line
     }
+    const grade::Status overall = all_passed ? grade::Status::kPassed : grade::Status::kFailed;
+    top->setText(kStatus, QString::fromUtf8(grade::to_string(overall)));
+    top->setBackground(kStatus, statusColor(overall));
+    top->setForeground(kStatus, Qt::white);
+    top->setExpanded(true);
   }
-  total_->setText(tr("%1 on %2: %3 / %4 points")
-                      .arg(QString::fromStdString(report_->subject),
-                           exercise_ ? QString::fromStdString(exercise_->id) : QString())
+  total_->setText(tr("%1: %2 / %3 points on %n exercise(s)", nullptr,
+                     static_cast<int>(report_->exercises.size()))
+                      .arg(QString::fromStdString(report_->subject))
                       .arg(report_->score())
                       .arg(report_->max_score()));
-  table_->resizeColumnsToContents();
-  table_->resizeRowsToContents();
+  for (int c = 0; c < kFeedback; ++c) tree_->resizeColumnToContents(c);
+}
+
+void GradeView::fitTotalFont() {
+  // The total is the view's headline: 1.4 × the view's own font, so it follows the zoom.
+  QFont big = font();
+  big.setPointSizeF(big.pointSizeF() * 1.4);
+  big.setBold(true);
+  total_->setFont(big);
+}
+
+void GradeView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::FontChange) fitTotalFont();
+  QWidget::changeEvent(event);
 }
 
 QString GradeView::reportText(const QString& format) const {

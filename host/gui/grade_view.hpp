@@ -1,13 +1,17 @@
-// grade_view.hpp: the grader on the selected variant and exercise: every check with its status,
-// points, feedback and hint, the total, and the report in the formats the CLI writes.
+// grade_view.hpp: the grader on the selected variant: one exercise, every loaded exercise or a
+// whole assignment; every check with its status, points and feedback, its hint and details in
+// an expandable row; the total; Cancel for a running job; the report in the CLI's formats.
 #ifndef AWB_GUI_GRADE_VIEW_HPP_
 #define AWB_GUI_GRADE_VIEW_HPP_
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
-#include <QTableWidget>
+#include <QPushButton>
+#include <QTreeWidget>
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 #include "gui/latest_run.hpp"
 #include "gui/session.hpp"
@@ -21,31 +25,53 @@ class GradeView : public QWidget {
 
   void setVariant(const QString& spec);
   void setExercise(const core::Exercise* exercise);
+  // What is graded: 0 the selected exercise, 1 every loaded exercise, 2.. a bundled assignment
+  // (in the order of scopeBox()). False for an index out of range.
+  bool setScope(int index);
+  // Stops the running job: its runner ends within 100 ms, later exercises are not graded.
+  void cancel();
 
   bool busy() const { return runs_.busy(); }
   const std::optional<grade::GradeReport>& report() const { return report_; }
   // The report as `awb grade --format FORMAT` writes it (graders/report/formats.hpp); an
   // unknown name gives the first format, the table.
   QString reportText(const QString& format) const;
-  QTableWidget* checksTable() const { return table_; }
+  // Top level: one row per exercise; under it one row per check (columns: check, status,
+  // points, feedback); under a check its diagnosis, hint and details, one row each.
+  QTreeWidget* checksTree() const { return tree_; }
   QLabel* totalLabel() const { return total_; }
+  QLabel* statusLabel() const { return status_; }
+  QComboBox* scopeBox() const { return scope_; }
+  QPushButton* cancelButton() const { return cancel_; }
   static QColor statusColor(grade::Status s);
 
  signals:
   void updated();
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
  private:
   void rerun();
   void showReport();
+  void fillScopes();
+  std::vector<const core::Exercise*> scopeExercises() const;
+  void fitTotalFont();
 
   Session& session_;
   QString spec_;
   const core::Exercise* exercise_ = nullptr;
+  std::vector<core::Assignment> assignments_;  // the bundled ones that load
   std::optional<grade::GradeReport> report_;
   LatestRun runs_;
+  bool stale_ = false;  // a change came while hidden: run when shown
+  CancelToken cancel_token_;
   QLabel *total_, *status_;
+  QComboBox* scope_;
   QCheckBox* instructor_;
-  QTableWidget* table_;
+  QPushButton *regrade_, *cancel_;
+  QTreeWidget* tree_;
 };
 
 }  // namespace awb::gui

@@ -29,6 +29,8 @@ bool wait_idle(MainWindow& window, int timeout_ms) {
 bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, int timeout_ms) {
   window.resize(o.size);
   window.show();
+  if (o.presentation) window.setPresentation(true);
+  if (o.zoom != 100) window.setZoom(o.zoom);
   if (!window.setView(o.view)) {
     *error = QStringLiteral("unknown view '%1' (explore, compare, grade or bench)").arg(o.view);
     return false;
@@ -36,6 +38,13 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
   if (!window.selectExercise(o.exercise, error)) return false;
   if (!o.case_id.isEmpty() && !window.selectCase(o.case_id, error)) return false;
   if (!o.plugins.isEmpty() && !window.selectVariants(o.plugins, error)) return false;
+  if (o.grade_scope != 0 && !window.grade()->setScope(o.grade_scope)) {
+    *error = QStringLiteral(
+                 "no grade scope %1 (0 the exercise, 1 every exercise, 2.. an "
+                 "assignment)")
+                 .arg(o.grade_scope);
+    return false;
+  }
   if (o.sharpness > 0) window.explore()->setSharpness(o.sharpness);
   if (!wait_idle(window, timeout_ms)) {
     *error = QStringLiteral("the plugin runs did not finish in %1 ms").arg(timeout_ms);

@@ -22,6 +22,9 @@ struct ViewOptions {
   int head = 0;          // 0-based
   double sharpness = 0;  // 0: the exercise's
   QSize size{1280, 800};
+  int zoom = 100;             // percent (MainWindow::setZoom)
+  bool presentation = false;  // F5's presentation mode
+  int grade_scope = 0;        // GradeView::setScope: 0 the exercise, 1 all, 2.. an assignment
 };
 
 // Applies `options` to `window` (sized and shown) and waits until its runs are done. Returns

@@ -4,11 +4,14 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QScreen>
 #include <cstdio>
+#include <memory>
 
 #include "core/base/version.hpp"
 #include "gui/export.hpp"
 #include "gui/headless.hpp"
+#include "gui/layout_check.hpp"
 
 using namespace awb::gui;
 
@@ -17,11 +20,34 @@ int main(int argc, char** argv) {
   // (a Qt platform plugin) and drop it. The platform comes from QT_QPA_PLATFORM.
   QStringList args;
   for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  const auto has = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (args.contains(QLatin1String(n))) return true;
+    return false;
+  };
+  // Help and version need no display: a QCoreApplication prints them and exits, where a
+  // QApplication without a display would abort before reading a single option.
+  const bool info_only = has({"--help", "-h", "--help-all", "-?", "--version", "-v"});
+  // A screenshot is rendered offscreen anyway: without a display it needs no setting.
+  const bool no_display = qEnvironmentVariableIsEmpty("DISPLAY") &&
+                          qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+                          qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+  if (no_display && has({"--screenshot", "--bench-repaint", "--check-layout"}))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  else if (no_display && !info_only) {
+    std::fprintf(stderr,
+                 "awb-gui: no display (DISPLAY and WAYLAND_DISPLAY are unset). Run it on a "
+                 "desktop, with QT_QPA_PLATFORM=offscreen for --screenshot, or use the CLI "
+                 "(awb --help).\n");
+    return 2;
+  }
   int qt_argc = 1;
-  QApplication app(qt_argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("awb"));
-  QApplication::setApplicationName(QStringLiteral("awb-gui"));
-  QApplication::setApplicationVersion(QStringLiteral(AWB_VERSION));
+  std::unique_ptr<QCoreApplication> app_holder =
+      info_only ? std::make_unique<QCoreApplication>(qt_argc, argv)
+                : std::make_unique<QApplication>(qt_argc, argv);
+  QCoreApplication::setOrganizationName(QStringLiteral("awb"));
+  QCoreApplication::setApplicationName(QStringLiteral("awb-gui"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(AWB_VERSION));
 
   QCommandLineParser cli;
   cli.setApplicationDescription(QStringLiteral(
@@ -45,11 +71,28 @@ int main(int argc, char** argv) {
   const QCommandLineOption head(QStringLiteral("head"), "Head index (0-based).", "N");
   const QCommandLineOption sharpness(QStringLiteral("sharpness"), "Sharpness.", "S");
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                      "Render the view to FILE.png and exit.", "FILE");
+                                      "Render the view to FILE.png and exit (offscreen, or the "
+                                      "real window's pixels on a display).",
+                                      "FILE");
+  const QCommandLineOption check_layout(
+      QStringLiteral("check-layout"),
+      "Open the view, list every text shown cut off (labels, buttons, tabs, table cells, "
+      "plot labels) and exit: 0 when none is, 1 otherwise.");
+  const QCommandLineOption size(QStringLiteral("size"), "Window size (default 1280x800).", "WxH");
+  const QCommandLineOption zoom(QStringLiteral("zoom"),
+                                "Zoom of the whole window in percent (Ctrl+= / Ctrl+- / Ctrl+0).",
+                                "PERCENT");
+  const QCommandLineOption presentation(QStringLiteral("presentation"),
+                                        "Start in presentation mode (F5).");
+  const QCommandLineOption scope(QStringLiteral("grade-scope"),
+                                 "What the grade view grades: 0 the exercise, 1 every exercise, "
+                                 "2.. a bundled assignment (as its list shows them).",
+                                 "N");
   const QCommandLineOption bench(QStringLiteral("bench-repaint"),
                                  "Print the median heatmap repaint time for T × T and exit.", "T");
-  for (const auto& o : {exercise, case_id, plugin, plugin_dir, exercises, view, query, head,
-                        sharpness, screenshot, bench})
+  for (const auto& o :
+       {exercise, case_id, plugin, plugin_dir, exercises, view, query, head, sharpness, screenshot,
+        check_layout, size, zoom, presentation, scope, bench})
     cli.addOption(o);
   cli.process(args);
 
@@ -66,8 +109,6 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  Session session(cli.values(plugin_dir), cli.values(exercises));
-  MainWindow window(session);
   ViewOptions o;
   o.exercise = cli.value(exercise);
   o.case_id = cli.value(case_id);
@@ -76,10 +117,32 @@ int main(int argc, char** argv) {
   o.query = cli.isSet(query) ? cli.value(query).toInt() : -1;
   o.head = cli.isSet(head) ? cli.value(head).toInt() : 0;
   o.sharpness = cli.isSet(sharpness) ? cli.value(sharpness).toDouble() : 0;
+  o.presentation = cli.isSet(presentation);
+  bool ok = true;
+  if (cli.isSet(zoom)) o.zoom = cli.value(zoom).toInt(&ok);
+  if (ok && cli.isSet(scope)) o.grade_scope = cli.value(scope).toInt(&ok);
+  if (ok && cli.isSet(size)) {
+    const QStringList wh = cli.value(size).split('x');
+    bool w_ok = false, h_ok = false;
+    if (wh.size() == 2) o.size = {wh[0].toInt(&w_ok), wh[1].toInt(&h_ok)};
+    ok = w_ok && h_ok && o.size.width() > 0 && o.size.height() > 0;
+  }
+  if (!ok) {
+    std::fprintf(stderr,
+                 "awb-gui: --zoom and --grade-scope take a number, --size WxH (1920x1080)\n");
+    return 2;
+  }
 
-  if (cli.isSet(screenshot)) {
+  // A rendering for a file or a check remembers nothing: the same window on every machine.
+  const bool one_shot = cli.isSet(screenshot) || cli.isSet(check_layout);
+  Session session(cli.values(plugin_dir), cli.values(exercises),
+                  one_shot ? Session::Memory::kThisRunOnly : Session::Memory::kRemembered);
+  MainWindow window(session);
+
+  if (one_shot) {
     if (o.exercise.isEmpty() || o.plugins.isEmpty()) {
-      std::fprintf(stderr, "awb-gui: --screenshot needs --exercise and --variant\n");
+      std::fprintf(stderr,
+                   "awb-gui: --screenshot and --check-layout need --exercise and --variant\n");
       return 2;
     }
     QString error;
@@ -87,19 +150,40 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "awb-gui: %s\n", qPrintable(error));
       return 1;
     }
-    const QString file = cli.value(screenshot);
-    QDir().mkpath(QFileInfo(file).absolutePath());
-    if (!save_png(&window, file)) {
-      std::fprintf(stderr, "awb-gui: cannot write %s\n", qPrintable(file));
-      return 1;
+    if (cli.isSet(screenshot)) {
+      const QString file = cli.value(screenshot);
+      QDir().mkpath(QFileInfo(file).absolutePath());
+      // On a display, what the screen shows; offscreen, the window rendered.
+      const bool real = QGuiApplication::platformName() != QLatin1String("offscreen");
+      const bool saved = real ? window.screen()->grabWindow(window.winId()).save(file, "PNG")
+                              : save_png(&window, file);
+      if (!saved) {
+        std::fprintf(stderr, "awb-gui: cannot write %s\n", qPrintable(file));
+        return 1;
+      }
+      std::printf("%s: %s of %s on %s (%dx%d, zoom %d%%, %s)\n", qPrintable(file),
+                  qPrintable(o.view), qPrintable(o.plugins.join(", ")), qPrintable(o.exercise),
+                  window.width(), window.height(), window.zoom(),
+                  qPrintable(QGuiApplication::platformName()));
     }
-    std::printf("%s: %s of %s on %s\n", qPrintable(file), qPrintable(o.view),
-                qPrintable(o.plugins.join(", ")), qPrintable(o.exercise));
+    if (cli.isSet(check_layout)) {
+      const auto clipped = find_clipped_text(&window);
+      for (const auto& c : clipped) std::printf("clipped: %s\n", qPrintable(c.describe()));
+      std::printf("layout: %d widgets checked at %dx%d (scale %.3g, zoom %d%%): %s\n",
+                  last_checked_widget_count(), window.width(), window.height(),
+                  window.devicePixelRatioF(), window.zoom(),
+                  clipped.empty()
+                      ? "no text cut off"
+                      : qPrintable(QStringLiteral("%1 texts cut off").arg(clipped.size())));
+      return clipped.empty() ? 0 : 1;
+    }
     return 0;
   }
 
   window.resize(o.size);
   window.show();
+  if (o.zoom != 100) window.setZoom(o.zoom);
+  if (o.presentation) window.setPresentation(true);
   if (!o.exercise.isEmpty()) {
     QString error;
     window.setView(o.view);
@@ -108,5 +192,5 @@ int main(int argc, char** argv) {
         (!o.plugins.isEmpty() && !window.selectVariants(o.plugins, &error)))
       std::fprintf(stderr, "awb-gui: %s\n", qPrintable(error));
   }
-  return app.exec();
+  return QApplication::exec();
 }

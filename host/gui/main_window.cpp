@@ -2,11 +2,14 @@
 #include "gui/main_window.hpp"
 
 #include <QFileDialog>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSplitter>
+#include <QSettings>
+#include <QShortcut>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/plugins/capabilities.hpp"
 #include "graders/report/formats.hpp"
@@ -16,6 +19,9 @@ namespace awb::gui {
 namespace {
 
 constexpr int kSpecRole = Qt::UserRole + 1;
+constexpr const char* kZoomKey = "window/zoom";
+constexpr const char* kSplitterKey = "window/splitter";
+constexpr int kPresentationZoom = 150;
 
 }  // namespace
 
@@ -23,14 +29,20 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
   setWindowTitle(tr("Attention Workbench"));
   plugins_ = new QTreeWidget;
   plugins_->setHeaderLabels({tr("plugin / variant"), tr("capabilities")});
+  // Columns as wide as their text (a narrow sidebar scrolls sideways rather than cut ids off).
+  plugins_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  plugins_->header()->setStretchLastSection(false);
   plugins_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   plugins_->setToolTip(tr("Select one variant to explore and grade; several to compare"));
   exercises_ = new QListWidget;
+  exercises_->setWordWrap(true);  // long titles wrap in a narrow sidebar rather than run off it
+  exercises_->setResizeMode(QListView::Adjust);
   cases_ = new QComboBox;
   lesson_ = new QTextBrowser;
   lesson_->setOpenExternalLinks(true);
 
   auto* browser = new QSplitter(Qt::Vertical);
+  browser_ = browser;
   browser->addWidget(plugins_);
   auto* ex_panel = new QWidget;
   auto* ex_layout = new QVBoxLayout(ex_panel);
@@ -50,19 +62,38 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
   tabs_->addTab(grade_, tr("&Grade"));
   tabs_->addTab(bench_, tr("&Bench"));
 
-  auto* split = new QSplitter;
-  split->addWidget(browser);
-  split->addWidget(tabs_);
-  split->setStretchFactor(1, 3);
-  split->setSizes({300, 980});
-  setCentralWidget(split);
+  // The lesson beside the view, for presentation mode only.
+  side_lesson_ = new QTextBrowser;
+  side_lesson_->setOpenExternalLinks(true);
+  side_lesson_->hide();
+
+  split_ = new QSplitter;
+  split_->addWidget(browser);
+  split_->addWidget(tabs_);
+  split_->addWidget(side_lesson_);
+  split_->setChildrenCollapsible(false);
+  split_->setStretchFactor(1, 3);
+  split_->setSizes({300, 980, 0});
+  base_font_ = font();
+  if (session_.remembers()) {
+    // The sidebar keeps the width the user dragged it to, and the zoom its last step.
+    split_->restoreState(QSettings().value(kSplitterKey).toByteArray());
+    setZoom(QSettings().value(kZoomKey, 100).toInt());
+  }
+  connect(split_, &QSplitter::splitterMoved, this, [this] {
+    if (session_.remembers() && !presenting_)
+      QSettings().setValue(kSplitterKey, split_->saveState());
+  });
+  setCentralWidget(split_);
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("Add plugin &folder…"), QKeySequence::Open, this, [this] {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Plugin folder"));
     if (!dir.isEmpty()) session_.addPluginFolder(dir);
   });
-  file->addAction(tr("&Reload plugins"), QKeySequence::Refresh, &session_, &Session::reloadCatalog);
+  file->addAction(tr("Re&move plugin folder…"), this, &MainWindow::removePluginFolder);
+  file->addAction(tr("&Reload plugins"), QKeySequence(Qt::CTRL | Qt::Key_R), &session_,
+                  &Session::reloadCatalog);
   file->addSeparator();
   file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportPng);
   file->addAction(tr("Export view as &SVG…"), this, &MainWindow::exportSvg);
@@ -70,6 +101,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
   file->addAction(tr("Export grade &report…"), this, &MainWindow::exportReport);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  addViewMenu();
 
   connect(&session_, &Session::catalogChanged, this, &MainWindow::fillPlugins);
   connect(plugins_, &QTreeWidget::itemSelectionChanged, this, &MainWindow::variantsChanged);
@@ -142,6 +174,9 @@ void MainWindow::exerciseChanged() {
               .arg(c.points)
               .arg(c.visibility == grade::Visibility::kVisible ? QString() : tr(" — hidden"));
   lesson_->setMarkdown(md);
+  side_lesson_->setMarkdown(
+      QStringLiteral("# %1\n\n%2")
+          .arg(QString::fromStdString(ex->title), QString::fromStdString(ex->lesson)));
   {
     const QSignalBlocker block(cases_);
     cases_->clear();
@@ -222,6 +257,83 @@ bool MainWindow::setView(const QString& name) {
       return true;
     }
   return false;
+}
+
+void MainWindow::addViewMenu() {
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  auto step = [this](int direction) {
+    const auto& steps = zoomSteps();
+    auto it = std::lower_bound(steps.begin(), steps.end(), zoom_);
+    if (direction > 0 && it != steps.end() && *it == zoom_) ++it;
+    if (direction < 0) it = it == steps.begin() ? it : it - 1;
+    if (it != steps.end()) setZoom(*it);
+  };
+  QAction* in = view->addAction(tr("Zoom &in"), this, [step] { step(+1); });
+  // Ctrl+= is where "+" is without Shift on most keyboards; Ctrl++ (the platform's) works too.
+  in->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence::ZoomIn});
+  view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [step] { step(-1); });
+  view->addAction(tr("&Actual size"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                  [this] { setZoom(100); });
+  view->addSeparator();
+  QAction* present = view->addAction(tr("&Presentation mode"));
+  present->setCheckable(true);
+  present->setShortcut(Qt::Key_F5);
+  connect(present, &QAction::toggled, this, &MainWindow::setPresentation);
+  auto* leave = new QShortcut(Qt::Key_Escape, this);
+  connect(leave, &QShortcut::activated, present, [present] { present->setChecked(false); });
+  present_action_ = present;
+}
+
+const std::vector<int>& MainWindow::zoomSteps() {
+  static const std::vector<int> steps{50, 67, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300};
+  return steps;
+}
+
+void MainWindow::setZoom(int percent) {
+  const auto& steps = zoomSteps();
+  zoom_ = std::clamp(percent, steps.front(), steps.back());
+  QFont f = base_font_;
+  if (f.pointSizeF() > 0)
+    f.setPointSizeF(base_font_.pointSizeF() * zoom_ / 100.0);
+  else
+    f.setPixelSize(std::max(1, base_font_.pixelSize() * zoom_ / 100));
+  setFont(f);  // every child without a font of its own follows; the plots draw with it
+  if (session_.remembers() && !presenting_) QSettings().setValue(kZoomKey, zoom_);
+}
+
+void MainWindow::setPresentation(bool on) {
+  if (on == presenting_) return;
+  if (on) zoom_before_presenting_ = zoom_;
+  presenting_ = on;
+  if (present_action_) {
+    const QSignalBlocker block(present_action_);
+    present_action_->setChecked(on);
+  }
+  browser_->setVisible(!on);
+  side_lesson_->setVisible(on);
+  if (on) {
+    setZoom(std::max(zoom_, kPresentationZoom));
+    split_->setSizes({0, width() * 2 / 3, width() / 3});
+  } else {
+    setZoom(zoom_before_presenting_);
+    if (session_.remembers())
+      split_->restoreState(QSettings().value(kSplitterKey).toByteArray());
+    else
+      split_->setSizes({300, width() - 300, 0});
+  }
+}
+
+void MainWindow::removePluginFolder() {
+  const QStringList folders = session_.pluginFolders();
+  if (folders.isEmpty()) {
+    QMessageBox::information(this, tr("Remove plugin folder"),
+                             tr("No plugin folder was added (the bundled plugins stay)."));
+    return;
+  }
+  bool ok = false;
+  const QString folder =
+      QInputDialog::getItem(this, tr("Remove plugin folder"), tr("Folder"), folders, 0, false, &ok);
+  if (ok) session_.removePluginFolder(folder);
 }
 
 void MainWindow::exportPng() {

@@ -1,14 +1,17 @@
 // main_window.hpp: the workbench window: plugin and exercise browsers beside the explore,
-// compare, grade and bench views (as tabs), with export of the current view.
+// compare, grade and bench views (as tabs), with export of the current view, a whole-window
+// zoom and a presentation mode for teaching from a projector.
 #ifndef AWB_GUI_MAIN_WINDOW_HPP_
 #define AWB_GUI_MAIN_WINDOW_HPP_
 
 #include <QComboBox>
 #include <QListWidget>
 #include <QMainWindow>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <vector>
 
 #include "gui/bench_view.hpp"
 #include "gui/compare_view.hpp"
@@ -40,6 +43,18 @@ class MainWindow : public QMainWindow {
   QWidget* currentView() const { return tabs_->currentWidget(); }
   QTreeWidget* pluginTree() const { return plugins_; }
 
+  // Zoom of the whole window (fonts and plots), in percent of the system font; clamped to the
+  // steps of zoomSteps(). Ctrl+= / Ctrl+- / Ctrl+0.
+  void setZoom(int percent);
+  int zoom() const { return zoom_; }
+  static const std::vector<int>& zoomSteps();
+  // Presentation (F5): the browsers hidden, the lesson beside the view, type at least 150 %.
+  void setPresentation(bool on);
+  bool presenting() const { return presenting_; }
+  QWidget* browserPanel() const { return browser_; }
+  QTextBrowser* presentationLesson() const { return side_lesson_; }
+  QSplitter* splitter() const { return split_; }
+
   void exportPng();
   void exportSvg();
   void exportCsv();
@@ -51,12 +66,20 @@ class MainWindow : public QMainWindow {
   void exerciseChanged();
   void variantsChanged();
   QStringList selectedSpecs() const;
+  void addViewMenu();
+  void removePluginFolder();
 
   Session& session_;
   QTreeWidget* plugins_;
   QListWidget* exercises_;
   QComboBox* cases_;
-  QTextBrowser* lesson_;
+  QTextBrowser *lesson_, *side_lesson_;
+  QWidget* browser_;
+  QSplitter* split_;
+  QFont base_font_;
+  int zoom_ = 100, zoom_before_presenting_ = 100;
+  bool presenting_ = false;
+  QAction* present_action_ = nullptr;
   QTabWidget* tabs_;
   ExploreView* explore_;
   CompareView* compare_;

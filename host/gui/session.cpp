@@ -11,9 +11,19 @@ namespace {
 
 constexpr const char* kFoldersKey = "plugins/folders";
 
+// Set by cancel_variant_runs(); cleared when the next run starts.
+const std::shared_ptr<std::atomic<bool>>& variant_cancel() {
+  static const auto token = std::make_shared<std::atomic<bool>>(false);
+  return token;
+}
+
 // One warm subject (for an untrusted plugin: one runner) per variant, for the explore view.
 core::WarmVariants& warm_subjects() {
-  static core::WarmVariants subjects;
+  static core::WarmVariants subjects([] {
+    core::SessionOptions options;
+    options.runner.cancel = variant_cancel();
+    return options;
+  }());
   return subjects;
 }
 
@@ -38,8 +48,11 @@ QString variant_spec(const core::PluginDesc& plugin, const core::VariantDesc& va
   return QString::fromStdString(plugin.id + ":" + variant.id);
 }
 
+void cancel_variant_runs() { variant_cancel()->store(true); }
+
 VariantRun run_variant_job(const CatalogPtr& catalog, const std::string& spec,
                            const RunInput& input) {
+  variant_cancel()->store(false);  // one explore run at a time: a Cancel was for the one before
   const core::VariantRef ref = core::find_variant(*catalog, spec);
   VariantRun run;
   const RunInput fitted =
@@ -62,14 +75,35 @@ core::Comparison compare_job(const CatalogPtr& catalog, const std::vector<std::s
 }
 
 grade::GradeReport grade_job(const CatalogPtr& catalog, const std::string& spec,
-                             const core::Exercise& exercise) {
-  // The CLI's path: `awb grade --plugin SPEC --exercise ID` calls the same function.
-  return core::grade_variant(core::find_variant(*catalog, spec), {&exercise});
+                             const std::vector<const core::Exercise*>& exercises,
+                             const core::Assignment* assignment, const CancelToken& cancel,
+                             const std::function<void(int, int)>& progress) {
+  // The CLI's path: `awb grade --variant SPEC --exercise ID` (or `--assignment`) calls the same
+  // functions, only all exercises at once.
+  const core::VariantRef ref = core::find_variant(*catalog, spec);
+  core::GradeOptions options;
+  options.session.runner.cancel = cancel;
+  if (assignment) options = core::under_assignment(*assignment, ref.variant, options);
+  grade::GradeReport report;
+  report.subject = spec;
+  const int total = static_cast<int>(exercises.size());
+  for (int i = 0; i < total && !cancel->load(); ++i) {
+    grade::GradeReport one = core::grade_variant(ref, {exercises[static_cast<size_t>(i)]}, options);
+    if (i == 0) {
+      report.subject = one.subject;
+      report.plugin_path = one.plugin_path;
+    }
+    for (auto& e : one.exercises) report.exercises.push_back(std::move(e));
+    report.execution_seconds += one.execution_seconds;
+    if (progress) progress(i + 1, total);
+  }
+  return report;
 }
 
-Session::Session(const QStringList& plugin_dirs, const QStringList& exercise_dirs, QObject* parent)
-    : QObject(parent), transient_(plugin_dirs) {
-  remembered_ = QSettings().value(kFoldersKey).toStringList();
+Session::Session(const QStringList& plugin_dirs, const QStringList& exercise_dirs, Memory memory,
+                 QObject* parent)
+    : QObject(parent), memory_(memory), transient_(plugin_dirs) {
+  if (remembers()) remembered_ = QSettings().value(kFoldersKey).toStringList();
   auto dirs = to_paths(exercise_dirs);
   if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
   exercises_ = core::load_exercises(dirs);
@@ -98,7 +132,14 @@ QStringList Session::pluginFolders() const {
 void Session::addPluginFolder(const QString& folder) {
   if (remembered_.contains(folder)) return;
   remembered_ << folder;
-  QSettings().setValue(kFoldersKey, remembered_);
+  if (remembers()) QSettings().setValue(kFoldersKey, remembered_);
+  reloadCatalog();
+}
+
+void Session::removePluginFolder(const QString& folder) {
+  const bool was_remembered = remembered_.removeAll(folder) > 0;
+  if (transient_.removeAll(folder) == 0 && !was_remembered) return;
+  if (was_remembered && remembers()) QSettings().setValue(kFoldersKey, remembered_);
   reloadCatalog();
 }
 

@@ -10,12 +10,14 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
 
 #include "core/compare/compare.hpp"
 #include "core/exercises/exercise.hpp"
+#include "core/grading/assignment.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "graders/report/report.hpp"
 
@@ -65,18 +67,37 @@ VariantRun run_variant_job(const CatalogPtr& catalog, const std::string& spec,
                            const RunInput& input);
 core::Comparison compare_job(const CatalogPtr& catalog, const std::vector<std::string>& specs,
                              const RunInput& input, uint64_t reference_capabilities);
+// A job's Cancel: set from the GUI thread, read by the job and its runner (which it stops).
+using CancelToken = std::shared_ptr<std::atomic<bool>>;
+
+// Grades `spec` on `exercises` (under `assignment` when set: every check counts) one exercise at
+// a time, stopping before the next when `cancel` is set; the runner of an untrusted plugin is
+// stopped within 100 ms of it. `progress(done, total)` is called from the worker thread.
 grade::GradeReport grade_job(const CatalogPtr& catalog, const std::string& spec,
-                             const core::Exercise& exercise);
+                             const std::vector<const core::Exercise*>& exercises,
+                             const core::Assignment* assignment, const CancelToken& cancel,
+                             const std::function<void(int, int)>& progress = {});
 
 // "plugin.id:variant-id": unambiguous across plugins.
 QString variant_spec(const core::PluginDesc& plugin, const core::VariantDesc& variant);
 
+// Stops the explore run in flight, if any (its runner ends within 100 ms); the next run
+// starts afresh.
+void cancel_variant_runs();
+
 class Session : public QObject {
   Q_OBJECT
  public:
+  // Whether the session reads and writes what earlier runs remembered (plugin folders, the
+  // window's layout and zoom). A screenshot or a layout check renders the same window on every
+  // machine, so it remembers nothing.
+  enum class Memory { kRemembered, kThisRunOnly };
+
   // `plugin_dirs` are added to the folders remembered from earlier runs for this run only.
   Session(const QStringList& plugin_dirs, const QStringList& exercise_dirs,
-          QObject* parent = nullptr);
+          Memory memory = Memory::kRemembered, QObject* parent = nullptr);
+
+  bool remembers() const { return memory_ == Memory::kRemembered; }
 
   CatalogPtr catalog() const { return catalog_; }
   const core::ExerciseSet& exercises() const { return exercises_; }
@@ -84,6 +105,8 @@ class Session : public QObject {
   QStringList pluginFolders() const;
   // Adds a folder (or plugin file) and remembers it between runs (QSettings).
   void addPluginFolder(const QString& folder);
+  // Forgets a folder (remembered, or given for this run) and reloads without it.
+  void removePluginFolder(const QString& folder);
   void reloadCatalog();
 
  signals:
@@ -92,6 +115,7 @@ class Session : public QObject {
  private:
   void watchPlugins();
 
+  Memory memory_;
   QStringList remembered_, transient_;
   CatalogPtr catalog_;
   core::ExerciseSet exercises_;

@@ -84,13 +84,21 @@ TEST_CASE("grade view: a mutant loses points with feedback and hints", "[gui][gr
   const auto& report = w.grade()->report();
   REQUIRE(report);
   CHECK(report->score() < report->max_score());
-  auto* table = w.grade()->checksTable();
-  REQUIRE(table->rowCount() > 0);
+  auto* tree = w.grade()->checksTree();
+  REQUIRE(tree->topLevelItemCount() == 1);
+  REQUIRE(tree->topLevelItem(0)->childCount() > 0);
+  // A failed check is open, with its hint in full on a row of its own.
   bool failed_with_hint = false;
-  for (int r = 0; r < table->rowCount(); ++r)
-    if (table->item(r, 1)->text() == "failed" && !table->item(r, 5)->text().isEmpty())
-      failed_with_hint = true;
+  for (int r = 0; r < tree->topLevelItem(0)->childCount(); ++r) {
+    auto* check = tree->topLevelItem(0)->child(r);
+    if (check->text(1) != "failed") continue;
+    CHECK(check->isExpanded());
+    for (int d = 0; d < check->childCount(); ++d)
+      if (check->child(d)->text(0) == "hint" && !check->child(d)->text(3).isEmpty())
+        failed_with_hint = true;
+  }
   CHECK(failed_with_hint);
+  CHECK(w.grade()->statusLabel()->text().isEmpty());  // "grading …" gives way to the result
   CHECK(w.grade()->totalLabel()->text().contains(QString::number(report->score())));
   CHECK(w.grade()->reportText("json").contains("\"exercises\""));
   CHECK(w.grade()->reportText("junit").startsWith("<?xml"));

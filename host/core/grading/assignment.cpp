@@ -355,6 +355,14 @@ AssignmentLoad load_assignment(const fs::path& file, const std::vector<Exercise>
   });
 }
 
+GradeOptions under_assignment(const Assignment& assignment, const VariantDesc* variant,
+                              GradeOptions options) {
+  options.every_check_counts = true;
+  options.scalar = assignment.scalar;
+  if (variant != nullptr) options.subject_capabilities = variant->capabilities;
+  return options;
+}
+
 std::filesystem::path bundled_assignment_dir() {
   return shipped_path(AWB_SOURCE_EXERCISE_DIR "/assignments", "share/awb/exercises/assignments");
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/exercises/exercise.hpp"
+#include "core/grading/grading.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "graders/model/error.hpp"
 
@@ -82,6 +83,12 @@ struct VariantChoice {
   std::string note;                 // why the chosen one was taken when it is a fallback
 };
 VariantChoice choose_variant(const Assignment& assignment, const std::vector<VariantRef>& found);
+
+// `options` as a submission's variant is graded under `assignment`: every check counts (one the
+// variant cannot run fails with its reason), in the assignment's scalar type, against what the
+// variant declares. The CLI, batches and the GUI grade through this one rule.
+GradeOptions under_assignment(const Assignment& assignment, const VariantDesc* variant,
+                              GradeOptions options);
 
 // Whole days late (a started day counts) and the share of the score kept.
 struct Lateness {

@@ -383,14 +383,8 @@ void hash_plugin(Target& subj, const Submission& sub) {
 
 // Under an assignment every check counts, in its scalar type, for what the variant declares.
 GradeOptions subject_grading(const Shared& s, const Target& subj) {
-  GradeOptions grading = s.options.grading;
-  if (s.options.assignment != nullptr) {
-    grading.every_check_counts = true;
-    grading.scalar = s.options.assignment->scalar;
-    if (subj.variant.variant != nullptr)
-      grading.subject_capabilities = subj.variant.variant->capabilities;
-  }
-  return grading;
+  if (s.options.assignment == nullptr) return s.options.grading;
+  return under_assignment(*s.options.assignment, subj.variant.variant, s.options.grading);
 }
 
 struct Tally {

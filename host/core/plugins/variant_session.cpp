@@ -70,6 +70,8 @@ class RunnerSession : public VariantSession {
   template <class Call>
   void guarded(Call&& call) {
     if (given_up_) throw *given_up_;
+    if (options_.runner.cancel && options_.runner.cancel->load())
+      throw Error("runner.cancelled", "cancelled: not run, the session was stopped");
     if (!process_ || !process_->alive()) {
       if (starts_ >= kMaxStarts)
         throw Error("runner.given_up", "not run: the plugin's runner failed " +

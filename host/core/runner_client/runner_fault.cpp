@@ -50,6 +50,8 @@ const char* error_id(Fault fault) {
       return "runner.no_result";
     case Fault::kMalformedResult:
       return "runner.malformed_result";
+    case Fault::kCancelled:
+      return "runner.cancelled";
   }
   return "runner.unknown";
 }

@@ -21,6 +21,7 @@ enum class Fault {
   kForbiddenSyscall,
   kNoResult,
   kMalformedResult,
+  kCancelled,  // the host's user stopped it (the GUI's Cancel)
 };
 const char* error_id(Fault fault);
 

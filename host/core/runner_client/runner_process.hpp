@@ -5,8 +5,10 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,9 @@ struct RunnerPipes;
 struct RunnerOptions {
   runner::Isolation level = runner::Isolation::kConfined;  // the level the runner aims for
   RunnerLimits limits;
+  // Set from another thread to stop the runner: the request in progress ends within 100 ms with
+  // awb::Error("runner.cancelled") and the runner with everything it started is gone.
+  std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
 // Where awb-runner lives: next to the running awb, in the build tree or the install prefix.

@@ -126,6 +126,8 @@ std::optional<RunnerProcess::Frame> RunnerProcess::await_frame(
       }
     }
     if (result_eof_) return std::nullopt;
+    if (options_.cancel && options_.cancel->load())
+      fail(Fault::kCancelled, "cancelled: the run was stopped before it finished");
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     if (elapsed > lim.wall_seconds)
       fail(Fault::kWallLimit, "wall-clock limit of " + format_seconds(lim.wall_seconds) +
