@@ -60,7 +60,59 @@ void ContextSwatch::setData(const Matrix& x, const std::vector<double>& weights,
       x.cols == 3
           ? tr("colour = embedding dims 1, 2, 3 as R, G, B (scaled to the tokens)")
           : tr("colour = fixed projection of the %1 dims to R, G, B (cosine basis)").arg(x.cols);
+  updateGeometry();  // the label rows and the legend set the height
   update();
+}
+
+ContextSwatch::Layout ContextSwatch::layout(int width) const {
+  Layout l;
+  const QFontMetricsF fm(font());
+  const double line = fm.lineSpacing(), pad = fm.averageCharWidth();
+  const QString caption = tr("context");
+  const double square = 2 * line + 4;
+  const double ctx_w = std::max(square, fm.horizontalAdvance(caption) + 2);
+  const int n = static_cast<int>(tokens_colors_.size());
+  const double row_w = std::max(1.0, width - ctx_w - 3 * pad - 4);
+  const double slot = n > 0 ? std::min(4 * line, row_w / n) : 0;
+  // Labels alternate over `rows` rows, so each has `rows` slots of room.
+  double widest = 0;
+  for (const auto& t : tokens_) widest = std::max(widest, fm.horizontalAdvance(t));
+  const int rows =
+      slot > 0 ? std::clamp(static_cast<int>(std::ceil((widest + 2) / slot)), 1, std::max(1, n))
+               : 1;
+  const double top = 4, swatch_h = 1.5 * line;
+  for (int i = 0; i < n; ++i) {
+    l.swatches.emplace_back(4 + slot * i, top, std::max(1.0, slot - 4), swatch_h);
+    const double y = top + swatch_h + 2 + (i % rows) * line;
+    l.texts.push_back({i < tokens_.size() ? tokens_[i] : QString(),
+                       QRectF(4 + slot * i, y, slot * rows - 2, line)});
+  }
+  l.context = QRectF(width - ctx_w - pad, top, square, square);
+  l.texts.push_back({caption, QRectF(l.context.left(), l.context.bottom() + 2, ctx_w, line)});
+  const double body = std::max(top + swatch_h + 2 + rows * line, l.context.bottom() + 2 + line);
+  const double legend_w = std::max(1.0, width - 8.0);
+  const double legend_h =
+      fm.boundingRect(QRectF(0, 0, legend_w, 1 << 20), Qt::TextWordWrap, legend_).height();
+  l.texts.push_back({legend_, QRectF(4, body + 4, legend_w, legend_h), false, true});
+  l.height = static_cast<int>(std::ceil(body + 4 + legend_h + 4));
+  return l;
+}
+
+QSize ContextSwatch::sizeHint() const {
+  const int w = fontMetrics().averageCharWidth() * 50;
+  return {w, heightForWidth(w)};
+}
+
+QSize ContextSwatch::minimumSizeHint() const {
+  const int w = fontMetrics().averageCharWidth() * 20;
+  return {w, heightForWidth(width() > 0 ? width() : w)};
+}
+
+int ContextSwatch::heightForWidth(int width) const { return layout(width).height; }
+
+std::vector<DrawnTextSource::Text> ContextSwatch::drawnTexts() const {
+  if (tokens_colors_.empty()) return {};
+  return layout(width()).texts;
 }
 
 void ContextSwatch::paintEvent(QPaintEvent*) {
@@ -68,22 +120,16 @@ void ContextSwatch::paintEvent(QPaintEvent*) {
   painter.fillRect(rect(), palette().window());
   painter.setPen(palette().windowText().color());
   if (tokens_colors_.empty()) return;
-  const int n = static_cast<int>(tokens_colors_.size());
-  const double slot = std::min(60.0, (width() - 120.0) / n);
-  for (int i = 0; i < n; ++i) {
-    const QRectF sw(4 + slot * i, 4, slot - 4, 24);
-    painter.fillRect(sw, tokens_colors_[static_cast<size_t>(i)]);
-    if (i == query_) painter.drawRect(sw.adjusted(-1, -1, 0, 0));
-    painter.drawText(QRectF(sw.left(), sw.bottom() + 2, slot, 14), Qt::AlignLeft,
-                     painter.fontMetrics().elidedText(i < tokens_.size() ? tokens_[i] : "",
-                                                      Qt::ElideRight, static_cast<int>(slot)));
+  const Layout l = layout(width());
+  for (size_t i = 0; i < l.swatches.size(); ++i) {
+    painter.fillRect(l.swatches[i], tokens_colors_[i]);
+    if (static_cast<int>(i) == query_) painter.drawRect(l.swatches[i].adjusted(-1, -1, 0, 0));
   }
-  const QRectF ctx(width() - 100, 4, 40, 40);
-  painter.fillRect(ctx, context_);
-  painter.drawRect(ctx);
-  painter.drawText(QRectF(width() - 100, 46, 100, 14), Qt::AlignLeft, tr("context"));
-  painter.drawText(QRectF(4, height() - 18, width() - 8, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   legend_);
+  painter.fillRect(l.context, context_);
+  painter.drawRect(l.context);
+  for (const auto& t : l.texts)
+    painter.drawText(t.rect, Qt::AlignLeft | Qt::AlignTop | (t.wrapped ? Qt::TextWordWrap : 0),
+                     t.text);
 }
 
 }  // namespace awb::gui

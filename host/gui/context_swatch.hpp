@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graders/model/tensor.hpp"
+#include "gui/layout_check.hpp"
 
 namespace awb::gui {
 
@@ -22,19 +23,35 @@ std::array<double, 3> blend(const std::vector<std::array<double, 3>>& colors,
                             const std::vector<double>& weights);
 QColor to_qcolor(const std::array<double, 3>& rgb);
 
-class ContextSwatch : public QWidget {
+class ContextSwatch : public QWidget, public DrawnTextSource {
   Q_OBJECT
  public:
   explicit ContextSwatch(QWidget* parent = nullptr);
   void setData(const Matrix& x, const std::vector<double>& weights, const QStringList& tokens,
                int query);
   QColor contextColor() const { return context_; }
-  QSize sizeHint() const override { return {360, 90}; }
+  // Sizes follow the font (the window's zoom): the height grows when token labels need more
+  // than one row to stay whole.
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+  bool hasHeightForWidth() const override { return true; }
+  int heightForWidth(int width) const override;
+  std::vector<Text> drawnTexts() const override;
 
  protected:
   void paintEvent(QPaintEvent*) override;
 
  private:
+  // Where everything goes at `width`: swatches, their labels (staggered over as many rows as
+  // the longest needs), the context square and its caption, the legend (word-wrapped).
+  struct Layout {
+    std::vector<QRectF> swatches;
+    std::vector<Text> texts;  // token labels, "context", the legend
+    QRectF context;
+    int height = 0;
+  };
+  Layout layout(int width) const;
+
   std::vector<QColor> tokens_colors_;
   QStringList tokens_;
   QColor context_;

@@ -136,6 +136,12 @@ void check_drawn(std::vector<ClippedText>& out, const QWidget* w, const DrawnTex
   const QFontMetrics fm(w->font());
   for (const auto& t : src->drawnTexts()) {
     if (t.text.isEmpty()) continue;
+    if (t.wrapped) {
+      const QRect lines = fm.boundingRect(QRect(0, 0, static_cast<int>(t.rect.width()), 1 << 20),
+                                          Qt::TextWordWrap, t.text);
+      report(out, w, t.text + " (height)", lines.height(), static_cast<int>(t.rect.height() + 0.5));
+      continue;
+    }
     const int needed = fm.horizontalAdvance(t.text);
     const double room = t.rotated ? t.rect.height() : t.rect.width();
     report(out, w, t.text, needed, static_cast<int>(std::floor(room + 0.5)));

@@ -20,6 +20,7 @@ class DrawnTextSource {
     QString text;
     QRectF rect;           // widget coordinates, before any rotation of the text
     bool rotated = false;  // drawn turned by 90° or so: `rect` is where it lands
+    bool wrapped = false;  // word-wrapped into `rect`: its height must hold every line
   };
   virtual ~DrawnTextSource() = default;
   virtual std::vector<Text> drawnTexts() const = 0;

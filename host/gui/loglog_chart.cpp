@@ -12,8 +12,7 @@
 namespace awb::gui {
 namespace {
 
-constexpr int kTitle = 20, kLeft = 56, kRight = 14, kTickLabels = 18, kAxisTitle = 18, kMargin = 6,
-              kTick = 5, kMinorTick = 3, kMarker = 4;
+constexpr int kRight = 14, kMargin = 6, kTick = 5, kMinorTick = 3, kMarker = 4, kSwatch = 22;
 
 bool drawable(QPointF p) {
   return std::isfinite(p.x()) && std::isfinite(p.y()) && p.x() > 0 && p.y() > 0;
@@ -94,9 +93,68 @@ LogLogChart::Decades LogLogChart::decades(Qt::Orientation axis) const {
 int LogLogChart::decadeLow(Qt::Orientation axis) const { return decades(axis).lo; }
 int LogLogChart::decadeHigh(Qt::Orientation axis) const { return decades(axis).hi; }
 
+LogLogChart::Frame LogLogChart::frame() const {
+  const QFontMetrics fm(font());
+  Frame f;
+  f.title = chart_title_height(*this, title_, kMargin);
+  // Room for the widest y label of the decades shown (or of a typical axis when empty).
+  const Decades y = decades(Qt::Vertical);
+  int widest = fm.horizontalAdvance(QStringLiteral("0.001"));
+  for (int e = y.lo; e <= y.hi; ++e)
+    widest = std::max(widest, fm.horizontalAdvance(decade_label(e)));
+  f.left = widest + kTick + 6;
+  f.tick_labels = fm.height() + 2;
+  f.axis_title = fm.height() + 2;
+  return f;
+}
+
 QRectF LogLogChart::plotRect() const {
-  return QRectF(kLeft, kTitle + kMargin, width() - kLeft - kRight,
-                height() - kTitle - 2 * kMargin - kTickLabels - kAxisTitle);
+  const Frame f = frame();
+  // Half a label of room right of the plot, so the last x tick label stays whole.
+  const int right =
+      std::max(kRight, fontMetrics().horizontalAdvance(QStringLiteral("10000")) / 2 + 2);
+  return QRectF(f.left, f.title + kMargin, width() - f.left - right,
+                height() - f.title - 2 * kMargin - f.tick_labels - f.axis_title);
+}
+
+LogLogChart::AxisTexts LogLogChart::axisTexts(const QRectF& plot) const {
+  const Frame f = frame();
+  const QFontMetrics fm(font());
+  const Decades x = decades(Qt::Horizontal), y = decades(Qt::Vertical);
+  const double x0 = std::pow(10.0, x.lo), y0 = std::pow(10.0, y.lo);
+  AxisTexts out;
+  for (int e = x.lo; e <= x.hi; ++e) {
+    const double px = toPixel({std::pow(10.0, e), y0}).x();
+    const QString label = decade_label(e);
+    const double w = fm.horizontalAdvance(label) + 2;
+    out.x.push_back({label, QRectF(px - w / 2, plot.bottom() + kTick, w, f.tick_labels - 2)});
+  }
+  for (int e = y.lo; e <= y.hi; ++e) {
+    const double py = toPixel({x0, std::pow(10.0, e)}).y();
+    out.y.push_back(
+        {decade_label(e), QRectF(0, py - fm.height() / 2.0, f.left - kTick - 3, fm.height())});
+  }
+  out.title = {x_title_, QRectF(plot.left(), plot.bottom() + kTick + f.tick_labels - 2,
+                                plot.width(), f.axis_title)};
+  return out;
+}
+
+std::vector<DrawnTextSource::Text> LogLogChart::drawnTexts() const {
+  std::vector<Text> out;
+  out.push_back({title_, QRectF(kMargin, 0, width() - 2 * kMargin, frame().title), false, true});
+  const QRectF plot = plotRect();
+  if (plot.width() < 20 || plot.height() < 20) return out;
+  const AxisTexts axes = axisTexts(plot);
+  out.insert(out.end(), axes.x.begin(), axes.x.end());
+  out.insert(out.end(), axes.y.begin(), axes.y.end());
+  out.push_back(axes.title);
+  const QRectF box = legendBox(plot);
+  const QStringList lines = legendLines();
+  const int row = fontMetrics().height() + 2;
+  for (int i = 0; i < lines.size(); ++i)
+    out.push_back({lines[i], QRectF(box.left() + kSwatch + 10, box.top() + 3 + row * i,
+                                    box.width() - kSwatch - 14, row)});
+  return out;
 }
 
 QPointF LogLogChart::toPixel(QPointF data) const {
@@ -120,8 +178,6 @@ void LogLogChart::drawAxes(QPainter& painter, const QRectF& plot) const {
     painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
     painter.setPen(text);
     painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTick));
-    painter.drawText(QRectF(px - 40, plot.bottom() + kTick, 80, kTickLabels - 2),
-                     Qt::AlignHCenter | Qt::AlignTop, decade_label(e));
     for (int m = 2; m <= 9 && e < x.hi; ++m) {
       const double mx = toPixel({m * std::pow(10.0, e), y0}).x();
       painter.drawLine(QPointF(mx, plot.bottom()), QPointF(mx, plot.bottom() + kMinorTick));
@@ -133,8 +189,6 @@ void LogLogChart::drawAxes(QPainter& painter, const QRectF& plot) const {
     painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
     painter.setPen(text);
     painter.drawLine(QPointF(plot.left() - kTick, py), QPointF(plot.left(), py));
-    painter.drawText(QRectF(0, py - 8, kLeft - kTick - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
-                     decade_label(e));
     for (int m = 2; m <= 9 && e < y.hi; ++m) {
       const double my = toPixel({x0, m * std::pow(10.0, e)}).y();
       painter.drawLine(QPointF(plot.left() - kMinorTick, my), QPointF(plot.left(), my));
@@ -143,24 +197,36 @@ void LogLogChart::drawAxes(QPainter& painter, const QRectF& plot) const {
   painter.setPen(QPen(text, 1));
   painter.drawLine(plot.bottomLeft(), plot.bottomRight());
   painter.drawLine(plot.bottomLeft(), plot.topLeft());
-  painter.drawText(
-      QRectF(plot.left(), plot.bottom() + kTick + kTickLabels - 2, plot.width(), kAxisTitle),
-      Qt::AlignHCenter | Qt::AlignVCenter, x_title_);
+  const AxisTexts axes = axisTexts(plot);
+  for (const auto& t : axes.x) painter.drawText(t.rect, Qt::AlignHCenter | Qt::AlignTop, t.text);
+  for (const auto& t : axes.y) painter.drawText(t.rect, Qt::AlignRight | Qt::AlignVCenter, t.text);
+  painter.drawText(axes.title.rect, Qt::AlignHCenter | Qt::AlignVCenter, axes.title.text);
+}
+
+QStringList LogLogChart::legendLines() const {
+  QStringList lines;
+  for (const auto& s : series_)
+    lines << (s.note.isEmpty() ? s.label : s.label + QStringLiteral("  ") + s.note);
+  return lines;
+}
+
+QRectF LogLogChart::legendBox(const QRectF& plot) const {
+  if (series_.empty()) return {};
+  const QFontMetrics fm(font());
+  const int row = fm.height() + 2;
+  int text_width = 0;
+  for (const QString& line : legendLines())
+    text_width = std::max(text_width, fm.horizontalAdvance(line));
+  // Top left: a growing cost leaves that corner empty.
+  return QRectF(plot.left() + 8, plot.top() + 6, kSwatch + 10 + text_width + 8,
+                row * static_cast<int>(series_.size()) + 6);
 }
 
 void LogLogChart::drawLegend(QPainter& painter, const QRectF& plot) const {
   if (series_.empty()) return;
-  const QFontMetrics fm = painter.fontMetrics();
-  const int row = fm.height() + 2, swatch = 22;
-  int text_width = 0;
-  QStringList lines;
-  for (const auto& s : series_) {
-    lines << (s.note.isEmpty() ? s.label : s.label + QStringLiteral("  ") + s.note);
-    text_width = std::max(text_width, fm.horizontalAdvance(lines.back()));
-  }
-  // Top left: a growing cost leaves that corner empty.
-  const QRectF box(plot.left() + 8, plot.top() + 6, swatch + 10 + text_width + 8,
-                   row * static_cast<int>(series_.size()) + 6);
+  const QRectF box = legendBox(plot);
+  const QStringList lines = legendLines();
+  const int row = painter.fontMetrics().height() + 2;
   QColor back = palette().window().color();
   back.setAlphaF(0.85);
   painter.fillRect(box, back);
@@ -171,19 +237,20 @@ void LogLogChart::drawLegend(QPainter& painter, const QRectF& plot) const {
     const double y = box.top() + 3 + row * n + row / 2.0;
     const QColor c = seriesColor(n);
     painter.setPen(QPen(c, 2));
-    painter.drawLine(QPointF(box.left() + 5, y), QPointF(box.left() + 5 + swatch, y));
+    painter.drawLine(QPointF(box.left() + 5, y), QPointF(box.left() + 5 + kSwatch, y));
     painter.setBrush(c);
-    draw_marker(painter, QPointF(box.left() + 5 + swatch / 2.0, y), n);
+    draw_marker(painter, QPointF(box.left() + 5 + kSwatch / 2.0, y), n);
     painter.setBrush(Qt::NoBrush);
     painter.setPen(palette().windowText().color());
-    painter.drawText(QRectF(box.left() + swatch + 10, y - row / 2.0, text_width + 4, row),
-                     Qt::AlignLeft | Qt::AlignVCenter, lines[n]);
+    painter.drawText(
+        QRectF(box.left() + kSwatch + 10, y - row / 2.0, box.width() - kSwatch - 14, row),
+        Qt::AlignLeft | Qt::AlignVCenter, lines[n]);
   }
 }
 
 void LogLogChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  paint_chart_frame(painter, *this, title_, kMargin, kTitle);
+  paint_chart_frame(painter, *this, title_, kMargin, frame().title);
   const QRectF plot = plotRect();
   if (plot.width() < 20 || plot.height() < 20) return;
   drawAxes(painter, plot);

@@ -9,11 +9,13 @@
 #include <QWidget>
 #include <vector>
 
+#include "gui/layout_check.hpp"
+
 class QPainter;
 
 namespace awb::gui {
 
-class LogLogChart : public QWidget {
+class LogLogChart : public QWidget, public DrawnTextSource {
   Q_OBJECT
  public:
   struct Series {
@@ -42,6 +44,8 @@ class LogLogChart : public QWidget {
   int decadeHigh(Qt::Orientation axis) const;
   static QColor seriesColor(int i);
   QSize sizeHint() const override { return {560, 300}; }
+  // Title, tick labels, axis title and legend lines, where they are drawn.
+  std::vector<Text> drawnTexts() const override;
 
  protected:
   void paintEvent(QPaintEvent*) override;
@@ -50,9 +54,21 @@ class LogLogChart : public QWidget {
   struct Decades {
     int lo = 0, hi = 1;
   };
+  // The bands around the plot, in pixels of the widget's font (they follow the zoom).
+  struct Frame {
+    int title = 0, left = 0, tick_labels = 0, axis_title = 0;
+  };
+  Frame frame() const;
   Decades decades(Qt::Orientation axis) const;
   void drawAxes(QPainter& painter, const QRectF& plot) const;
+  struct AxisTexts {
+    std::vector<Text> x, y;  // tick labels
+    Text title;              // of the x axis
+  };
+  AxisTexts axisTexts(const QRectF& plot) const;
+  QRectF legendBox(const QRectF& plot) const;
   void drawLegend(QPainter& painter, const QRectF& plot) const;
+  QStringList legendLines() const;
 
   std::vector<Series> series_;
   QString title_, x_title_;
