@@ -111,7 +111,7 @@ TEST_CASE("train view: Start trains resolve-it live to what core::train reports"
   CHECK_FALSE(tv->stepButton()->isEnabled());  // the budget is spent; Start begins again
 }
 
-TEST_CASE("train view: Stop ends a run within a step; Step runs kStepSteps and pauses",
+TEST_CASE("train view: Stop ends a run within a step, and Step runs kStepSteps and pauses",
           "[gui][train]") {
   // resolve-it with a budget no test waits for: only Stop can end this run.
   core::Exercise long_run = resolve_it();
