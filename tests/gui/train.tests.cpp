@@ -13,7 +13,6 @@
 #include "core/plugins/subjects.hpp"
 #include "gui/headless.hpp"
 #include "gui_support.hpp"
-#include "runner/protocol.hpp"
 
 using namespace awb;
 using Catch::Matchers::WithinRel;
@@ -211,13 +210,6 @@ TEST_CASE("train view: an exercise without train: and a variant that cannot trai
     CHECK(tv->whyNot().startsWith("parameter-free cannot train on resolve-it: "));
     CHECK_FALSE(tv->startButton()->isEnabled());
     CHECK_FALSE(tv->stepButton()->isEnabled());
-  }
-  SECTION("a variant without a backward pass") {
-    // Every bundled variant has one, so the description says otherwise here.
-    core::VariantDesc desc = *core::find_variant(*test::gui_session().catalog(), "qkv").variant;
-    CHECK_FALSE(core::cannot_train(resolve_it(), desc));
-    desc.trainable = false;
-    CHECK(core::cannot_train(resolve_it(), desc) == std::string(runner::kNotTrainable));
   }
 }
 
