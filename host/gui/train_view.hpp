@@ -73,6 +73,7 @@ class TrainView : public QWidget {
   QPushButton* stepButton() const { return step_; }
   QPushButton* saveButton() const { return save_; }
   QLabel* noteLabel() const { return note_; }
+  QLabel* statusLabel() const { return status_; }
   LossChart* lossChart() const { return chart_; }
   QTableWidget* criteriaTable() const { return criteria_; }
   const std::vector<HeatmapWidget*>& targetHeatmaps() const { return heatmaps_; }

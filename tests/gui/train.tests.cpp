@@ -1,14 +1,19 @@
 // train.tests.cpp: the train view on resolve-it through the bundled Q/K/V plugin: Start against
-// what core::train reports, Stop and Step, the saved weights loading back, the disabled states,
-// and `awb-gui --view train --screenshot`.
+// what core::train reports, Stop and Step, the saved weights loading back, the disabled states;
+// an untrusted plugin's runners ending with their jobs; `awb-gui --view train --screenshot`.
+#include <unistd.h>
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include "core/plugins/subjects.hpp"
 #include "gui/headless.hpp"
@@ -21,8 +26,10 @@ namespace {
 
 // The window on the train tab with `exercise` and `variant` selected, its other views idle.
 struct TrainWindow {
-  gui::MainWindow window{test::gui_session()};
-  TrainWindow(const QString& exercise, const QString& variant) {
+  gui::MainWindow window;
+  TrainWindow(const QString& exercise, const QString& variant,
+              gui::Session& session = test::gui_session())
+      : window(session) {
     window.resize(1280, 800);
     window.show();
     REQUIRE(window.setView("train"));
@@ -48,6 +55,27 @@ core::ExerciseLoad with_layers(const core::Exercise& ex, const std::string& laye
   REQUIRE((from != std::string::npos && to != std::string::npos));
   return core::parse_exercise(text.substr(0, from + 1) + layers_file + text.substr(to + 1),
                               "learned.yaml");
+}
+
+// The awb-runner processes this process has started and not yet reaped.
+std::set<int> runner_children() {
+  std::set<int> pids;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string comm, state;
+    int pid = 0, ppid = 0;
+    if (stat >> pid >> comm >> state >> ppid && ppid == getpid() && comm == "(awb-runner)")
+      pids.insert(pid);
+  }
+  return pids;
+}
+
+// The runners in `now` that were not in `before`.
+std::vector<int> new_runners(const std::set<int>& before, const std::set<int>& now) {
+  std::vector<int> out;
+  std::set_difference(now.begin(), now.end(), before.begin(), before.end(),
+                      std::back_inserter(out));
+  return out;
 }
 
 }  // namespace
@@ -211,6 +239,28 @@ TEST_CASE("train view: an exercise without train: and a variant that cannot trai
     CHECK_FALSE(tv->startButton()->isEnabled());
     CHECK_FALSE(tv->stepButton()->isEnabled());
   }
+}
+
+TEST_CASE("train view: an untrusted plugin trains in a runner that ends with each job",
+          "[gui][train]") {
+  // The divide-by-sum mutant's qkv variant, loaded from outside the bundled folder: a runner's.
+  TrainWindow tw("resolve-it", "org.awb.mutant.divide-by-sum:qkv", test::mutant_session());
+  gui::TrainView* tv = tw.view();
+  REQUIRE(tv->whyNot().isEmpty());
+  // The other views keep a warm runner for the variant; the train view's are its jobs' own.
+  const std::set<int> before = runner_children();
+  tv->step();
+  REQUIRE(test::wait_for([&] { return !tv->busy(); }));
+  CHECK(tv->stepsTaken() == gui::TrainView::kStepSteps);
+  CHECK(new_runners(before, runner_children()).empty());
+  // Its unnormalised "weights" make the loss undefined within a few steps: the run ends there,
+  // saying why, and its runner goes too.
+  tv->start();
+  REQUIRE(test::wait_for([&] { return !tv->busy(); }));
+  CHECK(tv->stepsTaken() < resolve_it().train->steps);
+  CHECK(tv->statusLabel()->text().contains("train.diverged"));
+  CHECK(new_runners(before, runner_children()).empty());
+  CHECK(tv->startButton()->isEnabled());
 }
 
 TEST_CASE("awb-gui --view train --screenshot renders a finished run", "[gui][train][screenshot]") {
