@@ -82,16 +82,19 @@ TrainView::TrainView(Session& session, QWidget* parent) : QWidget(parent), sessi
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {start_, stop_, step_, reset_, save_}) buttons->addWidget(b);
   buttons->addStretch(1);
-  auto* middle = new QHBoxLayout;
+  results_ = new QWidget;
+  auto* middle = new QHBoxLayout(results_);
+  middle->setContentsMargins(0, 0, 0, 0);
   middle->addWidget(chart_, 3);
   middle->addWidget(criteria_, 2);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(buttons);
   layout->addWidget(note_);
   layout->addWidget(status_);
-  layout->addLayout(middle, 1);
+  layout->addWidget(results_, 1);
   layout->addWidget(heatmap_panel_, 1);
   layout->addWidget(targets_note_);
+  layout->addStretch(0);  // takes the room only while the results are hidden: the note stays up
 
   connect(start_, &QPushButton::clicked, this, &TrainView::start);
   connect(stop_, &QPushButton::clicked, this, &TrainView::stop);
@@ -105,6 +108,8 @@ TrainView::TrainView(Session& session, QWidget* parent) : QWidget(parent), sessi
     if (!path.isEmpty() && !saveWeights(path, &error))
       QMessageBox::warning(this, tr("Save learned weights"), error);
   });
+  results_->hide();  // until an exercise with a train: section is chosen
+  heatmap_panel_->hide();
   reset();
 }
 
@@ -126,6 +131,7 @@ void TrainView::setExercise(const core::Exercise* exercise) {
   if (exercise == exercise_) return;
   exercise_ = exercise;
   const bool trains = exercise_ && exercise_->train;
+  results_->setVisible(trains);  // nothing to chart or judge: the note says why
   chart_->setStepRange(trains ? exercise_->train->steps : 1);
   chart_->setThreshold(trains ? exercise_->train->loss_below : std::nullopt);
   reset();

@@ -108,7 +108,7 @@ class TrainView : public QWidget {
   QLabel *note_, *status_, *targets_note_;
   LossChart* chart_;
   QTableWidget* criteria_;
-  QWidget* heatmap_panel_;
+  QWidget *results_, *heatmap_panel_;
   std::vector<HeatmapWidget*> heatmaps_;
 };
 

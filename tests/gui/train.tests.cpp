@@ -231,6 +231,7 @@ TEST_CASE("train view: an exercise without train: and a variant that cannot trai
     tv->start();  // ignored
     CHECK_FALSE(tv->busy());
     CHECK(tv->criteriaTable()->rowCount() == 0);
+    CHECK_FALSE(tv->lossChart()->isVisibleTo(tv));
   }
   SECTION("a variant without the capabilities the exercise needs") {
     TrainWindow tw("resolve-it", "parameter-free");
