@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <climits>
 
 #include "core/base/atomic_file.hpp"
@@ -25,7 +26,10 @@ void train_job(QPromise<TrainProgress>& promise, const CatalogPtr& catalog, cons
                std::shared_ptr<std::atomic<bool>> stop) {
   try {
     const std::unique_ptr<Subject> subject = core::make_subject(core::find_variant(*catalog, spec));
-    const int judge_every = trainer->exercise().train->log_every;
+    // Every log_every-th step, but a hundred times a run at most: each judgment is kept in the
+    // future's results until the job ends, and a long budget would fill memory with them.
+    const core::TrainSpec& spec = *trainer->exercise().train;
+    const int judge_every = std::max(spec.log_every, spec.steps / 100);
     for (int n = 0; n < max_steps && !trainer->done() && !stop->load(); ++n) {
       TrainProgress p;
       p.step = trainer->step();

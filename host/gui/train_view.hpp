@@ -26,8 +26,9 @@ struct TrainProgress {
   int step = 0;     // the step whose loss this is (the weights after `step` updates)
   double loss = 0;  // that loss
   int taken = 0;    // steps taken once this step's update is applied
-  // The criteria judged after `taken` steps: every log_every-th step, and when the job ends
-  // (the budget spent, or Step's steps done); a Stop skips it so the job ends at once.
+  // The criteria judged after `taken` steps: every log_every-th step (every hundredth of the
+  // budget when that is longer), and when the job ends (the budget spent, or Step's steps
+  // done); a Stop skips it so the job ends at once.
   std::optional<core::TrainOutcome> outcome;
   QString error;  // the job stopped on this (a plugin fault, a diverged loss)
 };
