@@ -48,15 +48,14 @@ std::string fixed(double v, int decimals) {
 }
 
 // Row `query` of each target's attention, with the learned weights, token by token.
-void print_target_rows(const core::Exercise& ex, const std::vector<LayerWeights>& layers,
-                       Subject& subject) {
+void print_target_rows(const core::Exercise& ex, const core::TrainOutcome& r) {
   std::cout << "attention rows of the targets, learned weights:\n";
-  for (const auto& t : ex.train->targets) {
+  for (size_t i = 0; i < ex.train->targets.size(); ++i) {
+    const core::TrainTarget& t = ex.train->targets[i];
     const core::ExerciseCase& c = ex.cases[size_t(t.case_index)];
-    const RunOutput run = subject.run(RunInput{c.tokens, c.x, layers, ex.parameters}, Scalar::kF64);
-    const size_t l = t.layer < 0 ? run.layers.size() - 1 : size_t(t.layer);
-    const Matrix& a = run.layers[l].result.weights.at(size_t(t.head));
-    std::cout << "  " << c.id << ", layer " << l << (ex.parameters.heads > 1 ? ", head " : "")
+    const Matrix& a = r.targets[i].weights;
+    std::cout << "  " << c.id << ", layer " << r.targets[i].layer
+              << (ex.parameters.heads > 1 ? ", head " : "")
               << (ex.parameters.heads > 1 ? std::to_string(t.head) : "") << ", \""
               << c.tokens[size_t(t.query)] << "\" (target \"" << c.tokens[size_t(t.key)]
               << "\"):\n   ";
@@ -96,7 +95,7 @@ int run_train(const TrainOptions& o) {
     std::printf("step %5d  loss %.6f\n", step, loss);
     std::fflush(stdout);
   });
-  print_target_rows(ex, r.layers, subject);
+  print_target_rows(ex, r);
   std::cout << "success criteria:\n";
   if (t.loss_below)
     std::cout << "  loss " << fixed(r.final_loss, 6) << " < " << *t.loss_below << ": "
@@ -104,9 +103,7 @@ int run_train(const TrainOptions& o) {
   for (const auto& c : r.success_checks.checks)
     std::cout << "  " << c.id << ": " << grade::to_string(c.status) << " (" << c.summary << ")\n";
   if (!o.out.empty()) {
-    core::write_file_atomic(o.out, "# Weights learned by awb train on exercise " + ex.id +
-                                       "; paste as an exercise's layers section.\n" +
-                                       core::layers_yaml(r.layers));
+    core::write_file_atomic(o.out, core::learned_weights_file(ex, r.layers));
     std::cout << "wrote " << o.out << '\n';
   }
   std::cout << (r.succeeded() ? "trained: every success criterion met\n"

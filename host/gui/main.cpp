@@ -65,8 +65,10 @@ int main(int argc, char** argv) {
                                       "Extra plugin folder; repeatable.", "DIR");
   const QCommandLineOption exercises(QStringLiteral("exercises"),
                                      "Exercise folder or file; repeatable.", "PATH");
-  const QCommandLineOption view(QStringLiteral("view"), "explore, compare, grade or bench.", "VIEW",
-                                "explore");
+  const QCommandLineOption view(QStringLiteral("view"),
+                                "explore, compare, grade, bench or train (trained to the end "
+                                "before a screenshot).",
+                                "VIEW", "explore");
   const QCommandLineOption query(QStringLiteral("query"), "Query token index (0-based).", "N");
   const QCommandLineOption head(QStringLiteral("head"), "Head index (0-based).", "N");
   const QCommandLineOption sharpness(QStringLiteral("sharpness"), "Sharpness.", "S");

@@ -57,10 +57,12 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
   compare_ = new CompareView(session_);
   grade_ = new GradeView(session_);
   bench_ = new BenchView(session_);
+  train_ = new TrainView(session_);
   tabs_->addTab(explore_, tr("&Explore"));
   tabs_->addTab(compare_, tr("&Compare"));
   tabs_->addTab(grade_, tr("&Grade"));
   tabs_->addTab(bench_, tr("&Bench"));
+  tabs_->addTab(train_, tr("&Train"));
 
   // The lesson beside the view, for presentation mode only.
   side_lesson_ = new QTextBrowser;
@@ -186,6 +188,7 @@ void MainWindow::exerciseChanged() {
   explore_->setExercise(ex, cases_->currentText());
   compare_->setExercise(ex, cases_->currentText());
   grade_->setExercise(ex);
+  train_->setExercise(ex);
 }
 
 QStringList MainWindow::selectedSpecs() const {
@@ -200,6 +203,7 @@ void MainWindow::variantsChanged() {
   if (specs.isEmpty()) return;
   explore_->setVariant(specs.front());
   grade_->setVariant(specs.front());
+  train_->setVariant(specs.front());
   compare_->setVariants(specs);
   bench_->setVariants(specs);
 }
@@ -243,15 +247,16 @@ bool MainWindow::selectVariants(const QStringList& specs, QString* error) {
   // In the order given, not the tree's.
   explore_->setVariant(full.front());
   grade_->setVariant(full.front());
+  train_->setVariant(full.front());
   compare_->setVariants(full);
   bench_->setVariants(full);
   return true;
 }
 
 bool MainWindow::setView(const QString& name) {
-  QWidget* views[] = {explore_, compare_, grade_, bench_};
-  const char* names[] = {"explore", "compare", "grade", "bench"};
-  for (int i = 0; i < 4; ++i)
+  QWidget* views[] = {explore_, compare_, grade_, bench_, train_};
+  const char* names[] = {"explore", "compare", "grade", "bench", "train"};
+  for (int i = 0; i < 5; ++i)
     if (name == names[i]) {
       tabs_->setCurrentWidget(views[i]);
       return true;

@@ -1,6 +1,6 @@
 // main_window.hpp: the workbench window: plugin and exercise browsers beside the explore,
-// compare, grade and bench views (as tabs), with export of the current view, a whole-window
-// zoom and a presentation mode for teaching from a projector.
+// compare, grade, bench and train views (as tabs), with export of the current view, a
+// whole-window zoom and a presentation mode for teaching from a projector.
 #ifndef AWB_GUI_MAIN_WINDOW_HPP_
 #define AWB_GUI_MAIN_WINDOW_HPP_
 
@@ -18,6 +18,7 @@
 #include "gui/explore_view.hpp"
 #include "gui/grade_view.hpp"
 #include "gui/session.hpp"
+#include "gui/train_view.hpp"
 
 namespace awb::gui {
 
@@ -31,15 +32,17 @@ class MainWindow : public QMainWindow {
   bool selectExercise(const QString& id, QString* error = nullptr);
   bool selectCase(const QString& id, QString* error = nullptr);
   bool selectVariants(const QStringList& specs, QString* error = nullptr);
-  bool setView(const QString& name);  // explore | compare | grade | bench
+  bool setView(const QString& name);  // explore | compare | grade | bench | train
 
   bool busy() const {
-    return explore_->busy() || compare_->busy() || grade_->busy() || bench_->busy();
+    return explore_->busy() || compare_->busy() || grade_->busy() || bench_->busy() ||
+           train_->busy();
   }
   ExploreView* explore() const { return explore_; }
   CompareView* compare() const { return compare_; }
   GradeView* grade() const { return grade_; }
   BenchView* bench() const { return bench_; }
+  TrainView* train() const { return train_; }
   QWidget* currentView() const { return tabs_->currentWidget(); }
   QTreeWidget* pluginTree() const { return plugins_; }
 
@@ -85,6 +88,7 @@ class MainWindow : public QMainWindow {
   CompareView* compare_;
   GradeView* grade_;
   BenchView* bench_;
+  TrainView* train_;
 };
 
 }  // namespace awb::gui

@@ -1,6 +1,6 @@
 // training.tests.cpp: the host's residual-chain backward against finite differences of the
-// training loss, the bundled training exercises reaching their criteria, and the learned
-// weights' YAML loading back into an exercise.
+// training loss, the bundled training exercises reaching their criteria, the Trainer stepped by
+// hand, and the learned weights' YAML loading back into an exercise.
 #include "core/training/training.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +10,7 @@
 
 #include "core/exercises/exercise.hpp"
 #include "core/plugins/subjects.hpp"
+#include "runner/protocol.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;
@@ -98,6 +99,49 @@ TEST_CASE("training previous-token through the causal plugin meets its criteria"
   const core::TrainOutcome r = core::train(ex, subject);
   INFO("final loss " << r.final_loss);
   CHECK(r.succeeded());
+}
+
+TEST_CASE("a Trainer stepped by hand is train(): the same losses, weights and criteria",
+          "[train][trainer]") {
+  const core::Exercise& ex = bundled("resolve-it");
+  core::VariantSubject subject(bundled_variant("qkv"), {});
+  const core::TrainOutcome whole = core::train(ex, subject);
+  core::Trainer trainer(ex);
+  CHECK(trainer.layers()[0].w_q->data == core::initial_weights(ex)[0].w_q->data);
+  std::vector<double> losses;
+  while (!trainer.done()) {
+    CHECK(trainer.step() == static_cast<int>(losses.size()));
+    losses.push_back(trainer.advance(subject));
+  }
+  CHECK(trainer.step() == ex.train->steps);
+  for (size_t i = 0; i + 1 < whole.trace.size(); ++i)
+    CHECK(losses.at(size_t(whole.trace[i].first)) == whole.trace[i].second);
+  const core::TrainOutcome end = trainer.outcome(subject);
+  CHECK(end.final_loss == whole.final_loss);
+  CHECK(end.layers[1].w_k->data == whole.layers[1].w_k->data);
+  CHECK(end.succeeded() == whole.succeeded());
+  // Each target's attention: its layer resolved, its row the one the CLI prints.
+  REQUIRE(end.targets.size() == ex.train->targets.size());
+  for (size_t i = 0; i < end.targets.size(); ++i) {
+    const core::TrainTarget& t = ex.train->targets[i];
+    CHECK(end.targets[i].layer == core::target_layer(ex, t));
+    const auto& c = ex.cases[size_t(t.case_index)];
+    const RunOutput run =
+        subject.run(RunInput{c.tokens, c.x, end.layers, ex.parameters}, Scalar::kF64);
+    CHECK(end.targets[i].weights.data ==
+          run.layers[size_t(end.targets[i].layer)].result.weights[size_t(t.head)].data);
+  }
+}
+
+TEST_CASE("cannot_train names what stops a variant training an exercise", "[train][trainer]") {
+  const core::Exercise& resolve_it = bundled("resolve-it");
+  core::VariantDesc qkv = *bundled_variant("qkv").variant;
+  CHECK_FALSE(core::cannot_train(resolve_it, qkv));
+  CHECK(core::cannot_train(bundled("journey"), qkv) == "the exercise has no train section");
+  CHECK(core::cannot_train(resolve_it, *bundled_variant("parameter-free").variant));
+  qkv.trainable = false;  // every bundled variant has a backward pass
+  CHECK(core::cannot_train(resolve_it, qkv) == std::string(runner::kNotTrainable));
+  CHECK_THROWS_WITH(core::Trainer(bundled("journey")), Catch::Contains("train.none"));
 }
 
 TEST_CASE("a train section is checked when the exercise loads", "[train][exercise]") {

@@ -7,7 +7,9 @@
 #include <map>
 
 #include "core/grading/grading.hpp"
+#include "core/plugins/subjects.hpp"
 #include "graders/model/error.hpp"
+#include "runner/protocol.hpp"
 
 namespace awb::core {
 namespace {
@@ -42,12 +44,15 @@ void add_into(Matrix& acc, const Matrix& m) {
 int top_layer(const Exercise& ex, int c) {
   int top = -1;
   for (const auto& t : ex.train->targets)
-    if (t.case_index == c)
-      top = std::max(top, t.layer < 0 ? static_cast<int>(ex.layers.size()) - 1 : t.layer);
+    if (t.case_index == c) top = std::max(top, target_layer(ex, t));
   return top;
 }
 
 }  // namespace
+
+int target_layer(const Exercise& ex, const TrainTarget& t) {
+  return t.layer < 0 ? static_cast<int>(ex.layers.size()) - 1 : t.layer;
+}
 
 std::vector<LayerWeights> initial_weights(const Exercise& ex) {
   std::vector<LayerWeights> layers = ex.layers;
@@ -90,7 +95,7 @@ LossAndGradients loss_and_gradients(const Exercise& ex, const std::vector<LayerW
       seed.dz = dx_next.empty() ? Matrix(T_, lr.result.z.cols) : dx_next;
       // dA: −1/(n·A) at each target's entry (∂ of −log A / n).
       for (const auto& t : spec.targets) {
-        const int tl = t.layer < 0 ? static_cast<int>(ex.layers.size()) - 1 : t.layer;
+        const int tl = target_layer(ex, t);
         if (t.case_index != c || tl != l) continue;
         if (seed.da.empty()) seed.da.assign(lr.result.weights.size(), Matrix(T_, T_));
         const double a = lr.result.weights.at(size_t(t.head))(t.query, t.key);
@@ -117,55 +122,93 @@ bool TrainOutcome::succeeded() const {
   return true;
 }
 
-TrainOutcome train(const Exercise& ex, Subject& subject,
-                   const std::function<void(int, double)>& on_step) {
-  if (!ex.train) throw Error("train.none", ex.id, "the exercise has no train section");
-  const TrainSpec& spec = *ex.train;
-  TrainOutcome out;
-  out.layers = initial_weights(ex);
-  // Optimiser state per learned matrix: momentum (SGD) or first and second moments (Adam).
-  std::map<std::pair<size_t, int>, std::pair<Matrix, Matrix>> state;
-  auto record = [&](int step, double loss) {
-    out.trace.emplace_back(step, loss);
-    if (on_step) on_step(step, loss);
-  };
-  for (int step = 0; step < spec.steps; ++step) {
-    const LossAndGradients lg = loss_and_gradients(ex, out.layers, subject);
-    if (!std::isfinite(lg.loss))
-      throw Error("train.diverged", ex.id,
-                  "the loss is not finite at step " + std::to_string(step));
-    if (step % spec.log_every == 0) record(step, lg.loss);
-    for (size_t l = 0; l < out.layers.size(); ++l)
-      for (int j = 0; j < 4; ++j) {
-        const auto& g = slot(lg.grads[l], j);
-        if (!g) continue;
-        Matrix& w = *slot(out.layers[l], j);
-        auto& [m, v] = state[{l, j}];
-        if (m.empty()) m = v = Matrix(w.rows, w.cols);
-        for (size_t i = 0; i < w.data.size(); ++i) {
-          const double gi = g->data[i];
-          if (spec.optimizer == Optimizer::kSgd) {
-            m.data[i] = spec.momentum * m.data[i] + gi;
-            w.data[i] -= spec.learning_rate * m.data[i];
-            continue;
-          }
-          // Adam (Kingma and Ba, 2015), with bias-corrected moments.
-          m.data[i] = spec.beta1 * m.data[i] + (1 - spec.beta1) * gi;
-          v.data[i] = spec.beta2 * v.data[i] + (1 - spec.beta2) * gi * gi;
-          const double mh = m.data[i] / (1 - std::pow(spec.beta1, step + 1));
-          const double vh = v.data[i] / (1 - std::pow(spec.beta2, step + 1));
-          w.data[i] -= spec.learning_rate * mh / (std::sqrt(vh) + spec.epsilon);
+Trainer::Trainer(Exercise ex) : ex_(std::move(ex)) {
+  if (!ex_.train) throw Error("train.none", ex_.id, "the exercise has no train section");
+  layers_ = initial_weights(ex_);
+}
+
+double Trainer::advance(Subject& subject) {
+  const TrainSpec& spec = *ex_.train;
+  const LossAndGradients lg = loss_and_gradients(ex_, layers_, subject);
+  if (!std::isfinite(lg.loss))
+    throw Error("train.diverged", ex_.id,
+                "the loss is not finite at step " + std::to_string(step_));
+  for (size_t l = 0; l < layers_.size(); ++l)
+    for (int j = 0; j < 4; ++j) {
+      const auto& g = slot(lg.grads[l], j);
+      if (!g) continue;
+      Matrix& w = *slot(layers_[l], j);
+      auto& [m, v] = state_[{l, j}];
+      if (m.empty()) m = v = Matrix(w.rows, w.cols);
+      for (size_t i = 0; i < w.data.size(); ++i) {
+        const double gi = g->data[i];
+        if (spec.optimizer == Optimizer::kSgd) {
+          m.data[i] = spec.momentum * m.data[i] + gi;
+          w.data[i] -= spec.learning_rate * m.data[i];
+          continue;
         }
+        // Adam (Kingma and Ba, 2015), with bias-corrected moments.
+        m.data[i] = spec.beta1 * m.data[i] + (1 - spec.beta1) * gi;
+        v.data[i] = spec.beta2 * v.data[i] + (1 - spec.beta2) * gi * gi;
+        const double mh = m.data[i] / (1 - std::pow(spec.beta1, step_ + 1));
+        const double vh = v.data[i] / (1 - std::pow(spec.beta2, step_ + 1));
+        w.data[i] -= spec.learning_rate * mh / (std::sqrt(vh) + spec.epsilon);
       }
-  }
-  out.final_loss = loss_and_gradients(ex, out.layers, subject).loss;
-  record(spec.steps, out.final_loss);
+    }
+  ++step_;
+  return lg.loss;
+}
+
+TrainOutcome Trainer::outcome(Subject& subject) const {
+  const TrainSpec& spec = *ex_.train;
+  TrainOutcome out;
+  out.layers = layers_;
+  out.final_loss = loss_and_gradients(ex_, layers_, subject).loss;
   if (spec.loss_below) out.loss_met = out.final_loss < *spec.loss_below;
-  Exercise trained = ex;
-  trained.layers = out.layers;
+  Exercise trained = ex_;
+  trained.layers = layers_;
   trained.checks = spec.success_checks;
   out.success_checks = grade_exercise(trained, subject);
+  // Each case runs once, however many targets read it.
+  std::map<int, RunOutput> runs;
+  for (const auto& t : spec.targets) {
+    auto [run, fresh] = runs.try_emplace(t.case_index);
+    if (fresh) {
+      const ExerciseCase& c = ex_.cases[size_t(t.case_index)];
+      run->second = subject.run(RunInput{c.tokens, c.x, layers_, ex_.parameters}, Scalar::kF64);
+    }
+    const int layer = target_layer(ex_, t);
+    out.targets.push_back(
+        {layer, run->second.layers[size_t(layer)].result.weights.at(size_t(t.head))});
+  }
   return out;
+}
+
+TrainOutcome train(const Exercise& ex, Subject& subject,
+                   const std::function<void(int, double)>& on_step) {
+  Trainer trainer(ex);
+  std::vector<std::pair<int, double>> trace;
+  auto record = [&](int step, double loss) {
+    trace.emplace_back(step, loss);
+    if (on_step) on_step(step, loss);
+  };
+  while (!trainer.done()) {
+    const int step = trainer.step();
+    const double loss = trainer.advance(subject);
+    if (step % ex.train->log_every == 0) record(step, loss);
+  }
+  TrainOutcome out = trainer.outcome(subject);
+  record(trainer.step(), out.final_loss);
+  out.trace = std::move(trace);
+  return out;
+}
+
+std::optional<std::string> cannot_train(const Exercise& ex, const VariantDesc& variant) {
+  if (!ex.train) return "the exercise has no train section";
+  if (auto why = fit_reason(ex.input_for(grade::CheckSpec{}), variant.capabilities, Scalar::kF64))
+    return why;
+  if (!variant.trainable) return std::string(runner::kNotTrainable);
+  return std::nullopt;
 }
 
 std::string layers_yaml(const std::vector<LayerWeights>& layers) {
@@ -189,6 +232,11 @@ std::string layers_yaml(const std::vector<LayerWeights>& layers) {
     out += std::string("    residual: ") + (w.residual ? "true" : "false") + "\n";
   }
   return out;
+}
+
+std::string learned_weights_file(const Exercise& ex, const std::vector<LayerWeights>& layers) {
+  return "# Weights learned by awb train on exercise " + ex.id +
+         "; paste as an exercise's layers section.\n" + layers_yaml(layers);
 }
 
 }  // namespace awb::core

@@ -1,0 +1,54 @@
+// loss_chart.hpp: a training loss against the step: steps on a linear axis, the loss on a log
+// axis (decade grid), the curve with its points, and the loss to get below as a dashed line.
+#ifndef AWB_GUI_LOSS_CHART_HPP_
+#define AWB_GUI_LOSS_CHART_HPP_
+
+#include <QPointF>
+#include <QString>
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace awb::gui {
+
+class LossChart : public QWidget {
+  Q_OBJECT
+ public:
+  explicit LossChart(QWidget* parent = nullptr);
+
+  // (step, loss) in drawing order; a loss ≤ 0 cannot be drawn on the log axis and is left out.
+  void setPoints(std::vector<QPointF> points);
+  // The x axis spans 0 .. `steps` (the step budget), so the curve grows across a fixed frame.
+  void setStepRange(int steps);
+  void setThreshold(std::optional<double> loss);  // success: the loss under this
+  void setTitle(const QString& title) {
+    title_ = title;
+    update();
+  }
+
+  // Geometry the tests read. The y axis spans whole decades [10^lo, 10^hi] around the data.
+  const std::vector<QPointF>& points() const { return points_; }
+  QRectF plotRect() const;
+  QPointF toPixel(QPointF data) const;
+  int decadeLow() const { return decades().first; }
+  int decadeHigh() const { return decades().second; }
+  QSize sizeHint() const override { return {560, 300}; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+
+ private:
+  std::pair<int, int> decades() const;
+  void drawAxes(QPainter& painter, const QRectF& plot) const;
+
+  std::vector<QPointF> points_;
+  int steps_ = 1;
+  std::optional<double> threshold_;
+  QString title_;
+};
+
+}  // namespace awb::gui
+
+#endif  // AWB_GUI_LOSS_CHART_HPP_

@@ -1,0 +1,298 @@
+// train.tests.cpp: the train view on resolve-it through the bundled Q/K/V plugin: Start against
+// what core::train reports, Stop and Step, the saved weights loading back, the disabled states;
+// an untrusted plugin's runners ending with their jobs; `awb-gui --view train --screenshot`.
+#include <unistd.h>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "core/plugins/subjects.hpp"
+#include "gui/headless.hpp"
+#include "gui_support.hpp"
+
+using namespace awb;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+// The window on the train tab with `exercise` and `variant` selected, its other views idle.
+struct TrainWindow {
+  gui::MainWindow window;
+  TrainWindow(const QString& exercise, const QString& variant,
+              gui::Session& session = test::gui_session())
+      : window(session) {
+    window.resize(1280, 800);
+    window.show();
+    REQUIRE(window.setView("train"));
+    REQUIRE(window.selectExercise(exercise));
+    REQUIRE(window.selectVariants({variant}));
+    REQUIRE(test::wait_for([&] { return !window.busy(); }));
+  }
+  gui::TrainView* view() const { return window.train(); }
+};
+
+const core::Exercise& resolve_it() {
+  const core::Exercise* ex = test::gui_session().exercise("resolve-it");
+  REQUIRE(ex);
+  REQUIRE(ex->train);
+  return *ex;
+}
+
+// The exercise's text with its layers: section replaced by `layers_file`, parsed again.
+core::ExerciseLoad with_layers(const core::Exercise& ex, const std::string& layers_file) {
+  std::ifstream in(ex.file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t from = text.find("\nlayers:"), to = text.find("\ncases:");
+  REQUIRE((from != std::string::npos && to != std::string::npos));
+  return core::parse_exercise(text.substr(0, from + 1) + layers_file + text.substr(to + 1),
+                              "learned.yaml");
+}
+
+// The awb-runner processes this process has started and not yet reaped.
+std::set<int> runner_children() {
+  std::set<int> pids;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string comm, state;
+    int pid = 0, ppid = 0;
+    if (stat >> pid >> comm >> state >> ppid && ppid == getpid() && comm == "(awb-runner)")
+      pids.insert(pid);
+  }
+  return pids;
+}
+
+// The runners in `now` that were not in `before`.
+std::vector<int> new_runners(const std::set<int>& before, const std::set<int>& now) {
+  std::vector<int> out;
+  std::set_difference(now.begin(), now.end(), before.begin(), before.end(),
+                      std::back_inserter(out));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("train view: Start trains resolve-it live to what core::train reports", "[gui][train]") {
+  TrainWindow tw("resolve-it", "qkv");
+  gui::TrainView* tv = tw.view();
+  REQUIRE(tv->whyNot().isEmpty());
+  REQUIRE(tv->startButton()->isEnabled());
+  CHECK_FALSE(tv->saveButton()->isEnabled());  // nothing learned yet
+  QSignalSpy progressed(tv, &gui::TrainView::progressed);
+  tv->start();
+  CHECK(tv->busy());
+  CHECK(tv->stopButton()->isEnabled());
+  REQUIRE(test::wait_for([&] { return !tv->busy(); }));
+  CHECK(progressed.count() >= 2);  // drawn as it went, not once at the end
+
+  const core::Exercise& ex = resolve_it();
+  const int steps = ex.train->steps;
+  CHECK(tv->stepsTaken() == steps);
+  // A point per step and the final loss, as the chart draws them.
+  REQUIRE(tv->losses().size() == size_t(steps) + 1);
+  CHECK(tv->lossChart()->points() == tv->losses());
+  CHECK(tv->losses().back().y() < tv->losses().front().y());
+
+  // The same loop as `awb train`: its trace and criteria, number for number.
+  core::VariantSubject subject(core::find_variant(*test::gui_session().catalog(), "qkv"), {});
+  const core::TrainOutcome expected = core::train(ex, subject);
+  for (const auto& [step, loss] : expected.trace)
+    CHECK_THAT(tv->losses()[size_t(step)].y(), WithinRel(loss, 1e-9));
+  REQUIRE(tv->outcome());
+  CHECK(tv->judgedAt() == steps);
+  const core::TrainOutcome& got = *tv->outcome();
+  CHECK_THAT(got.final_loss, WithinRel(expected.final_loss, 1e-9));
+  CHECK(got.loss_met == expected.loss_met);
+  REQUIRE(got.success_checks.checks.size() == expected.success_checks.checks.size());
+  for (size_t i = 0; i < got.success_checks.checks.size(); ++i)
+    CHECK(got.success_checks.checks[i].status == expected.success_checks.checks[i].status);
+  CHECK(expected.succeeded());
+  CHECK(got.succeeded());
+
+  // Every criterion ticked: loss_below and both success checks.
+  auto* table = tv->criteriaTable();
+  REQUIRE(table->rowCount() == 3);
+  for (int r = 0; r < table->rowCount(); ++r) {
+    INFO(table->item(r, 0)->text().toStdString()
+         << ": " << table->item(r, 1)->text().toStdString());
+    CHECK(table->item(r, 1)->text().startsWith("✓"));
+  }
+  // The targets' attention: "it" on "animal" (tired) and on "road" (wide), row outlined.
+  REQUIRE(tv->targetHeatmaps().size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const core::TrainTarget& t = ex.train->targets[i];
+    const Matrix& a = tv->targetHeatmaps()[i]->matrix();
+    REQUIRE(a.rows == int64_t(ex.cases[size_t(t.case_index)].tokens.size()));
+    CHECK(a(t.query, t.key) > 0.9);
+    CHECK_THAT(a(t.query, t.key), WithinRel(expected.targets[i].weights(t.query, t.key), 1e-9));
+  }
+  CHECK(tv->saveButton()->isEnabled());
+  CHECK_FALSE(tv->stepButton()->isEnabled());  // the budget is spent; Start begins again
+}
+
+TEST_CASE("train view: Stop ends a run within a step, and Step runs kStepSteps and pauses",
+          "[gui][train]") {
+  // resolve-it with a budget no test waits for: only Stop can end this run.
+  core::Exercise long_run = resolve_it();
+  long_run.train->steps = 100000;
+  gui::TrainView tv(test::gui_session());
+  tv.setVariant("qkv");
+  tv.setExercise(&long_run);
+  REQUIRE(tv.whyNot().isEmpty());
+  tv.start();
+  REQUIRE(test::wait_for([&] { return tv.stepsTaken() >= 3; }));
+  QElapsedTimer timer;
+  timer.start();
+  tv.stop();
+  CHECK_FALSE(tv.stopButton()->isEnabled());
+  REQUIRE(test::wait_for([&] { return !tv.busy(); }, 5000));
+  // A step of resolve-it takes milliseconds; a second is a wide margin for a loaded machine.
+  CHECK(timer.elapsed() < 1000);
+  const int stopped_at = tv.stepsTaken();
+  CHECK(stopped_at < 1000);
+  CHECK(tv.startButton()->isEnabled());
+
+  const size_t points = tv.losses().size();
+  tv.step();
+  REQUIRE(test::wait_for([&] { return !tv.busy(); }));
+  CHECK(tv.stepsTaken() == stopped_at + gui::TrainView::kStepSteps);
+  CHECK(tv.losses().size() > points);
+  // Step ends judged: the criteria shown are those of the weights it paused at.
+  CHECK(tv.judgedAt() == tv.stepsTaken());
+  tv.step();
+  REQUIRE(test::wait_for([&] { return !tv.busy(); }));
+  CHECK(tv.stepsTaken() == stopped_at + 2 * gui::TrainView::kStepSteps);
+
+  SECTION("Reset goes back to step 0") {
+    tv.reset();
+    CHECK(tv.stepsTaken() == 0);
+    CHECK(tv.losses().empty());
+    CHECK_FALSE(tv.outcome());
+    CHECK_FALSE(tv.saveButton()->isEnabled());
+  }
+}
+
+TEST_CASE("train view: the saved weights are awb train --out's file and load back as layers",
+          "[gui][train]") {
+  gui::TrainView tv(test::gui_session());
+  tv.setVariant("qkv");
+  tv.setExercise(&resolve_it());
+  QTemporaryDir dir;
+  const QString path = dir.filePath("learned.yaml");
+  QString error;
+  CHECK_FALSE(tv.saveWeights(path, &error));  // nothing learned yet
+  CHECK(error.contains("nothing learned"));
+  for (int i = 0; i < 3; ++i) {
+    tv.step();
+    REQUIRE(test::wait_for([&] { return !tv.busy(); }));
+  }
+  REQUIRE(tv.outcome());
+  REQUIRE(tv.judgedAt() == tv.stepsTaken());
+  REQUIRE(tv.saveWeights(path, &error));
+  QFile file(path);
+  REQUIRE(file.open(QIODevice::ReadOnly));
+  const std::string text = file.readAll().toStdString();
+  const auto& learned = tv.outcome()->layers;  // judged at the weights the view holds now
+  CHECK(text == core::learned_weights_file(resolve_it(), learned));
+
+  const core::ExerciseLoad loaded = with_layers(resolve_it(), text);
+  REQUIRE(loaded.errors.empty());
+  const auto& layers = loaded.exercise->layers;
+  REQUIRE(layers.size() == learned.size());
+  for (size_t l = 0; l < layers.size(); ++l) {
+    CHECK(layers[l].w_q->data == learned[l].w_q->data);
+    CHECK(layers[l].w_k->data == learned[l].w_k->data);
+    CHECK(layers[l].w_v->data == learned[l].w_v->data);
+    CHECK(layers[l].residual == learned[l].residual);
+  }
+  // Three steps from random weights have moved them.
+  CHECK(layers[1].w_q->data != core::initial_weights(resolve_it())[1].w_q->data);
+}
+
+TEST_CASE("train view: an exercise without train: and a variant that cannot train say why",
+          "[gui][train]") {
+  SECTION("no train section") {
+    TrainWindow tw("journey", "parameter-free");
+    gui::TrainView* tv = tw.view();
+    CHECK(tv->whyNot().contains("journey has no train: section"));
+    CHECK(tv->whyNot().contains("resolve-it"));  // where to go instead
+    CHECK(tv->noteLabel()->isVisibleTo(tv));
+    CHECK(tv->noteLabel()->text() == tv->whyNot());
+    for (QPushButton* b : {tv->startButton(), tv->stopButton(), tv->stepButton(), tv->saveButton()})
+      CHECK_FALSE(b->isEnabled());
+    tv->start();  // ignored
+    CHECK_FALSE(tv->busy());
+    CHECK(tv->criteriaTable()->rowCount() == 0);
+    CHECK_FALSE(tv->lossChart()->isVisibleTo(tv));
+  }
+  SECTION("a variant without the capabilities the exercise needs") {
+    TrainWindow tw("resolve-it", "parameter-free");
+    gui::TrainView* tv = tw.view();
+    CHECK(tv->whyNot().startsWith("parameter-free cannot train on resolve-it: "));
+    CHECK_FALSE(tv->startButton()->isEnabled());
+    CHECK_FALSE(tv->stepButton()->isEnabled());
+  }
+}
+
+TEST_CASE("train view: an untrusted plugin trains in a runner that ends with each job",
+          "[gui][train]") {
+  // The divide-by-sum mutant's qkv variant, loaded from outside the bundled folder: a runner's.
+  TrainWindow tw("resolve-it", "org.awb.mutant.divide-by-sum:qkv", test::mutant_session());
+  gui::TrainView* tv = tw.view();
+  REQUIRE(tv->whyNot().isEmpty());
+  // The other views keep a warm runner for the variant; the train view's are its jobs' own.
+  const std::set<int> before = runner_children();
+  tv->step();
+  REQUIRE(test::wait_for([&] { return !tv->busy(); }));
+  CHECK(tv->stepsTaken() == gui::TrainView::kStepSteps);
+  CHECK(new_runners(before, runner_children()).empty());
+  // Its unnormalised "weights" make the loss undefined within a few steps: the run ends there,
+  // saying why, and its runner goes too.
+  tv->start();
+  REQUIRE(test::wait_for([&] { return !tv->busy(); }));
+  CHECK(tv->stepsTaken() < resolve_it().train->steps);
+  CHECK(tv->statusLabel()->text().contains("train.diverged"));
+  CHECK(new_runners(before, runner_children()).empty());
+  CHECK(tv->startButton()->isEnabled());
+}
+
+TEST_CASE("awb-gui --view train --screenshot renders a finished run", "[gui][train][screenshot]") {
+  const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/train-resolve-it.png");
+  QFile::remove(file);
+  QProcess gui;
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.insert("QT_QPA_PLATFORM", "offscreen");
+  gui.setProcessEnvironment(env);
+  gui.start(AWB_TEST_GUI_EXE, {"--exercise", "resolve-it", "--variant", "qkv", "--view", "train",
+                               "--screenshot", file});
+  REQUIRE(gui.waitForFinished(60000));
+  INFO(gui.readAllStandardError().toStdString());
+  REQUIRE(gui.exitCode() == 0);
+  QImage png(file);
+  REQUIRE_FALSE(png.isNull());
+
+  gui::MainWindow window(test::gui_session());
+  gui::ViewOptions o;
+  o.exercise = "resolve-it";
+  o.plugins = {"qkv"};
+  o.view = "train";
+  QString error;
+  REQUIRE(gui::prepare_window(window, o, &error));
+  REQUIRE(png.size() == test::grab(&window).size());
+  gui::TrainView* tv = window.train();
+  REQUIRE(tv->stepsTaken() == resolve_it().train->steps);
+  // The learned target cell ("it" → "animal") in the map's colour for its weight.
+  const core::TrainTarget& t = resolve_it().train->targets[0];
+  gui::HeatmapWidget* map = tv->targetHeatmaps()[0];
+  const QPointF at = test::map_to(map, &window, map->cellRect(t.query, t.key).center());
+  CHECK(test::rgb_text(test::pixel_at(png, at)) ==
+        test::rgb_text(map->colorFor(map->matrix()(t.query, t.key))));
+}
