@@ -40,7 +40,7 @@ checks:
   - {id: c, kind: property, property: finite, points: 1, hint: h, visibility: visible, case: keys,
      layer: 0, parameters: {sharpness: 1.0}, scalar: f64}
 questions:
-  - {id: q, ask: Which?, answer: token, case: keys, layer: 0, head: 0, query: a, explain: e}
+  - {id: q, ask: Which, answer: token, case: keys, layer: 0, head: 0, query: a, explain: e}
 )";
 
 // Cases and a stack of layers.
