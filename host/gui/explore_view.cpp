@@ -1,5 +1,6 @@
 // explore_view.cpp: a slider move or a new variant reruns the plugin off the GUI thread (one run
-// in flight, the latest request queued); query, head and layer changes only redraw.
+// in flight, the latest request queued); query, head, layer and mode changes only redraw. An
+// asked question's answer comes from the reference, also off the GUI thread.
 #include "gui/explore_view.hpp"
 
 #include <QKeyEvent>
@@ -7,6 +8,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/compare/layer_trace.hpp"
 #include "core/grading/subject_factory.hpp"
 
 namespace awb::gui {
@@ -62,6 +64,19 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   controls->addWidget(slider_, 1);
   controls->addWidget(sharpness_label_);
   controls->addWidget(heatmap_toggle_);
+  modes_ = new QButtonGroup(this);
+  modes_->setExclusive(true);
+  const std::pair<Mode, QString> modes[] = {{Mode::kOneHead, tr("one head")},
+                                            {Mode::kAllHeads, tr("all heads")},
+                                            {Mode::kLayers, tr("layers")}};
+  for (const auto& [mode, label] : modes) {
+    auto* b = new QToolButton;
+    b->setText(label);
+    b->setCheckable(true);
+    b->setChecked(mode == Mode::kOneHead);
+    modes_->addButton(b, static_cast<int>(mode));
+    controls->addWidget(b);
+  }
 
   scores_ = new BarChart;
   weights_ = new BarChart;
@@ -76,18 +91,39 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   left->addWidget(weights_, 1);
   left->addWidget(sum_);
   left->addWidget(context_);
-  auto* body = new QHBoxLayout;
+  one_head_ = new QWidget;
+  auto* body = new QHBoxLayout(one_head_);
+  body->setContentsMargins(0, 0, 0, 0);
   body->addLayout(left, 1);
   body->addWidget(heatmap_, 1);
+  grid_ = new HeadsGrid;
+  layers_view_ = new LayerView;
+  auto* hidden = new QLabel(tr("The weights are hidden until you answer the question."));
+  hidden->setAlignment(Qt::AlignCenter);
+  hidden_ = hidden;
+  body_ = new QStackedWidget;
+  for (QWidget* page :
+       {one_head_, static_cast<QWidget*>(grid_), static_cast<QWidget*>(layers_view_), hidden_})
+    body_->addWidget(page);
+  panel_ = new QuestionPanel;
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(panel_);
   layout->addLayout(controls);
-  layout->addLayout(body, 1);
+  layout->addWidget(body_, 1);
   layout->addWidget(status_);
 
   connect(slider_, &QSlider::valueChanged, this, [this] { rerun(); });
-  connect(chips_, &QButtonGroup::idClicked, this, [this](int id) { setQuery(id); });
+  connect(chips_, &QButtonGroup::idClicked, this, &ExploreView::chipClicked);
+  connect(modes_, &QButtonGroup::idClicked, this, [this](int m) { setMode(Mode(m)); });
+  connect(grid_, &HeadsGrid::headClicked, this, [this](int h) {
+    setMode(Mode::kOneHead);
+    setHead(h);
+  });
+  connect(panel_, &QuestionPanel::askRequested, this, [this](int i) { askQuestion(i); });
+  connect(panel_, &QuestionPanel::headPicked, this, &ExploreView::answerQuestion);
+  connect(panel_, &QuestionPanel::closeRequested, this, &ExploreView::closeQuestion);
   connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
   connect(layer_box_, &QComboBox::activated, this, [this](int l) { setLayer(l); });
   connect(heatmap_toggle_, &QCheckBox::toggled, heatmap_, &QWidget::setVisible);
@@ -115,6 +151,8 @@ void ExploreView::setExercise(const core::Exercise* exercise, const QString& cas
   query_ = 0;
   head_ = 0;
   layer_ = -1;
+  closeQuestion();
+  panel_->setExercise(exercise_);
   // The exercise's own sharpness is where the slider starts.
   const QSignalBlocker block(slider_);
   if (exercise_) setSharpness(exercise_->parameters.sharpness);
@@ -181,14 +219,14 @@ void ExploreView::showRun() {
   for (size_t l = 0; l < layers.size(); ++l) layer_box_->addItem(QString::number(l));
   const int layer = layer_ < 0 ? static_cast<int>(layers.size()) - 1 : layer_;
   layer_box_->setCurrentIndex(layer);
-  layer_box_->setEnabled(layers.size() > 1);
+  layer_box_->setEnabled(layers.size() > 1 && !asking());
   head_box_->clear();
   if (layer >= 0) {
     const size_t heads = layers[static_cast<size_t>(layer)].result.weights.size();
     for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h));
     if (head_ >= static_cast<int>(heads)) head_ = 0;
     head_box_->setCurrentIndex(head_);
-    head_box_->setEnabled(heads > 1);
+    head_box_->setEnabled(heads > 1 && !asking());
   }
   showQuery();
 }
@@ -230,11 +268,147 @@ void ExploreView::showQuery() {
   heatmap_->setLabels(tokens, tokens);
   heatmap_->setHighlightRow(query_);
   if (auto* b = chips_->button(query_)) b->setChecked(true);
+  // The other modes draw the same run; only the one on screen is kept up to date.
+  if (mode_ == Mode::kAllHeads) grid_->setHeads(lr.result.weights, tokens, layer, query_, causal);
+  if (mode_ == Mode::kLayers && query_ < layers.front().input.rows)
+    layers_view_->setTrace(core::trace_query(run_.output, query_, head_), tokens, query_, head_,
+                           causal);
+}
+
+int ExploreView::shownLayer() const {
+  return layer_ < 0 ? static_cast<int>(run_.output.layers.size()) - 1 : layer_;
+}
+
+void ExploreView::setMode(Mode mode) {
+  mode_ = mode;
+  if (auto* b = modes_->button(static_cast<int>(mode))) b->setChecked(true);
+  showBody();
+  showQuery();
+}
+
+void ExploreView::showBody() {
+  const bool hide = asking();
+  slider_->setEnabled(!hide);
+  for (auto* b : modes_->buttons()) b->setEnabled(!hide);
+  if (hide) {
+    body_->setCurrentWidget(hidden_);
+    layer_box_->setEnabled(false);
+    head_box_->setEnabled(false);
+    return;
+  }
+  body_->setCurrentWidget(mode_ == Mode::kAllHeads ? static_cast<QWidget*>(grid_)
+                          : mode_ == Mode::kLayers ? static_cast<QWidget*>(layers_view_)
+                                                   : one_head_);
+  layer_box_->setEnabled(layer_box_->count() > 1);
+  head_box_->setEnabled(head_box_->count() > 1);
+}
+
+bool ExploreView::weightsHidden() const { return body_->currentWidget() == hidden_; }
+
+void ExploreView::chipClicked(int id) {
+  const bool token_question =
+      asking() &&
+      exercise_->questions[static_cast<size_t>(question_)].kind == core::QuestionKind::kToken;
+  if (!token_question) {
+    setQuery(id);
+    return;
+  }
+  if (auto* b = chips_->button(query_)) b->setChecked(true);  // the question's query stays
+  answerQuestion(id);
+}
+
+bool ExploreView::askQuestion(const QString& id) {
+  if (!exercise_) return false;
+  for (size_t i = 0; i < exercise_->questions.size(); ++i)
+    if (exercise_->questions[i].id == id.toStdString()) {
+      askQuestion(static_cast<int>(i));
+      return true;
+    }
+  return false;
+}
+
+void ExploreView::askQuestion(int index) {
+  if (!exercise_ || index < 0 || index >= static_cast<int>(exercise_->questions.size())) return;
+  const core::Question& q = exercise_->questions[static_cast<size_t>(index)];
+  question_ = index;
+  truth_.reset();
+  pick_.reset();
+  verdict_.reset();
+  layer_ = q.layer;
+  head_ = q.kind == core::QuestionKind::kToken ? q.head : 0;
+  query_ = q.query;
+  weights_->setHighlight(-1);
+  const QString case_id = QString::fromStdString(exercise_->cases[size_t(q.case_index)].id);
+  const bool other_case =
+      case_id !=
+      (case_id_.isEmpty() ? QString::fromStdString(exercise_->cases.front().id) : case_id_);
+  if (other_case) {
+    case_id_ = case_id;
+    rebuildChips();
+    emit caseChanged(case_id);
+  }
+  panel_->ask(index, exercise_->parameters.heads);
+  showBody();
+  {
+    // The answer is the reference's at the exercise's own sharpness: show that one.
+    const QSignalBlocker block(slider_);
+    setSharpness(exercise_->parameters.sharpness);
+  }
+  const int asked = ++asked_;
+  truth_pending_ = true;
+  const core::Exercise* exercise = exercise_;
+  run_async<core::QuestionTruth>(
+      this, [exercise, q] { return core::reference_truth(*exercise, q); },
+      [this, asked](Outcome<core::QuestionTruth> r) {
+        if (asked != asked_) return;  // another question was asked meanwhile
+        truth_pending_ = false;
+        if (r.value)
+          truth_ = std::move(*r.value);
+        else
+          status_->setText(tr("cannot judge the answer: %1").arg(r.error));
+        judgeIfReady();
+      });
+  rerun();
+}
+
+void ExploreView::answerQuestion(int pick) {
+  if (!asking()) return;
+  pick_ = pick;
+  judgeIfReady();
+}
+
+void ExploreView::judgeIfReady() {
+  if (!pick_ || !truth_ || !asking()) return;
+  verdict_ = core::judge(*truth_, *pick_);
+  panel_->showVerdict(*verdict_);
+  const core::Question& q = exercise_->questions[static_cast<size_t>(question_)];
+  if (q.kind == core::QuestionKind::kToken) {
+    weights_->setHighlight(*pick_);  // the bar of the pick, beside the tallest
+    mode_ = Mode::kOneHead;
+  } else {
+    if (verdict_->answer >= 0) head_ = verdict_->answer;
+    mode_ = Mode::kAllHeads;  // the heads side by side: the comparison the question asked for
+  }
+  if (auto* b = modes_->button(static_cast<int>(mode_))) b->setChecked(true);
+  showBody();
+  showRun();
+}
+
+void ExploreView::closeQuestion() {
+  question_ = -1;
+  ++asked_;
+  truth_pending_ = false;
+  truth_.reset();
+  pick_.reset();
+  verdict_.reset();
+  weights_->setHighlight(-1);
+  panel_->clearQuestion();
+  showBody();
 }
 
 void ExploreView::setQuery(int query) {
   const int n = static_cast<int>(chips_->buttons().size());
-  if (n == 0) return;
+  if (n == 0 || asking()) return;  // an asked question holds its query until it is answered
   query_ = std::clamp(query, 0, n - 1);
   if (auto* b = chips_->button(query_)) b->setFocus();
   showQuery();

@@ -30,7 +30,10 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
   window.resize(o.size);
   window.show();
   if (!window.setView(o.view)) {
-    *error = QStringLiteral("unknown view '%1' (explore, compare, grade or bench)").arg(o.view);
+    *error = QStringLiteral(
+                 "unknown view '%1' (explore, explore-heads, explore-layers, compare, grade or "
+                 "bench)")
+                 .arg(o.view);
     return false;
   }
   if (!window.selectExercise(o.exercise, error)) return false;
@@ -45,6 +48,13 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
   if (o.head > 0) {
     window.explore()->setHead(o.head);
     window.compare()->setHead(o.head);
+  }
+  if (!o.question.isEmpty()) {
+    if (!window.explore()->askQuestion(o.question)) {
+      *error = QStringLiteral("exercise '%1' has no question '%2'").arg(o.exercise, o.question);
+      return false;
+    }
+    if (o.answer >= 0) window.explore()->answerQuestion(o.answer);
   }
   return wait_idle(window, timeout_ms);
 }

@@ -39,17 +39,22 @@ int main(int argc, char** argv) {
                                       "Extra plugin folder; repeatable.", "DIR");
   const QCommandLineOption exercises(QStringLiteral("exercises"),
                                      "Exercise folder or file; repeatable.", "PATH");
-  const QCommandLineOption view(QStringLiteral("view"), "explore, compare, grade or bench.", "VIEW",
-                                "explore");
+  const QCommandLineOption view(QStringLiteral("view"),
+                                "explore, explore-heads, explore-layers, compare, grade or bench.",
+                                "VIEW", "explore");
   const QCommandLineOption query(QStringLiteral("query"), "Query token index (0-based).", "N");
   const QCommandLineOption head(QStringLiteral("head"), "Head index (0-based).", "N");
   const QCommandLineOption sharpness(QStringLiteral("sharpness"), "Sharpness.", "S");
+  const QCommandLineOption question(QStringLiteral("question"),
+                                    "Ask the exercise's question ID in explore.", "ID");
+  const QCommandLineOption answer(QStringLiteral("answer"),
+                                  "Answer it: a token index or a head (0-based).", "N");
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       "Render the view to FILE.png and exit.", "FILE");
   const QCommandLineOption bench(QStringLiteral("bench-repaint"),
                                  "Print the median heatmap repaint time for T × T and exit.", "T");
   for (const auto& o : {exercise, case_id, plugin, plugin_dir, exercises, view, query, head,
-                        sharpness, screenshot, bench})
+                        sharpness, question, answer, screenshot, bench})
     cli.addOption(o);
   cli.process(args);
 
@@ -76,6 +81,8 @@ int main(int argc, char** argv) {
   o.query = cli.isSet(query) ? cli.value(query).toInt() : -1;
   o.head = cli.isSet(head) ? cli.value(head).toInt() : 0;
   o.sharpness = cli.isSet(sharpness) ? cli.value(sharpness).toDouble() : 0;
+  o.question = cli.value(question);
+  o.answer = cli.isSet(answer) ? cli.value(answer).toInt() : -1;
 
   if (cli.isSet(screenshot)) {
     if (o.exercise.isEmpty() || o.plugins.isEmpty()) {
@@ -107,6 +114,8 @@ int main(int argc, char** argv) {
         (!o.case_id.isEmpty() && !window.selectCase(o.case_id, &error)) ||
         (!o.plugins.isEmpty() && !window.selectVariants(o.plugins, &error)))
       std::fprintf(stderr, "awb-gui: %s\n", qPrintable(error));
+    else if (!o.question.isEmpty() && !window.explore()->askQuestion(o.question))
+      std::fprintf(stderr, "awb-gui: no question '%s'\n", qPrintable(o.question));
   }
   return app.exec();
 }
