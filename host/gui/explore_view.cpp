@@ -269,7 +269,8 @@ void ExploreView::showQuery() {
   heatmap_->setHighlightRow(query_);
   if (auto* b = chips_->button(query_)) b->setChecked(true);
   // The other modes draw the same run; only the one on screen is kept up to date.
-  if (mode_ == Mode::kAllHeads) grid_->setHeads(lr.result.weights, tokens, layer, query_, causal);
+  if (mode_ == Mode::kAllHeads)
+    grid_->setHeads(lr.result.weights, tokens, layer, query_, causal, head_);
   if (mode_ == Mode::kLayers && query_ < layers.front().input.rows)
     layers_view_->setTrace(core::trace_query(run_.output, query_, head_), tokens, query_, head_,
                            causal);

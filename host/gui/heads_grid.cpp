@@ -13,7 +13,7 @@ HeadsGrid::HeadsGrid(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(t
 }
 
 void HeadsGrid::setHeads(const std::vector<Matrix>& heads, const QStringList& tokens, int layer,
-                         int query, bool causal) {
+                         int query, bool causal, int selected) {
   if (heads.size() != maps_.size()) {
     for (auto* m : maps_) delete m;
     maps_.clear();
@@ -29,7 +29,8 @@ void HeadsGrid::setHeads(const std::vector<Matrix>& heads, const QStringList& to
   }
   for (size_t h = 0; h < heads.size(); ++h) {
     HeatmapWidget* map = maps_[h];
-    map->setTitle(tr("layer %1, head %2").arg(layer).arg(h));
+    const QString title = tr("layer %1, head %2").arg(layer).arg(h);
+    map->setTitle(static_cast<int>(h) == selected ? tr("%1 (selected)").arg(title) : title);
     map->setMatrix(heads[h], 0, 1, causal);
     map->setLabels(tokens, tokens);
     map->setHighlightRow(query);

@@ -1,12 +1,15 @@
-// layer_view.cpp: two bar charts per layer, made anew only when the number of layers changes.
+// layer_view.cpp: two bar charts per layer side by side, made anew only when the number of
+// layers changes.
 #include "gui/layer_view.hpp"
+
+#include <QHBoxLayout>
+#include <algorithm>
 
 namespace awb::gui {
 
 LayerView::LayerView(QWidget* parent) : QScrollArea(parent) {
   auto* inner = new QWidget;
   rows_ = new QVBoxLayout(inner);
-  rows_->addStretch(1);
   setWidget(inner);
   setWidgetResizable(true);
   setFrameShape(QFrame::NoFrame);
@@ -19,14 +22,18 @@ void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStrin
     for (auto* c : weights_) delete c;
     resemblance_.clear();
     weights_.clear();
+    while (rows_->count() > 0) delete rows_->takeAt(0);  // the emptied rows
     for (size_t l = 0; l < steps.size(); ++l) {
       auto* r = new BarChart;
       auto* w = new BarChart;
       r->setMinimumHeight(150);
       w->setMinimumHeight(150);
-      // Above the stretch, in layer order: the reader follows the query down the stack.
-      rows_->insertWidget(static_cast<int>(2 * l), r);
-      rows_->insertWidget(static_cast<int>(2 * l + 1), w);
+      // One row a layer, what comes in beside where it looks, in layer order: the reader
+      // follows the query down the stack.
+      auto* row = new QHBoxLayout;
+      row->addWidget(r, 1);
+      row->addWidget(w, 1);
+      rows_->addLayout(row, 1);
       resemblance_.push_back(r);
       weights_.push_back(w);
     }
@@ -45,11 +52,14 @@ void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStrin
                       .arg(q));
       r->setValues({}, {}, {}, 0);
     } else {
-      r->setTitle(tr("layer %1: what '%2' carries in: cosine of its input row with each token's "
-                     "embedding")
+      r->setTitle(tr("layer %1: what '%2' carries in (cosine of its input with each embedding)")
                       .arg(l)
                       .arg(q));
-      r->setValues(s.resemblance, {}, tokens, 0);  // cosines may be negative: a zero line
+      // On one scale, 0 to 1, so layers compare by bar height; a negative cosine needs the
+      // chart's own ± scale (its axis says the largest).
+      const bool negative =
+          std::any_of(s.resemblance.begin(), s.resemblance.end(), [](double c) { return c < 0; });
+      r->setValues(s.resemblance, {}, tokens, negative ? 0 : 1);
     }
     r->setHighlight(query);
     BarChart* w = weights_[l];
