@@ -100,6 +100,7 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   layers_view_ = new LayerView;
   auto* hidden = new QLabel(tr("The weights are hidden until you answer the question."));
   hidden->setAlignment(Qt::AlignCenter);
+  hidden->setWordWrap(true);
   hidden_ = hidden;
   body_ = new QStackedWidget;
   for (QWidget* page :

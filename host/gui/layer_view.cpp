@@ -46,15 +46,11 @@ void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStrin
     const core::LayerStep& s = steps[l];
     BarChart* r = resemblance_[l];
     if (s.resemblance.empty()) {
-      r->setTitle(tr("layer %1: the input of '%2' is not d_model wide (after a layer without "
-                     "residual); nothing to compare with the embeddings")
-                      .arg(l)
-                      .arg(q));
+      r->setTitle(
+          tr("layer %1: the input of '%2' is not d_model wide (no residual)").arg(l).arg(q));
       r->setValues({}, {}, {}, 0);
     } else {
-      r->setTitle(tr("layer %1: what '%2' carries in (cosine of its input with each embedding)")
-                      .arg(l)
-                      .arg(q));
+      r->setTitle(tr("layer %1: what '%2' carries in (cosine with each embedding)").arg(l).arg(q));
       // On one scale, 0 to 1, so layers compare by bar height; a negative cosine needs the
       // chart's own ± scale (its axis says the largest).
       const bool negative =
@@ -63,7 +59,7 @@ void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStrin
     }
     r->setHighlight(query);
     BarChart* w = weights_[l];
-    w->setTitle(tr("layer %1: where '%2' attends (A, head %3)").arg(l).arg(q).arg(head));
+    w->setTitle(tr("layer %1: where '%2' attends (head %3)").arg(l).arg(q).arg(head));
     w->setValues(s.weights, masked, tokens, 1);
     int best = -1;
     for (size_t t = 0; t < s.weights.size(); ++t)

@@ -7,7 +7,9 @@ namespace awb::gui {
 
 QuestionPanel::QuestionPanel(QWidget* parent) : QGroupBox(tr("Predict, then reveal"), parent) {
   chooser_ = new QComboBox;
+  chooser_->setToolTip(tr("The exercise's questions, by id"));
   ask_button_ = new QPushButton(tr("Ask"));
+  ask_button_->setToolTip(tr("Answer first, then see the weights"));
   close_button_ = new QPushButton(tr("Show everything"));
   close_button_->setToolTip(tr("Leave the question and explore freely"));
   ask_ = new QLabel;
@@ -16,6 +18,7 @@ QuestionPanel::QuestionPanel(QWidget* parent) : QGroupBox(tr("Predict, then reve
   bold.setBold(true);
   ask_->setFont(bold);
   prompt_ = new QLabel;
+  prompt_->setWordWrap(true);
   verdict_ = new QLabel;
   verdict_->setWordWrap(true);
   verdict_->setTextFormat(Qt::RichText);
@@ -48,7 +51,11 @@ void QuestionPanel::setExercise(const core::Exercise* exercise) {
   const QSignalBlocker block(chooser_);
   chooser_->clear();
   if (exercise_)
-    for (const auto& q : exercise_->questions) chooser_->addItem(QString::fromStdString(q.ask));
+    // By id: the question's own words are long, and show in full once it is asked.
+    for (const auto& q : exercise_->questions) {
+      chooser_->addItem(QString::fromStdString(q.id));
+      chooser_->setItemData(chooser_->count() - 1, QString::fromStdString(q.ask), Qt::ToolTipRole);
+    }
   setVisible(exercise_ && !exercise_->questions.empty());
   clearQuestion();
 }
@@ -69,6 +76,7 @@ void QuestionPanel::ask(int index, int heads) {
   ask_->setVisible(true);
   verdict_->clear();
   verdict_->setVisible(false);
+  prompt_->setVisible(true);
   close_button_->setEnabled(true);
   for (auto* b : heads_) delete b;
   heads_.clear();
@@ -122,7 +130,9 @@ void QuestionPanel::clearQuestion() {
   asked_ = -1;
   ask_->clear();
   ask_->setVisible(false);
-  prompt_->setText(tr("Choose a question and press Ask: answer first, then see the weights."));
+  // Nothing asked: one row (the chooser), so the charts keep their room.
+  prompt_->clear();
+  prompt_->setVisible(false);
   verdict_->clear();
   verdict_->setVisible(false);
   close_button_->setEnabled(false);
