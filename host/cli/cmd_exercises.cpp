@@ -12,6 +12,7 @@
 #include "core/base/atomic_file.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/exercises/exercise_export.hpp"
+#include "core/exercises/questions.hpp"
 #include "core/exercises/yaml_reader.hpp"
 #include "core/grading/grading.hpp"
 #include "core/grading/lint.hpp"
@@ -189,7 +190,20 @@ int run_lint(const LintOptions& o) {
         if (!c.details.empty()) std::printf("%s", c.details.c_str());
       }
     }
-    broken += !full;
+    // Each question's answer as the reference gives it: what the file implies, for its author
+    // to read, and a tie is a question without an answer.
+    bool answered = true;
+    for (const auto& q : ex.questions) {
+      const core::QuestionTruth t = core::reference_truth(ex, q);
+      if (t.answer >= 0) {
+        std::printf("      ask    %-34s answer: %s\n", q.id.c_str(),
+                    core::answer_name(ex, q, t.answer).c_str());
+      } else {
+        std::printf("      FAIL   %-34s no single answer: the largest weights tie\n", q.id.c_str());
+        answered = false;
+      }
+    }
+    broken += !full || !answered;
   }
   const bool whole = whole_set(o.locations);
   const core::Discrimination d = o.mutants && !set.exercises.empty()

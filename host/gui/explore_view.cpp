@@ -1,5 +1,6 @@
 // explore_view.cpp: a slider move or a new variant reruns the plugin off the GUI thread (one run
-// in flight, the latest request queued); query, head and layer changes only redraw.
+// in flight, the latest request queued); query, head, layer and mode changes only redraw. An
+// asked question's answer comes from the reference, also off the GUI thread.
 #include "gui/explore_view.hpp"
 
 #include <QKeyEvent>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/compare/layer_trace.hpp"
 #include "core/grading/subject_factory.hpp"
 
 namespace awb::gui {
@@ -63,6 +65,19 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   controls->addWidget(slider_, 1);
   controls->addWidget(sharpness_label_);
   controls->addWidget(heatmap_toggle_);
+  modes_ = new QButtonGroup(this);
+  modes_->setExclusive(true);
+  const std::pair<Mode, QString> modes[] = {{Mode::kOneHead, tr("one head")},
+                                            {Mode::kAllHeads, tr("all heads")},
+                                            {Mode::kLayers, tr("layers")}};
+  for (const auto& [mode, label] : modes) {
+    auto* b = new QToolButton;
+    b->setText(label);
+    b->setCheckable(true);
+    b->setChecked(mode == Mode::kOneHead);
+    modes_->addButton(b, static_cast<int>(mode));
+    controls->addWidget(b);
+  }
 
   scores_ = new BarChart;
   weights_ = new BarChart;
@@ -77,14 +92,28 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   left->addWidget(weights_, 1);
   left->addWidget(sum_);
   left->addWidget(context_);
-  auto* body = new QHBoxLayout;
+  one_head_ = new QWidget;
+  auto* body = new QHBoxLayout(one_head_);
+  body->setContentsMargins(0, 0, 0, 0);
   body->addLayout(left, 1);
   body->addWidget(heatmap_, 1);
+  grid_ = new HeadsGrid;
+  layers_view_ = new LayerView;
+  auto* hidden = new QLabel(tr("The weights are hidden until you answer the question."));
+  hidden->setAlignment(Qt::AlignCenter);
+  hidden->setWordWrap(true);
+  hidden_ = hidden;
+  body_ = new QStackedWidget;
+  for (QWidget* page :
+       {one_head_, static_cast<QWidget*>(grid_), static_cast<QWidget*>(layers_view_), hidden_})
+    body_->addWidget(page);
+  panel_ = new QuestionPanel;
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(panel_);
   layout->addLayout(controls);
-  layout->addLayout(body, 1);
+  layout->addWidget(body_, 1);
   cancel_ = new QPushButton(tr("Cancel"));
   cancel_->setToolTip(tr("Stop the plugin's run"));
   cancel_->hide();
@@ -98,7 +127,15 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
     status_->setText(tr("cancelling…"));
   });
   connect(slider_, &QSlider::valueChanged, this, [this] { rerun(); });
-  connect(chips_, &QButtonGroup::idClicked, this, [this](int id) { setQuery(id); });
+  connect(chips_, &QButtonGroup::idClicked, this, &ExploreView::chipClicked);
+  connect(modes_, &QButtonGroup::idClicked, this, [this](int m) { setMode(Mode(m)); });
+  connect(grid_, &HeadsGrid::headClicked, this, [this](int h) {
+    setMode(Mode::kOneHead);
+    setHead(h);
+  });
+  connect(panel_, &QuestionPanel::askRequested, this, [this](int i) { askQuestion(i); });
+  connect(panel_, &QuestionPanel::headPicked, this, &ExploreView::answerQuestion);
+  connect(panel_, &QuestionPanel::closeRequested, this, &ExploreView::closeQuestion);
   connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
   connect(layer_box_, &QComboBox::activated, this, [this](int l) { setLayer(l); });
   connect(heatmap_toggle_, &QCheckBox::toggled, heatmap_, &QWidget::setVisible);
@@ -126,6 +163,8 @@ void ExploreView::setExercise(const core::Exercise* exercise, const QString& cas
   query_ = 0;
   head_ = 0;
   layer_ = -1;
+  closeQuestion();
+  panel_->setExercise(exercise_);
   // The exercise's own sharpness is where the slider starts.
   const QSignalBlocker block(slider_);
   if (exercise_) setSharpness(exercise_->parameters.sharpness);
@@ -203,14 +242,14 @@ void ExploreView::showRun() {
   for (size_t l = 0; l < layers.size(); ++l) layer_box_->addItem(QString::number(l));
   const int layer = layer_ < 0 ? static_cast<int>(layers.size()) - 1 : layer_;
   layer_box_->setCurrentIndex(layer);
-  layer_box_->setEnabled(layers.size() > 1);
+  layer_box_->setEnabled(layers.size() > 1 && !asking());
   head_box_->clear();
   if (layer >= 0) {
     const size_t heads = layers[static_cast<size_t>(layer)].result.weights.size();
     for (size_t h = 0; h < heads; ++h) head_box_->addItem(QString::number(h));
     if (head_ >= static_cast<int>(heads)) head_ = 0;
     head_box_->setCurrentIndex(head_);
-    head_box_->setEnabled(heads > 1);
+    head_box_->setEnabled(heads > 1 && !asking());
   }
   showQuery();
 }
@@ -252,11 +291,45 @@ void ExploreView::showQuery() {
   heatmap_->setLabels(tokens, tokens);
   heatmap_->setHighlightRow(query_);
   if (auto* b = chips_->button(query_)) b->setChecked(true);
+  // The other modes draw the same run; only the one on screen is kept up to date.
+  if (mode_ == Mode::kAllHeads)
+    grid_->setHeads(lr.result.weights, tokens, layer, query_, causal, head_);
+  if (mode_ == Mode::kLayers && query_ < layers.front().input.rows)
+    layers_view_->setTrace(core::trace_query(run_.output, query_, head_), tokens, query_, head_,
+                           causal);
+}
+
+int ExploreView::shownLayer() const {
+  return layer_ < 0 ? static_cast<int>(run_.output.layers.size()) - 1 : layer_;
+}
+
+void ExploreView::setMode(Mode mode) {
+  mode_ = mode;
+  if (auto* b = modes_->button(static_cast<int>(mode))) b->setChecked(true);
+  showBody();
+  showQuery();
+}
+
+void ExploreView::showBody() {
+  const bool hide = asking();
+  slider_->setEnabled(!hide);
+  for (auto* b : modes_->buttons()) b->setEnabled(!hide);
+  if (hide) {
+    body_->setCurrentWidget(hidden_);
+    layer_box_->setEnabled(false);
+    head_box_->setEnabled(false);
+    return;
+  }
+  body_->setCurrentWidget(mode_ == Mode::kAllHeads ? static_cast<QWidget*>(grid_)
+                          : mode_ == Mode::kLayers ? static_cast<QWidget*>(layers_view_)
+                                                   : one_head_);
+  layer_box_->setEnabled(layer_box_->count() > 1);
+  head_box_->setEnabled(head_box_->count() > 1);
 }
 
 void ExploreView::setQuery(int query) {
   const int n = static_cast<int>(chips_->buttons().size());
-  if (n == 0) return;
+  if (n == 0 || asking()) return;  // an asked question holds its query until it is answered
   query_ = std::clamp(query, 0, n - 1);
   if (auto* b = chips_->button(query_)) b->setFocus();
   showQuery();

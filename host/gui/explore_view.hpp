@@ -1,5 +1,7 @@
 // explore_view.hpp: the lesson's widget for any variant: tokens as chips, one query's scores,
-// weights and context colour, a live sharpness slider, the T × T heatmap, head and layer.
+// weights and context colour, a live sharpness slider, the T × T heatmap, head and layer; every
+// head of a layer at once, or one query through every layer; and the exercise's questions,
+// answered before the weights show.
 #ifndef AWB_GUI_EXPLORE_VIEW_HPP_
 #define AWB_GUI_EXPLORE_VIEW_HPP_
 
@@ -10,12 +12,17 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QStackedWidget>
 #include <QWidget>
+#include <optional>
 
 #include "gui/bar_chart.hpp"
 #include "gui/context_swatch.hpp"
+#include "gui/heads_grid.hpp"
 #include "gui/heatmap_widget.hpp"
 #include "gui/latest_run.hpp"
+#include "gui/layer_view.hpp"
+#include "gui/question_panel.hpp"
 #include "gui/session.hpp"
 
 namespace awb::gui {
@@ -23,6 +30,10 @@ namespace awb::gui {
 class ExploreView : public QWidget {
   Q_OBJECT
  public:
+  // What the body shows: one head's bars and heatmap, every head's heatmap, or one query
+  // through every layer.
+  enum class Mode { kOneHead, kAllHeads, kLayers };
+
   explicit ExploreView(Session& session, QWidget* parent = nullptr);
 
   void setVariant(const QString& spec);
@@ -32,9 +43,23 @@ class ExploreView : public QWidget {
   void setLayer(int layer);
   void setSharpness(double sharpness);  // moves the slider (log scale)
   void setHeatmapVisible(bool on);
+  void setMode(Mode mode);
 
-  bool busy() const { return runs_.busy(); }
+  // Predict, then reveal. Asking hides the weights until answerQuestion(); a token question is
+  // also answered by clicking a chip, a head question by a head button of the panel.
+  bool askQuestion(const QString& id);
+  void askQuestion(int index);
+  void answerQuestion(int pick);
+  void closeQuestion();
+  bool weightsHidden() const;
+  // The verdict on the last answer, once the reference's answer is known.
+  const std::optional<core::Verdict>& verdict() const { return verdict_; }
+
+  bool busy() const { return runs_.busy() || truth_pending_; }
   int query() const { return query_; }
+  int head() const { return head_; }
+  int shownLayer() const;
+  Mode mode() const { return mode_; }
   double sharpness() const;
   const RunOutput& output() const { return run_.output; }
   // The matrices shown, as CSV (A, S and Z of the shown layer and head).
@@ -50,9 +75,13 @@ class ExploreView : public QWidget {
   QWidget* chip(int i) const;
   // Shown while a run is in flight: stops it (a hanging plugin's runner ends within 100 ms).
   QPushButton* cancelButton() const { return cancel_; }
+  QuestionPanel* questionPanel() const { return panel_; }
+  HeadsGrid* headsGrid() const { return grid_; }
+  LayerView* layerView() const { return layers_view_; }
 
  signals:
-  void updated();  // a run finished and the view shows it (or its error)
+  void updated();                            // a run finished and the view shows it (or its error)
+  void caseChanged(const QString& case_id);  // a question moved the view to its case
 
  protected:
   void showEvent(QShowEvent* event) override;
@@ -63,6 +92,10 @@ class ExploreView : public QWidget {
   void showRun();
   void showQuery();
   void rebuildChips();
+  void chipClicked(int id);
+  void judgeIfReady();
+  void showBody();
+  bool asking() const { return question_ >= 0 && !verdict_; }
 
   Session& session_;
   QString spec_;
@@ -73,6 +106,16 @@ class ExploreView : public QWidget {
   LatestRun runs_;
   bool stale_ = false;                     // a change came while hidden: run when shown
   int query_ = 0, head_ = 0, layer_ = -1;  // layer -1: the last
+  Mode mode_ = Mode::kOneHead;
+
+  // The question asked (-1: none), the reference's answer once its job is back, the pick
+  // waiting for it, and the verdict. Unanswered, the body shows only a placeholder.
+  int question_ = -1;
+  int asked_ = 0;  // counts askings, so the answer of an earlier one is dropped
+  bool truth_pending_ = false;
+  std::optional<core::QuestionTruth> truth_;
+  std::optional<int> pick_;
+  std::optional<core::Verdict> verdict_;
 
   QHBoxLayout* chips_layout_;
   QButtonGroup* chips_;
@@ -81,9 +124,15 @@ class ExploreView : public QWidget {
   QLabel *sharpness_label_, *status_, *sum_;
   QCheckBox* heatmap_toggle_;
   QPushButton* cancel_;
+  QButtonGroup* modes_;
+  QStackedWidget* body_;
+  QWidget *one_head_, *hidden_;
   BarChart *scores_, *weights_;
   ContextSwatch* context_;
   HeatmapWidget* heatmap_;
+  HeadsGrid* grid_;
+  LayerView* layers_view_;
+  QuestionPanel* panel_;
 };
 
 }  // namespace awb::gui

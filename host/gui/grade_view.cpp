@@ -16,9 +16,7 @@ namespace {
 
 enum Column { kCheck, kStatus, kPoints, kFeedback, kColumns };
 
-QString points_text(double got, double of) {
-  return QStringLiteral("%1 / %2").arg(got).arg(of);
-}
+QString points_text(double got, double of) { return QStringLiteral("%1 / %2").arg(got).arg(of); }
 
 }  // namespace
 

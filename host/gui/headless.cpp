@@ -32,8 +32,10 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
   if (o.presentation) window.setPresentation(true);
   if (o.zoom != 100) window.setZoom(o.zoom);
   if (!window.setView(o.view)) {
-    *error =
-        QStringLiteral("unknown view '%1' (explore, compare, grade, bench or train)").arg(o.view);
+    *error = QStringLiteral(
+                 "unknown view '%1' (explore, explore-heads, explore-layers, compare, grade, "
+                 "bench or train)")
+                 .arg(o.view);
     return false;
   }
   if (!window.selectExercise(o.exercise, error)) return false;
@@ -58,6 +60,13 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
   }
   // The train view shows a finished run: the bundled exercises train in well under a second.
   if (o.view == "train") window.train()->start();
+  if (!o.question.isEmpty()) {
+    if (!window.explore()->askQuestion(o.question)) {
+      *error = QStringLiteral("exercise '%1' has no question '%2'").arg(o.exercise, o.question);
+      return false;
+    }
+    if (o.answer >= 0) window.explore()->answerQuestion(o.answer);
+  }
   return wait_idle(window, timeout_ms);
 }
 

@@ -21,6 +21,8 @@ struct ViewOptions {
   int query = -1;        // token index; -1: the exercise's default
   int head = 0;          // 0-based
   double sharpness = 0;  // 0: the exercise's
+  QString question;      // a question id to ask in explore; empty: none
+  int answer = -1;       // its answer (a token index or a head); -1: left unanswered
   QSize size{1280, 800};
   int zoom = 100;             // percent (MainWindow::setZoom)
   bool presentation = false;  // F5's presentation mode

@@ -66,12 +66,16 @@ int main(int argc, char** argv) {
   const QCommandLineOption exercises(QStringLiteral("exercises"),
                                      "Exercise folder or file; repeatable.", "PATH");
   const QCommandLineOption view(QStringLiteral("view"),
-                                "explore, compare, grade, bench or train (trained to the end "
-                                "before a screenshot).",
+                                "explore, explore-heads, explore-layers, compare, grade, bench or "
+                                "train (trained to the end before a screenshot).",
                                 "VIEW", "explore");
   const QCommandLineOption query(QStringLiteral("query"), "Query token index (0-based).", "N");
   const QCommandLineOption head(QStringLiteral("head"), "Head index (0-based).", "N");
   const QCommandLineOption sharpness(QStringLiteral("sharpness"), "Sharpness.", "S");
+  const QCommandLineOption question(QStringLiteral("question"),
+                                    "Ask the exercise's question ID in explore.", "ID");
+  const QCommandLineOption answer(QStringLiteral("answer"),
+                                  "Answer it: a token index or a head (0-based).", "N");
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       "Render the view to FILE.png and exit (offscreen, or the "
                                       "real window's pixels on a display).",
@@ -93,8 +97,8 @@ int main(int argc, char** argv) {
   const QCommandLineOption bench(QStringLiteral("bench-repaint"),
                                  "Print the median heatmap repaint time for T × T and exit.", "T");
   for (const auto& o :
-       {exercise, case_id, plugin, plugin_dir, exercises, view, query, head, sharpness, screenshot,
-        check_layout, size, zoom, presentation, scope, bench})
+       {exercise, case_id, plugin, plugin_dir, exercises, view, query, head, sharpness, question,
+        answer, screenshot, check_layout, size, zoom, presentation, scope, bench})
     cli.addOption(o);
   cli.process(args);
 
@@ -120,6 +124,8 @@ int main(int argc, char** argv) {
   o.head = cli.isSet(head) ? cli.value(head).toInt() : 0;
   o.sharpness = cli.isSet(sharpness) ? cli.value(sharpness).toDouble() : 0;
   o.presentation = cli.isSet(presentation);
+  o.question = cli.value(question);
+  o.answer = cli.isSet(answer) ? cli.value(answer).toInt() : -1;
   bool ok = true;
   if (cli.isSet(zoom)) o.zoom = cli.value(zoom).toInt(&ok);
   if (ok && cli.isSet(scope)) o.grade_scope = cli.value(scope).toInt(&ok);
@@ -193,6 +199,8 @@ int main(int argc, char** argv) {
         (!o.case_id.isEmpty() && !window.selectCase(o.case_id, &error)) ||
         (!o.plugins.isEmpty() && !window.selectVariants(o.plugins, &error)))
       std::fprintf(stderr, "awb-gui: %s\n", qPrintable(error));
+    else if (!o.question.isEmpty() && !window.explore()->askQuestion(o.question))
+      std::fprintf(stderr, "awb-gui: no question '%s'\n", qPrintable(o.question));
   }
   return QApplication::exec();
 }

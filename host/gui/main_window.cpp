@@ -113,6 +113,13 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     explore_->setExercise(ex, cases_->currentText());
     compare_->setExercise(ex, cases_->currentText());
   });
+  // A question of another case moves the explore view there; the case list and compare follow.
+  connect(explore_, &ExploreView::caseChanged, this, [this](const QString& case_id) {
+    const QSignalBlocker block(cases_);
+    cases_->setCurrentText(case_id);
+    compare_->setExercise(session_.exercise(exercises_->currentItem()->data(kSpecRole).toString()),
+                          case_id);
+  });
   fillPlugins();
   fillExercises();
 }
@@ -254,6 +261,13 @@ bool MainWindow::selectVariants(const QStringList& specs, QString* error) {
 }
 
 bool MainWindow::setView(const QString& name) {
+  // The explore view's modes: "explore-heads" (every head of a layer), "explore-layers".
+  if (name == "explore-heads" || name == "explore-layers") {
+    tabs_->setCurrentWidget(explore_);
+    explore_->setMode(name == "explore-heads" ? ExploreView::Mode::kAllHeads
+                                              : ExploreView::Mode::kLayers);
+    return true;
+  }
   QWidget* views[] = {explore_, compare_, grade_, bench_, train_};
   const char* names[] = {"explore", "compare", "grade", "bench", "train"};
   for (int i = 0; i < 5; ++i)

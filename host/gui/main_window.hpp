@@ -32,7 +32,9 @@ class MainWindow : public QMainWindow {
   bool selectExercise(const QString& id, QString* error = nullptr);
   bool selectCase(const QString& id, QString* error = nullptr);
   bool selectVariants(const QStringList& specs, QString* error = nullptr);
-  bool setView(const QString& name);  // explore | compare | grade | bench | train
+  // explore | compare | grade | bench | train, or explore-heads | explore-layers (explore's
+  // modes)
+  bool setView(const QString& name);
 
   bool busy() const {
     return explore_->busy() || compare_->busy() || grade_->busy() || bench_->busy() ||

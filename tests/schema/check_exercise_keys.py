@@ -28,6 +28,7 @@ SCHEMA_SECTIONS = {
     "layer": "#/$defs/layer",
     "weights": "#/$defs/weights",
     "check": "#/$defs/check",
+    "question": "#/$defs/question",
 }
 
 # The heading above each section's table in FORMAT.md (the first table after it).
@@ -41,6 +42,7 @@ FORMAT_SECTIONS = {
     "layer": "### `layers`",
     "weights": "### `weights` (one layer)",
     "check": "## Checks",
+    "question": "## Questions (`questions:`)",
 }
 
 # Where the schema is stricter than the loader, on purpose (editors flag what awb would only

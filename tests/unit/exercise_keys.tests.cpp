@@ -39,6 +39,8 @@ limits: {cpu_seconds: 10, wall_seconds: 30, memory_mb: 1024}
 checks:
   - {id: c, kind: property, property: finite, points: 1, hint: h, visibility: visible, case: keys,
      layer: 0, parameters: {sharpness: 1.0}, scalar: f64}
+questions:
+  - {id: q, ask: Which, answer: token, case: keys, layer: 0, head: 0, query: a, explain: e}
 )";
 
 // Cases and a stack of layers.
@@ -80,6 +82,8 @@ std::pair<YAML::Node, std::string> section_of(YAML::Node root, Section s) {
       return {root["layers"][0], "layers[0]"};
     case Section::kCheck:
       return {root["checks"][0], "checks[0]"};
+    case Section::kQuestion:
+      return {root["questions"][0], "questions[0]"};
   }
   return {};
 }
@@ -94,6 +98,7 @@ std::string other_than(ValueType t) {
     case ValueType::kString:
     case ValueType::kWord:
     case ValueType::kWordOrMapping:
+    case ValueType::kIntegerOrString:
       return "[1]";
     case ValueType::kList:
     case ValueType::kMapping:
@@ -168,9 +173,9 @@ TEST_CASE("exercise keys: a required key left out is reported missing", "[exerci
 
 TEST_CASE("exercise keys: a key outside the table is unknown in every section",
           "[exercise][keys]") {
-  for (Section s :
-       {Section::kTop, Section::kVariant, Section::kTransforms, Section::kParameters,
-        Section::kLimits, Section::kCase, Section::kLayer, Section::kWeights, Section::kCheck}) {
+  for (Section s : {Section::kTop, Section::kVariant, Section::kTransforms, Section::kParameters,
+                    Section::kLimits, Section::kCase, Section::kLayer, Section::kWeights,
+                    Section::kCheck, Section::kQuestion}) {
     INFO(core::to_string(s));
     bool found = false;
     for (const char* base : {kFlat, kStacked}) {

@@ -78,6 +78,30 @@ struct TrainSpec {
   std::vector<grade::CheckSpec> success_checks;  // success: each passes with the learned weights
 };
 
+// A question a lesson asks the student before showing the weights (FORMAT.md, "Questions").
+// The right answer is never written in the file: it is what the reference does
+// (core/exercises/questions.hpp derives it), so it cannot disagree with the weights.
+enum class QuestionKind {
+  kToken,  // which key does `query` attend to most (layer, head)?
+  kHead,   // which head puts the most weight on `key` from `query` (layer)?
+};
+inline constexpr std::array<EnumName<QuestionKind>, 2> kQuestionKindNames{{
+    {QuestionKind::kToken, "token"},
+    {QuestionKind::kHead, "head"},
+}};
+constexpr const auto& enum_names(QuestionKind) { return kQuestionKindNames; }
+constexpr const char* to_string(QuestionKind k) { return name_in(kQuestionKindNames, k); }
+
+struct Question {
+  std::string id, ask, explain;
+  QuestionKind kind = QuestionKind::kToken;
+  int case_index = 0;
+  int layer = 0;  // resolved at load: a file that leaves it out asks about the last layer
+  int head = 0;   // token questions
+  int query = 0;
+  int key = -1;  // head questions
+};
+
 struct Exercise {
   std::filesystem::path file;
   std::string sha256;  // of the file's bytes
@@ -91,6 +115,7 @@ struct Exercise {
   Limits limits;
   std::vector<grade::CheckSpec> checks;
   std::optional<TrainSpec> train;
+  std::vector<Question> questions;
 
   double max_points() const;
   // The input a check runs on: its case, with its parameter overrides applied.

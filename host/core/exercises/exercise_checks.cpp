@@ -31,6 +31,22 @@ std::optional<int> token_ref(YamlReader& rd, const YAML::Node& n, const std::str
   return std::nullopt;
 }
 
+std::optional<int> case_ref(YamlReader& rd, const YAML::Node& n, const std::string& path,
+                            const Exercise& ex) {
+  const auto s = rd.string(n, path);
+  if (!s) return std::nullopt;
+  const auto it = std::find_if(ex.cases.begin(), ex.cases.end(),
+                               [&](const ExerciseCase& c) { return c.id == *s; });
+  if (it != ex.cases.end()) return static_cast<int>(it - ex.cases.begin());
+  std::vector<std::string> names;
+  for (const auto& c : ex.cases) names.push_back(c.id);
+  const std::string guess = did_you_mean(*s, names);
+  rd.error(n, path, rd.id("unknown_case"),
+           "no case '" + *s + "'" +
+               (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
+  return std::nullopt;
+}
+
 namespace {
 
 using grade::CheckKind;
@@ -281,20 +297,12 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
     if (ex.cases.empty()) continue;  // no sentence loaded: tokens cannot be resolved
     spec.case_id = ex.cases.front().id;
     if (cn["case"]) {
-      if (auto s = rd.string(cn["case"], cp + ".case")) {
-        const auto it = std::find_if(ex.cases.begin(), ex.cases.end(),
-                                     [&](const ExerciseCase& c) { return c.id == *s; });
-        if (it == ex.cases.end()) {
-          std::vector<std::string> names;
-          for (const auto& c : ex.cases) names.push_back(c.id);
-          const std::string guess = did_you_mean(*s, names);
-          rd.error(cn["case"], cp + ".case", rd.id("unknown_case"),
-                   "no case '" + *s + "'" +
-                       (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
-          continue;
-        }
-        spec.case_index = static_cast<int>(it - ex.cases.begin());
-        spec.case_id = *s;
+      const auto c = case_ref(rd, cn["case"], cp + ".case", ex);
+      if (!c) {
+        if (cn["case"].IsScalar()) continue;  // an unknown case; after a type error, read on
+      } else {
+        spec.case_index = *c;
+        spec.case_id = ex.cases[size_t(*c)].id;
       }
     }
     if (cn["layer"])

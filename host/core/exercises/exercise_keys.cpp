@@ -27,6 +27,7 @@ constexpr ExerciseKey kKeys[] = {
     {S::kTop, "cases", V::kList},
     {S::kTop, "checks", V::kList, true},
     {S::kTop, "train", V::kMapping},
+    {S::kTop, "questions", V::kList},
 
     {S::kVariant, "kind", V::kWord, true},
     {S::kVariant, "requires", V::kList},
@@ -66,6 +67,17 @@ constexpr ExerciseKey kKeys[] = {
     {S::kCheck, "layer", V::kInteger},
     {S::kCheck, "parameters", V::kMapping},
     {S::kCheck, "scalar", V::kWord},
+
+    // A question's answer is derived from the reference, never written (FORMAT.md, "Questions").
+    {S::kQuestion, "id", V::kString, true},
+    {S::kQuestion, "ask", V::kString, true},
+    {S::kQuestion, "answer", V::kWord, true},
+    {S::kQuestion, "case", V::kString},
+    {S::kQuestion, "layer", V::kInteger},
+    {S::kQuestion, "head", V::kInteger},
+    {S::kQuestion, "query", V::kIntegerOrString, true},
+    {S::kQuestion, "key", V::kIntegerOrString},
+    {S::kQuestion, "explain", V::kString},
 };
 
 }  // namespace
@@ -90,6 +102,8 @@ std::string_view to_string(Section s) {
       return "weights";
     case S::kCheck:
       return "check";
+    case S::kQuestion:
+      return "question";
   }
   return "?";
 }
@@ -114,6 +128,8 @@ std::string_view to_string(ValueType t) {
       return "list|mapping";
     case V::kWordOrMapping:
       return "mapping|word";
+    case V::kIntegerOrString:
+      return "integer|string";
   }
   return "?";
 }

@@ -24,13 +24,14 @@ enum class Section {
   kCase,
   kLayer,
   kWeights,
-  kCheck
+  kCheck,
+  kQuestion
 };
 // The name a section has in FORMAT.md and in the key table's printout: "top", "variant", ...
 std::string_view to_string(Section s);
 
 // What a key's value is. Words are strings from a fixed list; the alternatives say a key takes
-// either form (embeddings: a list of rows or a mapping).
+// either form (embeddings: a list of rows or a mapping; a token: its text or its index).
 enum class ValueType {
   kInteger,
   kNumber,
@@ -40,7 +41,8 @@ enum class ValueType {
   kList,
   kMapping,
   kListOrMapping,
-  kWordOrMapping
+  kWordOrMapping,
+  kIntegerOrString
 };
 std::string_view to_string(ValueType t);
 

@@ -535,6 +535,7 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
   set_capabilities(ex, requires_caps);
   if (auto cn = section_key(rd, root, "", Section::kTop, "checks")) parse::checks(rd, *cn, ex);
   if (root["train"]) parse::train(rd, root["train"], ex);
+  if (root["questions"]) parse::questions(rd, root["questions"], ex);
   return finish(std::move(ex));
 }
 

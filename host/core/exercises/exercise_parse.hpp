@@ -20,6 +20,7 @@ inline constexpr int64_t kMaxLayers = 16;
 inline constexpr int64_t kMaxCases = 64;
 inline constexpr int64_t kMaxChecks = 256;
 inline constexpr int64_t kMaxSweep = 64;
+inline constexpr int64_t kMaxQuestions = 64;
 
 // Mapping `n` at `path` holds only the table's keys of `s` (exercise_keys.hpp), each once; false
 // when it is not a mapping.
@@ -42,12 +43,18 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
 std::optional<int> token_ref(YamlReader& rd, const YAML::Node& n, const std::string& path,
                              const ExerciseCase& c);
 
+// A case of `ex` named by its id (exercise.unknown_case, with a did-you-mean, otherwise).
+std::optional<int> case_ref(YamlReader& rd, const YAML::Node& n, const std::string& path,
+                            const Exercise& ex);
+
 // A seeded distribution {seed, distribution, mean, std, low, high} plus `extra_keys`.
 std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const std::string& path,
                                       std::vector<std::string> extra_keys);
 
 // Reads `train:` into `ex.train` (after the cases, layers and checks are read).
 void train(YamlReader& rd, const YAML::Node& n, Exercise& ex);
+// Reads `questions:` into `ex.questions` (after the cases and layers are read).
+void questions(YamlReader& rd, const YAML::Node& n, Exercise& ex);
 
 }  // namespace awb::core::parse
 
