@@ -78,6 +78,7 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
     modes_->addButton(b, static_cast<int>(mode));
     controls->addWidget(b);
   }
+  QComboBox* range_box = add_color_range_box(controls);
 
   scores_ = new BarChart;
   weights_ = new BarChart;
@@ -139,6 +140,8 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
   connect(layer_box_, &QComboBox::activated, this, [this](int l) { setLayer(l); });
   connect(heatmap_toggle_, &QCheckBox::toggled, heatmap_, &QWidget::setVisible);
+  connect(range_box, &QComboBox::activated, this,
+          [this, range_box] { heatmap_->setColorRange(color_range_of(range_box)); });
   setFocusPolicy(Qt::StrongFocus);
 }
 

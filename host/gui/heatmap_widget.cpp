@@ -1,19 +1,21 @@
-// heatmap_widget.cpp: the image is rebuilt only when the data changes; a repaint only scales it.
+// heatmap_widget.cpp: the image is rebuilt only when the data or the colour range changes; a
+// repaint only scales it. The layout is computed from the font's metrics alone (no pixel sizes
+// of text), so labels, values and legend grow with the application font and the plot shrinks
+// to leave them room.
 #include "gui/heatmap_widget.hpp"
 
+#include <QBoxLayout>
 #include <QHelpEvent>
+#include <QLabel>
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
-#include <cmath>
 
 #include "gui/colormap.hpp"
+#include "gui/labels.hpp"
 
 namespace awb::gui {
 namespace {
-
-constexpr int kLegendWidth = 64;  // colour bar and its labels, right of the plot
-constexpr int kTitleHeight = 18;
 
 // The map entry of `value`: nearest of 256, clamped (NaN gives the lowest).
 inline int map_index(double value, double lo, double scale) {
@@ -21,6 +23,12 @@ inline int map_index(double value, double lo, double scale) {
   if (!(t >= 1)) return 0;
   return t < ColorMap::kSize ? static_cast<int>(t) : ColorMap::kSize - 1;
 }
+
+inline double map_scale(std::pair<double, double> span) {
+  return (ColorMap::kSize - 1) / (span.second - span.first);
+}
+
+QString number(double v) { return QString::number(v, 'g', 3); }
 
 }  // namespace
 
@@ -34,14 +42,18 @@ void HeatmapWidget::setMatrix(const Matrix& m, double lo, double hi, bool causal
   lo_ = lo;
   hi_ = hi > lo ? hi : lo + 1;
   causal_ = causal;
-  rebuildImage();
-  update();
+  resolveRange();
 }
 
 void HeatmapWidget::setLabels(const QStringList& rows, const QStringList& cols) {
   row_labels_ = rows;
   col_labels_ = cols;
-  update();
+  invalidate();
+}
+
+void HeatmapWidget::setTitle(const QString& title) {
+  title_ = title;
+  invalidate();
 }
 
 void HeatmapWidget::setHighlightRow(int row) {
@@ -52,54 +64,282 @@ void HeatmapWidget::setHighlightRow(int row) {
 void HeatmapWidget::clear() {
   matrix_ = {};
   image_ = {};
+  row_spans_.clear();
+  invalidate();
+}
+
+void HeatmapWidget::setColorRange(ColorRange choice) {
+  choice_ = choice;
+  resolveRange();
+}
+
+void HeatmapWidget::setSharedMinMax(double min, double max) {
+  shared_min_ = min;
+  shared_max_ = max;
+  resolveRange();
+}
+
+void HeatmapWidget::setScaleNote(const QString& note) {
+  scale_note_ = note;
+  invalidate();
+}
+
+void HeatmapWidget::invalidate() {
+  layout_valid_ = false;
   update();
 }
 
-QRgb HeatmapWidget::colorFor(double value) const {
-  return ColorMap::instance().entry(map_index(value, lo_, (ColorMap::kSize - 1) / (hi_ - lo_)));
+void HeatmapWidget::resizeEvent(QResizeEvent*) { layout_valid_ = false; }
+
+void HeatmapWidget::changeEvent(QEvent* e) {
+  // A larger application font (the window's zoom) reaches every widget as a FontChange.
+  if (e->type() == QEvent::FontChange) invalidate();
+  QWidget::changeEvent(e);
+}
+
+void HeatmapWidget::resolveRange() {
+  const int rows = static_cast<int>(matrix_.rows), cols = static_cast<int>(matrix_.cols);
+  // Min–max over the cells the map shows: masked cells are exactly 0 by the mask, not data.
+  own_min_ = INFINITY;
+  own_max_ = -INFINITY;
+  row_spans_.assign(static_cast<size_t>(rows), {lo_, hi_});
+  const double tiny = 1e-9 * (hi_ - lo_);
+  for (int r = 0; r < rows; ++r) {
+    double mn = INFINITY, mx = -INFINITY;
+    for (int c = 0; c < cols; ++c) {
+      const double v = matrix_(r, c);
+      if (masked(r, c) || !std::isfinite(v)) continue;
+      mn = std::min(mn, v);
+      mx = std::max(mx, v);
+    }
+    // A row whose values are all equal has no spread to show: it keeps the scale.
+    if (mx - mn > tiny) row_spans_[static_cast<size_t>(r)] = {mn, mx};
+    own_min_ = std::min(own_min_, mn);
+    own_max_ = std::max(own_max_, mx);
+  }
+  const bool shared = std::isfinite(shared_min_) && std::isfinite(shared_max_);
+  const double mn = shared ? shared_min_ : own_min_, mx = shared ? shared_max_ : own_max_;
+  const bool spread = mx - mn >= 0.01 * (hi_ - lo_);
+  switch (choice_) {
+    case ColorRange::kAuto:
+      in_force_ = spread && mx < lo_ + (hi_ - lo_) / 2 ? ColorRange::kMatrix : ColorRange::kScale;
+      break;
+    case ColorRange::kMatrix:
+      // Equal values have no min–max to span: they stay on the scale, and the legend says so.
+      in_force_ = mx - mn > tiny ? ColorRange::kMatrix : ColorRange::kScale;
+      break;
+    default:
+      in_force_ = choice_;
+  }
+  rebuildImage();
+  invalidate();
+}
+
+std::pair<double, double> HeatmapWidget::span(int row) const {
+  if (in_force_ == ColorRange::kMatrix) {
+    if (std::isfinite(shared_min_) && std::isfinite(shared_max_)) return {shared_min_, shared_max_};
+    return {own_min_, own_max_};
+  }
+  if (in_force_ == ColorRange::kRow && row >= 0 && row < static_cast<int>(row_spans_.size()))
+    return row_spans_[static_cast<size_t>(row)];
+  return {lo_, hi_};
+}
+
+QRgb HeatmapWidget::colorFor(double value, int row) const {
+  const auto s = span(row);
+  return ColorMap::instance().entry(map_index(value, s.first, map_scale(s)));
 }
 
 void HeatmapWidget::rebuildImage() {
   const int rows = static_cast<int>(matrix_.rows), cols = static_cast<int>(matrix_.cols);
   image_ = QImage(cols, rows, QImage::Format_RGB32);
-  const QRgb masked = masked_color().rgb();
+  const QRgb masked_rgb = masked_color().rgb();
   const ColorMap& map = ColorMap::instance();
-  const double scale = (ColorMap::kSize - 1) / (hi_ - lo_);
   // The hot loop of a slider drag at large T: a multiply and a table read per cell.
   for (int r = 0; r < rows; ++r) {
+    const auto s = span(r);
+    const double lo = s.first, scale = map_scale(s);
     auto* line = reinterpret_cast<QRgb*>(image_.scanLine(r));
     const double* values = matrix_.data.data() + static_cast<size_t>(r) * cols;
     for (int c = 0; c < cols; ++c)
-      line[c] = causal_ && c > r ? masked : map.entry(map_index(values[c], lo_, scale));
+      line[c] = masked(r, c) ? masked_rgb : map.entry(map_index(values[c], lo, scale));
   }
 }
 
-QRectF HeatmapWidget::plotRect() const {
-  // Square cells, whole logical pixels per cell when there is room, so cells stay crisp.
-  const double w = width() - kLegendWidth - 8, h = height() - kTitleHeight - 4;
-  const int n = static_cast<int>(std::max(matrix_.rows, matrix_.cols));
-  if (n == 0 || w <= 0 || h <= 0) return {};
-  double cell = std::min(w, h) / n;
-  if (cell >= 1) cell = std::floor(cell);
-  return {4, kTitleHeight + 2.0, cell * static_cast<double>(matrix_.cols),
-          cell * static_cast<double>(matrix_.rows)};
+QStringList HeatmapWidget::legendTicks() const {
+  if (in_force_ == ColorRange::kRow) return {tr("row max"), QString(), tr("row min")};
+  const auto s = span(-1);
+  return {number(s.second), number((s.first + s.second) / 2), number(s.first)};
+}
+
+QString HeatmapWidget::rangeCaption() const {
+  const QString head =
+      choice_ == ColorRange::kAuto ? tr("colour range (auto): %1") : tr("colour range: %1");
+  const auto s = span(-1);
+  const QString numbers = QStringLiteral("%1–%2").arg(number(s.first), number(s.second));
+  switch (in_force_) {
+    case ColorRange::kMatrix:
+      return head.arg(std::isfinite(shared_min_) && std::isfinite(shared_max_)
+                          ? tr("min–max of the maps shown, %1").arg(numbers)
+                          : tr("matrix min–max, %1").arg(numbers));
+    case ColorRange::kRow:
+      return head.arg(tr("per row, from each row's min to its max"));
+    default:
+      return head.arg(scale_note_.isEmpty() ? numbers : numbers + ", " + scale_note_);
+  }
+}
+
+QString HeatmapWidget::rowLabel(int r) const {
+  return r < row_labels_.size() ? row_labels_[r] : QString::number(r);
+}
+
+QString HeatmapWidget::columnLabel(int c) const {
+  return c < col_labels_.size() ? col_labels_[c] : QString::number(c);
+}
+
+const HeatmapWidget::Layout& HeatmapWidget::layout() const {
+  if (layout_valid_) return layout_;
+  layout_valid_ = true;
+  Layout& l = layout_;
+  l = {};
+  const QFontMetricsF fm(font());
+  const double line = std::ceil(fm.height());
+  const double margin = std::ceil(line / 4);
+  l.gap = std::max(5.0, std::ceil(line / 3));  // clears the selected row's outline too
+  const double w = width(), h = height();
+  const int rows = static_cast<int>(matrix_.rows), cols = static_cast<int>(matrix_.cols);
+
+  // Title on top and the range's caption below, both wrapped to the width.
+  const auto wrapped = [&](const QString& text) {
+    if (text.isEmpty()) return 0.0;
+    return std::ceil(
+        fm.boundingRect(QRectF(0, 0, w - 2 * margin, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text)
+            .height());
+  };
+  l.title = QRectF(margin, margin, w - 2 * margin, wrapped(title_));
+  const QString caption = rows > 0 ? rangeCaption() : QString();
+  const double caption_h = wrapped(caption);
+
+  // The legend: colour bar, its numbers, and the masked swatch.
+  const double bar = line;
+  double legend_w = bar + l.gap / 2 + widest(fm, legendTicks());
+  if (causal_) legend_w = std::max(legend_w, line + l.gap / 2 + fm.horizontalAdvance(tr("masked")));
+  legend_w = std::ceil(legend_w);
+
+  const bool labelled = !row_labels_.isEmpty() || !col_labels_.isEmpty();
+  QStringList row_texts, col_texts;
+  if (labelled) {
+    for (int r = 0; r < rows; ++r) row_texts << rowLabel(r);
+    for (int c = 0; c < cols; ++c) col_texts << columnLabel(c);
+  }
+  l.row_label_width = std::ceil(widest(fm, row_texts));
+  const double col_widest = widest(fm, col_texts);
+
+  const double left = margin + (labelled ? l.row_label_width + l.gap : 0);
+  const double top = l.title.bottom() + (title_.isEmpty() ? 0 : l.gap);
+  const double room_w = w - left - l.gap - legend_w - margin;
+  const double room_h = h - top - (caption_h > 0 ? l.gap + caption_h : 0) - margin;
+  if (rows == 0 || cols == 0) return l;
+  // Square cells, as large as the room allows once the column labels have theirs; whole logical
+  // pixels per cell when there is room, so cells stay crisp.
+  auto cell_for = [&](double depth) {
+    double cell = std::min(room_w / cols, (room_h - (labelled ? depth + l.gap : 0)) / rows);
+    return cell >= 1 ? std::floor(cell) : cell;
+  };
+  double cell = cell_for(line);
+  AxisLabels fit = fit_axis_labels(fm, col_widest, cell);
+  if (fit.turned) {
+    cell = cell_for(fit.depth);
+    fit = fit_axis_labels(fm, col_widest, cell);
+  }
+  if (!(cell > 0)) return l;
+  l.cell = cell;
+  l.cols = {fit.turned, fit.stride, labelled ? fit.depth : 0};
+  l.row_stride = label_stride(line, cell);
+  l.plot = QRectF(left, top, cell * cols, cell * rows);
+  const double below = l.plot.bottom() + (labelled ? l.gap + l.cols.depth : 0);
+  l.caption = QRectF(margin, below + l.gap, w - 2 * margin, caption_h);
+  const double legend_h =
+      std::max(l.plot.height(), (causal_ ? 4 : 3) * line) - (causal_ ? line + l.gap : 0);
+  l.legend = QRectF(l.plot.right() + l.gap, l.plot.top(), legend_w, legend_h);
+
+  // Values in cells only when every unmasked cell's text fits, a sixth of a line clear of the
+  // cell's edges: all or none, so a map never reads as if some cells had no value.
+  const double pad = std::ceil(line / 6);
+  if (cell >= line + pad) {
+    double widest_value = 0;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        if (!masked(r, c))
+          widest_value =
+              std::max(widest_value, fm.horizontalAdvance(cell_value_text(matrix_(r, c))));
+    l.values = widest_value + 2 * pad <= cell;
+  }
+  return l;
 }
 
 QRectF HeatmapWidget::cellRect(int r, int c) const {
-  const QRectF p = plotRect();
-  if (p.isEmpty()) return {};
-  const double cw = p.width() / static_cast<double>(matrix_.cols);
-  const double ch = p.height() / static_cast<double>(matrix_.rows);
-  return {p.left() + c * cw, p.top() + r * ch, cw, ch};
+  const Layout& l = layout();
+  if (l.plot.isEmpty()) return {};
+  return {l.plot.left() + c * l.cell, l.plot.top() + r * l.cell, l.cell, l.cell};
+}
+
+QRectF HeatmapWidget::rowLabelRect(int r) const {
+  const Layout& l = layout();
+  if (l.plot.isEmpty() || (row_labels_.isEmpty() && col_labels_.isEmpty()) || r < 0 ||
+      r >= matrix_.rows || r % l.row_stride != 0)
+    return {};
+  const QFontMetricsF fm(font());
+  const double tw = fm.horizontalAdvance(rowLabel(r)), th = std::ceil(fm.height());
+  const double cy = l.plot.top() + (r + 0.5) * l.cell;
+  return {l.plot.left() - l.gap - tw, cy - th / 2, tw, th};
+}
+
+QRectF HeatmapWidget::columnLabelRect(int c) const {
+  const Layout& l = layout();
+  if (l.plot.isEmpty() || (row_labels_.isEmpty() && col_labels_.isEmpty()) || c < 0 ||
+      c >= matrix_.cols || c % l.cols.stride != 0)
+    return {};
+  const QFontMetricsF fm(font());
+  const double tw = fm.horizontalAdvance(columnLabel(c)), th = std::ceil(fm.height());
+  const double cx = l.plot.left() + (c + 0.5) * l.cell, y = l.plot.bottom() + l.gap;
+  return l.cols.turned ? QRectF(cx - th / 2, y, th, tw) : QRectF(cx - tw / 2, y, tw, th);
+}
+
+QString HeatmapWidget::cellText(int r, int c) const {
+  if (!layout().values || r < 0 || c < 0 || r >= matrix_.rows || c >= matrix_.cols || masked(r, c))
+    return {};
+  return cell_value_text(matrix_(r, c));
+}
+
+QRectF HeatmapWidget::cellTextRect(int r, int c) const {
+  const QString text = cellText(r, c);
+  if (text.isEmpty()) return {};
+  const QFontMetricsF fm(font());
+  const double tw = fm.horizontalAdvance(text), th = std::ceil(fm.height());
+  const QPointF centre = cellRect(r, c).center();
+  return {centre.x() - tw / 2, centre.y() - th / 2, tw, th};
+}
+
+QColor HeatmapWidget::cellTextColor(int r, int c) const {
+  if (cellText(r, c).isEmpty()) return {};
+  return contrast_text_color(colorFor(matrix_(r, c), r));
+}
+
+QPointF HeatmapWidget::swatchPoint(int r, int c) const {
+  const QRectF cell = cellRect(r, c), text = cellTextRect(r, c);
+  if (text.isEmpty()) return cell.center();
+  return {cell.center().x(), (cell.top() + text.top()) / 2};
 }
 
 void HeatmapWidget::paintEvent(QPaintEvent*) {
   QPainter painter(this);
+  const Layout& l = layout();
+  const QColor ink = palette().windowText().color();
   painter.fillRect(rect(), palette().window());
-  painter.setPen(palette().windowText().color());
-  painter.drawText(QRectF(4, 0, width() - 8, kTitleHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                   title_);
-  const QRectF p = plotRect();
+  painter.setPen(ink);
+  painter.drawText(l.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title_);
+  const QRectF p = l.plot;
   if (p.isEmpty() || image_.isNull()) return;
   painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
   painter.drawImage(p, image_);
@@ -112,11 +352,20 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
       const QRectF a = cellRect(r, r + 1);
       stairs << QPointF(a.left(), a.top()) << QPointF(a.left(), a.bottom());
     }
-    stairs << QPointF(p.right(), p.bottom() - cellRect(n - 1, 0).height())
-           << QPointF(p.right(), p.top());
+    stairs << QPointF(p.right(), p.bottom() - l.cell) << QPointF(p.right(), p.top());
     painter.setPen(Qt::NoPen);
     painter.setBrush(QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
     painter.drawPolygon(stairs);
+    painter.setBrush(Qt::NoBrush);
+  }
+  if (l.values) {
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < matrix_.cols; ++c) {
+        const QString text = cellText(r, c);
+        if (text.isEmpty()) continue;
+        painter.setPen(cellTextColor(r, c));
+        painter.drawText(cellRect(r, c), Qt::AlignCenter, text);
+      }
   }
   if (highlight_ >= 0 && highlight_ < n) {
     // Black and white outline: visible over every colour of the map.
@@ -128,31 +377,52 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     painter.drawRect(row.adjusted(-2, -2, 2, 2));
   }
 
-  // Legend: the colour bar from lo (bottom) to hi (top), and the masked swatch.
-  const QRectF bar(p.right() + 10, p.top(), 14, std::max(40.0, p.height() - 30));
+  // Token labels: queries left of the rows, keys below the columns (turned when too wide).
+  painter.setPen(ink);
+  for (int r = 0; r < n; ++r) {
+    const QRectF box = rowLabelRect(r);
+    if (!box.isEmpty()) painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter, rowLabel(r));
+  }
+  for (int c = 0; c < matrix_.cols; ++c) {
+    const QRectF box = columnLabelRect(c);
+    if (box.isEmpty()) continue;
+    if (l.cols.turned)
+      draw_turned_text(painter, box, columnLabel(c), Qt::AlignTop);
+    else
+      painter.drawText(box, Qt::AlignHCenter | Qt::AlignTop, columnLabel(c));
+  }
+
+  // Legend: the colour bar from the range's low end (bottom) to its high end (top), its
+  // numbers, the masked swatch, and the caption naming the range in force.
+  const QFontMetricsF fm(font());
+  const double line = std::ceil(fm.height());
+  const QRectF bar(l.legend.left(), l.legend.top(), line, l.legend.height());
   QImage ramp(1, ColorMap::kSize, QImage::Format_RGB32);
   for (int i = 0; i < ColorMap::kSize; ++i)
     ramp.setPixel(0, ColorMap::kSize - 1 - i, ColorMap::instance().entry(i));
   painter.drawImage(bar, ramp);
-  painter.setPen(palette().windowText().color());
-  const QFontMetrics fm(font());
-  const auto label = [&](double v) { return QString::number(v, 'g', 3); };
-  painter.drawText(QPointF(bar.right() + 3, bar.top() + fm.ascent()), label(hi_));
-  painter.drawText(QPointF(bar.right() + 3, bar.center().y() + fm.ascent() / 2.0),
-                   label((lo_ + hi_) / 2));
-  painter.drawText(QPointF(bar.right() + 3, bar.bottom()), label(lo_));
+  const QStringList ticks = legendTicks();
+  const double tx = bar.right() + l.gap / 2, tw = l.legend.right() - tx;
+  painter.drawText(QRectF(tx, bar.top(), tw, line), Qt::AlignLeft | Qt::AlignTop, ticks[0]);
+  if (bar.height() >= 3 * line)
+    painter.drawText(QRectF(tx, bar.center().y() - line / 2, tw, line),
+                     Qt::AlignLeft | Qt::AlignVCenter, ticks[1]);
+  painter.drawText(QRectF(tx, bar.bottom() - line, tw, line), Qt::AlignLeft | Qt::AlignBottom,
+                   ticks[2]);
   if (causal_) {
-    const QRectF sw(bar.left(), bar.bottom() + 8, 14, 14);
+    const QRectF sw(bar.left(), bar.bottom() + l.gap, line, line);
     painter.fillRect(sw, masked_color());
     painter.fillRect(sw, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
-    painter.drawText(QPointF(sw.right() + 3, sw.bottom() - 2), tr("masked"));
+    painter.drawText(QRectF(tx, sw.top(), tw, line), Qt::AlignLeft | Qt::AlignVCenter,
+                     tr("masked"));
   }
+  painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, rangeCaption());
 }
 
 bool HeatmapWidget::event(QEvent* e) {
   if (e->type() != QEvent::ToolTip) return QWidget::event(e);
   auto* help = static_cast<QHelpEvent*>(e);
-  const QRectF p = plotRect();
+  const QRectF p = layout().plot;
   if (p.isEmpty() || !p.contains(help->pos())) {
     QToolTip::hideText();
     return true;
@@ -163,12 +433,25 @@ bool HeatmapWidget::event(QEvent* e) {
   const int r = std::min<int>(static_cast<int>((help->pos().y() - p.top()) / p.height() *
                                                static_cast<double>(matrix_.rows)),
                               static_cast<int>(matrix_.rows) - 1);
-  const QString rl = r < row_labels_.size() ? row_labels_[r] : QString::number(r);
-  const QString cl = c < col_labels_.size() ? col_labels_[c] : QString::number(c);
   const QString value =
-      causal_ && c > r ? tr("masked (causal): exactly 0") : QString::number(matrix_(r, c), 'g', 10);
-  QToolTip::showText(help->globalPos(), tr("query %1, key %2: %3").arg(rl, cl, value), this);
+      masked(r, c) ? tr("masked (causal): exactly 0") : QString::number(matrix_(r, c), 'g', 10);
+  QToolTip::showText(help->globalPos(),
+                     tr("query %1, key %2: %3").arg(rowLabel(r), columnLabel(c), value), this);
   return true;
+}
+
+QComboBox* add_color_range_box(QBoxLayout* row) {
+  auto* box = new QComboBox;
+  // The order of ColorRange.
+  box->addItems({HeatmapWidget::tr("auto"), HeatmapWidget::tr("0–1"), HeatmapWidget::tr("min–max"),
+                 HeatmapWidget::tr("per row")});
+  box->setToolTip(
+      HeatmapWidget::tr("Which values the heatmap's colours span. auto: the matrix's min–max when "
+                        "every value is below half the scale (small weights of a long sequence), "
+                        "else 0–1. per row: each row from its own min to its max."));
+  row->addWidget(new QLabel(HeatmapWidget::tr("colour range")));
+  row->addWidget(box);
+  return box;
 }
 
 }  // namespace awb::gui

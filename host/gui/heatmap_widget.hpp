@@ -1,58 +1,142 @@
 // heatmap_widget.hpp: a T × T matrix drawn from one QImage (one pixel per cell, scaled without
-// smoothing), with a legend, the selected row outlined, masked cells hatched and exact values
-// in tooltips.
+// smoothing), with token labels beside it, values in cells large enough for them, a legend that
+// names the colour range in force, the selected row outlined, masked cells hatched and exact
+// values in tooltips.
 #ifndef AWB_GUI_HEATMAP_WIDGET_HPP_
 #define AWB_GUI_HEATMAP_WIDGET_HPP_
 
+#include <QComboBox>
 #include <QImage>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <cmath>
+#include <utility>
+#include <vector>
 
 #include "graders/model/tensor.hpp"
 
+class QBoxLayout;
+
 namespace awb::gui {
+
+// Which values the colour map spans, from its first entry to its last.
+enum class ColorRange {
+  // A choice, never in force: kMatrix when every value lies in the lower half of the scale and
+  // the values are not all equal (their min–max spans at least 1 % of the scale), else kScale.
+  // Attention weights of a longer sequence are all small (journey's lie in 0.10–0.24): on 0–1
+  // they would all be one dark colour, while weights up to 0.5 and above read well on 0–1.
+  kAuto,
+  kScale,   // the scale given to setMatrix: 0–1 for attention weights
+  kMatrix,  // the matrix's own min–max (or the one shared by maps shown side by side)
+  kRow,     // each row its own min–max: where each query looks most, whatever its spread
+};
 
 class HeatmapWidget : public QWidget {
   Q_OBJECT
  public:
   explicit HeatmapWidget(QWidget* parent = nullptr);
 
-  // `lo`..`hi` is the value range the colour map spans. `causal`: cells above the diagonal are
-  // masked (drawn hatched, not as a colour of the map).
+  // `lo`..`hi` is the matrix's scale (0..1 for weights); the colour range (below) decides
+  // whether the colour map spans it. `causal`: cells above the diagonal are masked (drawn
+  // hatched, not as a colour of the map, and left out of every min–max).
   void setMatrix(const Matrix& m, double lo, double hi, bool causal);
   void setLabels(const QStringList& rows, const QStringList& cols);
-  void setTitle(const QString& title) {
-    title_ = title;
-    update();
-  }
+  void setTitle(const QString& title);
   void setHighlightRow(int row);  // -1: none
   void clear();
+
+  // The user's choice of colour range (kAuto by default) and the range it puts in force.
+  void setColorRange(ColorRange choice);
+  ColorRange colorRangeChoice() const { return choice_; }
+  ColorRange range() const { return in_force_; }
+  // Maps shown side by side compare only when one min–max spans them all: the min–max that
+  // kMatrix and kAuto use instead of this matrix's own. NaN for either: the matrix's own.
+  void setSharedMinMax(double min, double max);
+  // Said in the legend's caption after the scale's numbers, e.g. "shared by every diff map".
+  void setScaleNote(const QString& note);
+  // This matrix's own min and max over its unmasked finite cells (+inf, −inf when none).
+  std::pair<double, double> ownMinMax() const { return {own_min_, own_max_}; }
 
   const Matrix& matrix() const { return matrix_; }
   // Where cell (r, c) is drawn, in widget coordinates (logical pixels).
   QRectF cellRect(int r, int c) const;
-  // The colour the map gives `value` in this widget's range.
-  QRgb colorFor(double value) const;
+  QRectF plotArea() const { return layout().plot; }
+  // The colour the map gives `value` in the range in force; under kRow, that of row `row`.
+  QRgb colorFor(double value, int row = -1) const;
+  // A point of cell (r, c) that shows its colour: its centre, or above its value's text.
+  QPointF swatchPoint(int r, int c) const;
+
+  // What the labels, cell values and legend show, where (empty when not drawn), as drawn.
+  QRectF rowLabelRect(int r) const;
+  QRectF columnLabelRect(int c) const;
+  bool columnLabelsTurned() const { return layout().cols.turned; }
+  QString cellText(int r, int c) const;
+  QRectF cellTextRect(int r, int c) const;
+  QColor cellTextColor(int r, int c) const;
+  QString rangeCaption() const;
+  // The legend's numbers from the top of its colour bar down.
+  QStringList legendTicks() const;
+  QRectF legendRect() const { return layout().legend; }
+  QRectF captionRect() const { return layout().caption; }
+
   QSize sizeHint() const override { return {360, 320}; }
   QSize minimumSizeHint() const override { return {160, 140}; }
 
  protected:
   void paintEvent(QPaintEvent*) override;
   bool event(QEvent* e) override;
+  void resizeEvent(QResizeEvent*) override;
+  void changeEvent(QEvent* e) override;
 
  private:
-  QRectF plotRect() const;
+  // Everything's place, computed from the size, the font, the labels and the matrix's shape;
+  // cached until one of them changes.
+  struct Layout {
+    QRectF title, plot, legend, caption;
+    double cell = 0;
+    double row_label_width = 0, gap = 0;
+    struct {
+      bool turned = false;
+      int stride = 1;
+      double depth = 0;
+    } cols;
+    int row_stride = 1;
+    bool values = false;  // every unmasked cell shows its value
+  };
+  const Layout& layout() const;
+  void invalidate();
+  void resolveRange();
   void rebuildImage();
+  bool masked(int r, int c) const { return causal_ && c > r; }
+  QString rowLabel(int r) const;
+  QString columnLabel(int c) const;
+  // The span the colour map covers for row `row` (every row alike unless kRow).
+  std::pair<double, double> span(int row) const;
 
   Matrix matrix_;
-  double lo_ = 0, hi_ = 1;
+  double lo_ = 0, hi_ = 1;  // the scale
   bool causal_ = false;
   int highlight_ = -1;
-  QString title_;
+  QString title_, scale_note_;
   QStringList row_labels_, col_labels_;
   QImage image_;
+
+  ColorRange choice_ = ColorRange::kAuto, in_force_ = ColorRange::kScale;
+  double own_min_ = 0, own_max_ = 0;  // over the unmasked finite cells
+  double shared_min_ = NAN, shared_max_ = NAN;
+  std::vector<std::pair<double, double>> row_spans_;
+
+  mutable Layout layout_;
+  mutable bool layout_valid_ = false;
 };
+
+// Adds "colour range" and its combo box (auto, 0–1, min–max, per row: the order of ColorRange)
+// to `row`; returns the box.
+QComboBox* add_color_range_box(QBoxLayout* row);
+inline ColorRange color_range_of(const QComboBox* box) {
+  return static_cast<ColorRange>(box->currentIndex());
+}
 
 }  // namespace awb::gui
 

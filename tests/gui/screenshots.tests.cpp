@@ -58,7 +58,7 @@ void check_largest_cell(const QImage& png, gui::MainWindow& w, gui::HeatmapWidge
   int best = 0;
   for (int c = 1; c < a.cols; ++c)
     if (a(row, c) > a(row, best)) best = c;
-  const QPointF at = test::map_to(map, &w, map->cellRect(row, best).center());
+  const QPointF at = test::map_to(map, &w, map->swatchPoint(row, best));
   INFO("row " << row << " largest weight " << a(row, best) << " at column " << best);
   CHECK(test::rgb_text(test::pixel_at(png, at)) == test::rgb_text(map->colorFor(a(row, best))));
 }
@@ -113,7 +113,7 @@ TEST_CASE("the five acceptance screenshots render and show what they should", "[
       // Q/K/V is the exercise's own variant: its difference map is the colour of 0 throughout.
       auto* diff = cv->diffHeatmap(1);
       REQUIRE(diff);
-      const QPointF at = test::map_to(diff, &window, diff->cellRect(2, 3).center());
+      const QPointF at = test::map_to(diff, &window, diff->swatchPoint(2, 3));
       CHECK(test::pixel_at(png, at) == gui::ColorMap::instance().rgb(0));
     } else {
       auto* tree = window.grade()->checksTree();

@@ -1,0 +1,59 @@
+// labels.cpp: the formats, the contrast rule and the axis-label fit of labels.hpp.
+#include "gui/labels.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace awb::gui {
+
+double relative_luminance(QRgb color) {
+  // The sRGB transfer function undone: luminance is a sum of linear light, not of 8-bit codes.
+  auto linear = [](int v) {
+    const double s = v / 255.0;
+    return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * linear(qRed(color)) + 0.7152 * linear(qGreen(color)) +
+         0.0722 * linear(qBlue(color));
+}
+
+QColor contrast_text_color(QRgb background) {
+  // Contrast ratios (L1 + 0.05) / (L2 + 0.05) against black and against white are equal where
+  // L = sqrt(1.05 × 0.05) − 0.05 ≈ 0.179; above it black contrasts more.
+  const double l = relative_luminance(background);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+QString cell_value_text(double value) { return QString::number(value, 'f', 2); }
+
+QString bar_value_text(double value) { return QString::number(value, 'g', 3); }
+
+double widest(const QFontMetricsF& fm, const QStringList& texts) {
+  double w = 0;
+  for (const auto& t : texts) w = std::max(w, fm.horizontalAdvance(t));
+  return w;
+}
+
+int label_stride(double extent, double step) {
+  if (step <= 0) return 1;
+  return std::max(1, static_cast<int>(std::ceil(extent / step - 1e-9)));
+}
+
+AxisLabels fit_axis_labels(const QFontMetricsF& fm, double widest_text, double step) {
+  // A quarter line of space between neighbours, so that two labels never touch.
+  const double pad = std::ceil(fm.height() / 4);
+  if (widest_text + pad <= step) return {false, 1, std::ceil(fm.height())};
+  return {true, label_stride(fm.height() + pad, step), std::ceil(widest_text)};
+}
+
+void draw_turned_text(QPainter& painter, const QRectF& box, const QString& text,
+                      Qt::Alignment align) {
+  painter.save();
+  painter.translate(box.bottomLeft());
+  painter.rotate(-90);
+  // In the turned frame x runs up the box and y across it.
+  const Qt::Alignment along = align & Qt::AlignTop ? Qt::AlignRight : Qt::AlignLeft;
+  painter.drawText(QRectF(0, 0, box.height(), box.width()), along | Qt::AlignVCenter, text);
+  painter.restore();
+}
+
+}  // namespace awb::gui
