@@ -1,6 +1,8 @@
-// bar_chart.cpp: bars in whole device-independent pixels from one zero line.
+// bar_chart.cpp: bars in whole device-independent pixels from one zero line; every band of text
+// (title, values, tokens, caption) is as tall as the font makes it.
 #include "gui/bar_chart.hpp"
 
+#include <QEvent>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -10,7 +12,7 @@
 namespace awb::gui {
 namespace {
 
-constexpr int kTitle = 18, kLabels = 18, kCaption = 18, kMargin = 6;
+constexpr int kMargin = 6;
 
 bool has_negative(const std::vector<double>& v, const std::vector<bool>& masked) {
   for (size_t i = 0; i < v.size(); ++i)
@@ -22,7 +24,13 @@ bool has_negative(const std::vector<double>& v, const std::vector<bool>& masked)
 
 BarChart::BarChart(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-  setMinimumHeight(120);
+}
+
+QSize BarChart::minimumSizeHint() const {
+  // Every band of text as the font makes it, and three lines' height of bars.
+  const Layout& l = layout();
+  const double text = height() - l.plot.height();
+  return {160, std::max(120, static_cast<int>(std::ceil(text + 3 * l.line)))};
 }
 
 void BarChart::setValues(const std::vector<double>& values, const std::vector<bool>& masked,
@@ -32,12 +40,60 @@ void BarChart::setValues(const std::vector<double>& values, const std::vector<bo
   masked_.resize(values_.size(), false);
   labels_ = labels;
   fixed_max_ = fixed_max;
+  invalidate();
+}
+
+void BarChart::invalidate() {
+  layout_valid_ = false;
+  updateGeometry();  // the bands of text may need another height
   update();
 }
 
-QRectF BarChart::plotRect() const {
-  return QRectF(kMargin + 40, kTitle, width() - 2 * kMargin - 40,
-                height() - kTitle - kLabels - kCaption);
+void BarChart::resizeEvent(QResizeEvent*) { layout_valid_ = false; }
+
+void BarChart::changeEvent(QEvent* e) {
+  // A larger application font (the window's zoom) reaches every widget as a FontChange.
+  if (e->type() == QEvent::FontChange) invalidate();
+  QWidget::changeEvent(e);
+}
+
+bool BarChart::signedAxis() const { return fixed_max_ <= 0 && has_negative(values_, masked_); }
+
+QString BarChart::tokenLabel(int i) const {
+  return i < labels_.size() ? labels_[i] : QString::number(i);
+}
+
+QString BarChart::valueLabel(int i) const {
+  if (i < 0 || i >= static_cast<int>(values_.size()) || masked_[static_cast<size_t>(i)]) return {};
+  return bar_value_text(values_[static_cast<size_t>(i)]);
+}
+
+const BarChart::Layout& BarChart::layout() const {
+  if (layout_valid_) return layout_;
+  layout_valid_ = true;
+  Layout& l = layout_;
+  const QFontMetricsF fm(font());
+  l.line = std::ceil(fm.height());
+  l.gap = std::max(2.0, std::ceil(l.line / 6));
+  // Left: the axis's numbers; top: the title, then room for the values above the tallest bar;
+  // bottom: the values below the longest negative bar, the tokens and the caption.
+  const double axis_w = std::ceil(std::max(fm.horizontalAdvance(bar_value_text(scaleMax())),
+                                           fm.horizontalAdvance(QStringLiteral("0")))) +
+                        2 * l.gap;
+  const double left = kMargin + axis_w, w = width() - left - kMargin;
+  const double slot = w / static_cast<double>(std::max<size_t>(values_.size(), 1));
+  QStringList values, tokens;
+  for (size_t i = 0; i < values_.size(); ++i) {
+    values << valueLabel(static_cast<int>(i));
+    tokens << tokenLabel(static_cast<int>(i));
+  }
+  l.values = fit_axis_labels(fm, widest(fm, values), slot);
+  l.tokens = fit_axis_labels(fm, widest(fm, tokens), slot);
+  const double top = l.line + 2 * l.gap + l.values.depth + l.gap;
+  const double below =
+      (signedAxis() ? l.values.depth + l.gap : 0) + l.gap + l.tokens.depth + l.gap + l.line + l.gap;
+  l.plot = QRectF(left, top, w, height() - top - below);
+  return l;
 }
 
 double BarChart::scaleMax() const {
@@ -51,13 +107,13 @@ double BarChart::scaleMax() const {
 double BarChart::zeroLine() const {
   const QRectF p = plotRect();
   // Fixed scales and all-positive rows sit on the bottom; signed rows centre the zero line.
-  if (fixed_max_ > 0 || !has_negative(values_, masked_)) return std::floor(p.bottom());
+  if (!signedAxis()) return std::floor(p.bottom());
   return std::floor(p.center().y());
 }
 
 double BarChart::pixelsPerUnit() const {
   const QRectF p = plotRect();
-  const double room = zeroLine() - p.top();
+  const double room = std::max(0.0, zeroLine() - p.top());  // none in a chart too short
   return std::floor(room) / scaleMax();
 }
 
@@ -72,45 +128,81 @@ QRectF BarChart::barRect(int i) const {
   return v >= 0 ? QRectF(x, zero - h, w, h) : QRectF(x, zero, w, h);
 }
 
+QRectF BarChart::valueLabelRect(int i) const {
+  const Layout& l = layout();
+  const QString text = valueLabel(i);
+  if (text.isEmpty() || i % l.values.stride != 0) return {};
+  const QRectF b = barRect(i);
+  const double tw = QFontMetricsF(font()).horizontalAdvance(text);
+  const double along = l.values.turned ? tw : l.line, across = l.values.turned ? l.line : tw;
+  // Past the bar's end: above a bar that rises, below one that falls.
+  const double y =
+      values_[static_cast<size_t>(i)] < 0 ? b.bottom() + l.gap : b.top() - l.gap - along;
+  return {b.center().x() - across / 2, y, across, along};
+}
+
+QRectF BarChart::tokenLabelRect(int i) const {
+  const Layout& l = layout();
+  if (i < 0 || i >= static_cast<int>(values_.size()) || i % l.tokens.stride != 0) return {};
+  const QRectF p = l.plot;
+  const double slot = p.width() / static_cast<double>(values_.size());
+  const double cx = p.left() + slot * (i + 0.5);
+  const double y = p.bottom() + (signedAxis() ? l.values.depth + l.gap : 0) + l.gap;
+  const double tw = QFontMetricsF(font()).horizontalAdvance(tokenLabel(i));
+  return l.tokens.turned ? QRectF(cx - l.line / 2, y, l.line, tw)
+                         : QRectF(cx - tw / 2, y, tw, l.line);
+}
+
 void BarChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  paint_chart_frame(painter, *this, title_, kMargin, kTitle);
+  const Layout& l = layout();
+  paint_chart_frame(painter, *this, title_, kMargin, static_cast<int>(l.line + 2 * l.gap));
   const QColor text = palette().windowText().color();
   const QRectF p = plotRect();
   if (values_.empty() || p.height() < 10) return;
   const double zero = zeroLine();
-  const double top_value = scaleMax();
-  painter.drawText(QRectF(0, p.top() - 6, 42, 14), Qt::AlignRight,
-                   QString::number(top_value, 'g', 3));
-  painter.drawText(QRectF(0, zero - 7, 42, 14), Qt::AlignRight, QStringLiteral("0"));
-  const double slot = p.width() / static_cast<double>(values_.size());
+  const double axis_right = p.left() - l.gap;
+  painter.drawText(QRectF(0, p.top() - l.line / 2, axis_right, l.line),
+                   Qt::AlignRight | Qt::AlignVCenter, bar_value_text(scaleMax()));
+  painter.drawText(QRectF(0, zero - l.line / 2, axis_right, l.line),
+                   Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0"));
   for (size_t i = 0; i < values_.size(); ++i) {
-    const QRectF b = barRect(static_cast<int>(i));
+    const int index = static_cast<int>(i);
+    const QRectF b = barRect(index);
     if (masked_[i]) {
       // A masked entry is exactly 0 by the mask, not a small weight: a hatched stub and ×.
       const QRectF stub(b.left(), zero - 10, b.width(), 10);
       painter.fillRect(stub, QBrush(QColor(110, 110, 110), Qt::BDiagPattern));
-      painter.drawText(stub.adjusted(0, -14, 0, -10), Qt::AlignCenter, QStringLiteral("×"));
+      painter.drawText(QRectF(b.left(), stub.top() - l.line, b.width(), l.line),
+                       Qt::AlignHCenter | Qt::AlignBottom, QStringLiteral("×"));
     } else {
       QColor c = barColor();
       if (values_[i] < 0) c = QColor(0xc0, 0x7a, 0x20);  // negative scores: another colour too
       painter.fillRect(b, c);
-      if (static_cast<int>(i) == highlight_) {
+      if (index == highlight_) {
         painter.setPen(QPen(text, 1, Qt::DashLine));
         painter.drawRect(b.adjusted(-2, -2, 1, 1));
         painter.setPen(text);
       }
     }
-    const QString label =
-        i < static_cast<size_t>(labels_.size()) ? labels_[static_cast<int>(i)] : QString::number(i);
-    const QRectF lr(p.left() + slot * static_cast<double>(i), p.bottom() + 2, slot, kLabels);
-    painter.drawText(
-        lr, Qt::AlignHCenter | Qt::AlignTop,
-        painter.fontMetrics().elidedText(label, Qt::ElideRight, static_cast<int>(slot)));
+    const QRectF vr = valueLabelRect(index);
+    if (!vr.isEmpty()) {
+      if (l.values.turned)
+        draw_turned_text(painter, vr, valueLabel(index),
+                         values_[i] < 0 ? Qt::AlignTop : Qt::AlignBottom);
+      else
+        painter.drawText(vr, Qt::AlignCenter, valueLabel(index));
+    }
+    const QRectF token_box = tokenLabelRect(index);
+    if (token_box.isEmpty()) continue;
+    if (l.tokens.turned)
+      draw_turned_text(painter, token_box, tokenLabel(index), Qt::AlignTop);
+    else
+      painter.drawText(token_box, Qt::AlignHCenter | Qt::AlignTop, tokenLabel(index));
   }
   painter.setPen(QPen(text, 1));
   painter.drawLine(QPointF(p.left(), zero + 0.5), QPointF(p.right(), zero + 0.5));
-  painter.drawText(QRectF(kMargin, height() - kCaption, width() - 2 * kMargin, kCaption),
+  painter.drawText(QRectF(kMargin, height() - l.line - l.gap, width() - 2 * kMargin, l.line),
                    Qt::AlignLeft | Qt::AlignVCenter, caption_);
 }
 

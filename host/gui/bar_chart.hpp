@@ -1,5 +1,6 @@
 // bar_chart.hpp: one bar per token, from a zero line (negative values below it), with a fixed
-// or automatic scale; masked entries are marked, not drawn as zero-height bars.
+// or automatic scale, each bar's value written at its end and its token below; masked entries
+// are marked, not drawn as zero-height bars.
 #ifndef AWB_GUI_BAR_CHART_HPP_
 #define AWB_GUI_BAR_CHART_HPP_
 
@@ -7,6 +8,8 @@
 #include <QStringList>
 #include <QWidget>
 #include <vector>
+
+#include "gui/labels.hpp"
 
 namespace awb::gui {
 
@@ -20,11 +23,11 @@ class BarChart : public QWidget {
                  const QStringList& labels, double fixed_max);
   void setTitle(const QString& title) {
     title_ = title;
-    update();
+    invalidate();
   }
   void setCaption(const QString& caption) {
     caption_ = caption;
-    update();
+    invalidate();
   }
   void setHighlight(int index) {
     highlight_ = index;
@@ -35,17 +38,37 @@ class BarChart : public QWidget {
   QRectF barRect(int i) const;
   double pixelsPerUnit() const;
   double zeroLine() const;  // y of the value 0
+  // The value written at bar i's end and where (empty when not drawn: masked, or between the
+  // every-k-th labels that fit), and whether values are turned 90° to fit their slots.
+  QString valueLabel(int i) const;
+  QRectF valueLabelRect(int i) const;
+  bool valueLabelsTurned() const { return layout().values.turned; }
+  // Where token i's label is drawn (empty when skipped).
+  QRectF tokenLabelRect(int i) const;
   const QString& caption() const { return caption_; }
   const std::vector<double>& values() const { return values_; }
   static QColor barColor() { return QColor(0x35, 0x6a, 0xa0); }
   QSize sizeHint() const override { return {360, 180}; }
+  QSize minimumSizeHint() const override;
 
  protected:
   void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+  void changeEvent(QEvent* e) override;
 
  private:
-  QRectF plotRect() const;
+  // Every band's place, from the size, the font and the values; cached until one changes.
+  struct Layout {
+    QRectF plot;  // where bars are drawn
+    double line = 0, gap = 0;
+    AxisLabels values, tokens;
+  };
+  const Layout& layout() const;
+  void invalidate();
+  QRectF plotRect() const { return layout().plot; }
   double scaleMax() const;
+  bool signedAxis() const;
+  QString tokenLabel(int i) const;
 
   std::vector<double> values_;
   std::vector<bool> masked_;
@@ -53,6 +76,8 @@ class BarChart : public QWidget {
   double fixed_max_ = 0;
   int highlight_ = -1;
   QString title_, caption_;
+  mutable Layout layout_;
+  mutable bool layout_valid_ = false;
 };
 
 }  // namespace awb::gui
