@@ -1,7 +1,9 @@
-// compare_view.cpp: one compare job per change (latest request wins), then heatmaps and table.
+// compare_view.cpp: one compare job per change (latest request wins), then heatmaps and table;
+// the maps take the height the table, sized to its rows, leaves.
 #include "gui/compare_view.hpp"
 
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QVBoxLayout>
 #include <cmath>
 #include <utility>
@@ -38,6 +40,7 @@ CompareView::CompareView(Session& session, QWidget* parent) : QWidget(parent), s
   status_->setWordWrap(true);
   top->addWidget(new QLabel(tr("head")));
   top->addWidget(head_box_);
+  range_box_ = add_color_range_box(top);
   top->addWidget(status_, 1);
   grid_ = new QGridLayout;
   table_ = new QTableWidget(0, 6);
@@ -47,7 +50,9 @@ CompareView::CompareView(Session& session, QWidget* parent) : QWidget(parent), s
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setMaximumHeight(150);
+  // As tall as its rows (fitTable): the maps take the rest of the height.
+  table_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addLayout(grid_, 1);
@@ -55,10 +60,14 @@ CompareView::CompareView(Session& session, QWidget* parent) : QWidget(parent), s
   auto* legend = new QLabel(
       tr("max abs error: A and Z of every layer against the reference on the inputs the variant "
          "ran (is it right?). max |A − ref|, argmax agreement: last layer against the "
-         "exercise's reference (how does it differ?)."));
+         "exercise's reference (how does it differ?). Weight maps share one colour range; the "
+         "|A − ref| maps share another, from 0 to the largest difference of any variant."));
   legend->setWordWrap(true);
   layout->addWidget(legend);
   connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
+  connect(range_box_, &QComboBox::activated, this,
+          [this] { setColorRange(color_range_of(range_box_)); });
+  fitTable();
 }
 
 void CompareView::setVariants(const QStringList& specs) {
@@ -80,6 +89,26 @@ void CompareView::setHead(int head) {
 void CompareView::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
   if (std::exchange(stale_, false)) rerun();
+}
+
+void CompareView::setColorRange(ColorRange choice) {
+  range_box_->setCurrentIndex(static_cast<int>(choice));
+  showComparison();
+}
+
+void CompareView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  fitTable();
+}
+
+void CompareView::fitTable() {
+  // Every row visible: the header, the rows, the frame, and a scroll bar when the columns are
+  // wider than the view.
+  int h = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
+  for (int r = 0; r < table_->rowCount(); ++r) h += table_->rowHeight(r);
+  if (table_->horizontalHeader()->length() > table_->width() - 2 * table_->frameWidth())
+    h += table_->horizontalScrollBar()->sizeHint().height();
+  if (table_->height() != h || table_->minimumHeight() != h) table_->setFixedHeight(h);
 }
 
 void CompareView::rerun() {
@@ -175,7 +204,29 @@ void CompareView::showComparison() {
   }
   maps_.removeAll(nullptr);
   diffs_.removeAll(nullptr);
-  table_->resizeColumnsToContents();
+  // The weight maps compare only on one range: a min–max spans all of them.
+  double lo = INFINITY, hi = -INFINITY;
+  for (auto* w : maps_) {
+    lo = std::min(lo, w->ownMinMax().first);
+    hi = std::max(hi, w->ownMinMax().second);
+  }
+  for (auto* w : maps_) {
+    w->setSharedMinMax(lo, hi);
+    w->setColorRange(color_range_of(range_box_));
+  }
+  for (auto* w : diffs_) {
+    w->setColorRange(ColorRange::kScale);
+    w->setScaleNote(tr("shared by every |A − ref| map"));
+  }
+  // Every map equally large, however many columns the last comparison had.
+  const int columns = static_cast<int>(comparison_.entries.size()) + 1;
+  for (int c = 0; c < grid_->columnCount(); ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
+  grid_->setRowStretch(0, 1);
+  grid_->setRowStretch(1, diffs_.isEmpty() ? 0 : 1);
+  // The numbers' columns as wide as their contents; the notes take the rest.
+  for (int c = 0; c + 1 < table_->columnCount(); ++c) table_->resizeColumnToContents(c);
+  table_->resizeRowsToContents();
+  fitTable();
 }
 
 QString CompareView::csv() const {

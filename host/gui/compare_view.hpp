@@ -1,5 +1,6 @@
-// compare_view.hpp: two or more variants on one exercise: their heatmaps beside the reference's,
-// each one's difference from the reference, and the metrics table of `awb compare`.
+// compare_view.hpp: two or more variants on one exercise: their heatmaps beside the reference's
+// (one colour range across them all), each one's difference from the reference (one range
+// across the differences), and the metrics table of `awb compare`, every row of it shown.
 #ifndef AWB_GUI_COMPARE_VIEW_HPP_
 #define AWB_GUI_COMPARE_VIEW_HPP_
 
@@ -23,6 +24,8 @@ class CompareView : public QWidget {
   void setVariants(const QStringList& specs);
   void setExercise(const core::Exercise* exercise, const QString& case_id = {});
   void setHead(int head);
+  // The colour range of the weight maps (the difference maps keep their shared one).
+  void setColorRange(ColorRange choice);
 
   bool busy() const { return runs_.busy(); }
   const core::Comparison& comparison() const { return comparison_; }
@@ -37,10 +40,12 @@ class CompareView : public QWidget {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void rerun();
   void showComparison();
+  void fitTable();
 
   Session& session_;
   QStringList specs_;
@@ -52,7 +57,7 @@ class CompareView : public QWidget {
   bool stale_ = false;  // a change came while hidden: run when shown
   int head_ = 0;
 
-  QComboBox* head_box_;
+  QComboBox *head_box_, *range_box_;
   QLabel* status_;
   QGridLayout* grid_;
   QList<HeatmapWidget*> maps_, diffs_;
