@@ -58,7 +58,7 @@ void HeatmapWidget::setTitle(const QString& title) {
 
 void HeatmapWidget::setHighlightRow(int row) {
   highlight_ = row;
-  update();
+  invalidate();  // the per-row caption names the selected row's numbers
 }
 
 void HeatmapWidget::clear() {
@@ -182,8 +182,15 @@ QString HeatmapWidget::rangeCaption() const {
       return head.arg(std::isfinite(shared_min_) && std::isfinite(shared_max_)
                           ? tr("min–max of the maps shown, %1").arg(numbers)
                           : tr("matrix min–max, %1").arg(numbers));
-    case ColorRange::kRow:
-      return head.arg(tr("per row, from each row's min to its max"));
+    case ColorRange::kRow: {
+      // The selected row's own numbers: what its colours span.
+      QString text = tr("per row, from each row's min to its max");
+      if (highlight_ >= 0 && highlight_ < static_cast<int>(row_spans_.size())) {
+        const auto row = row_spans_[static_cast<size_t>(highlight_)];
+        text += tr(" (%1: %2–%3)").arg(rowLabel(highlight_), number(row.first), number(row.second));
+      }
+      return head.arg(text);
+    }
     default:
       return head.arg(scale_note_.isEmpty() ? numbers : numbers + ", " + scale_note_);
   }

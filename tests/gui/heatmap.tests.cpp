@@ -250,6 +250,11 @@ TEST_CASE("heatmap colour range: auto spans journey's min–max, per row each ro
   CHECK(map->legendTicks().front() == "row max");
   CHECK(map->legendTicks().back() == "row min");
   CHECK(map->rangeCaption().contains("per row"));
+  // ... and the selected query's own numbers.
+  e.view->setQuery(1);
+  CHECK(map->rangeCaption().endsWith(
+      QString("(journey: %1–%2)")
+          .arg(QString::number(a(1, 4), 'g', 3), QString::number(a(1, 1), 'g', 3))));
 
   // "0–1": the colours of the weights themselves; the largest is far from the top.
   box->setCurrentIndex(1);
@@ -286,7 +291,7 @@ TEST_CASE("heatmap auto range: the rule on small, large, flat and masked matrice
   CHECK(map.rangeCaption() == "colour range: 0–1");
 }
 
-TEST_CASE("bar value labels: every bar's value, inside the chart, clear of bars and each other",
+TEST_CASE("explore bars: every value labelled, inside the chart, clear of bars and each other",
           "[gui][explore]") {
   auto check_chart = [](gui::BarChart* chart) {
     const auto& v = chart->values();
