@@ -4,9 +4,7 @@
 // to leave them room.
 #include "gui/heatmap_widget.hpp"
 
-#include <QBoxLayout>
 #include <QHelpEvent>
-#include <QLabel>
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
@@ -24,9 +22,7 @@ inline int map_index(double value, double lo, double scale) {
   return t < ColorMap::kSize ? static_cast<int>(t) : ColorMap::kSize - 1;
 }
 
-inline double map_scale(std::pair<double, double> span) {
-  return (ColorMap::kSize - 1) / (span.second - span.first);
-}
+inline double map_scale(Span span) { return (ColorMap::kSize - 1) / (span.second - span.first); }
 
 QString number(double v) { return QString::number(v, 'g', 3); }
 
@@ -64,7 +60,7 @@ void HeatmapWidget::setHighlightRow(int row) {
 void HeatmapWidget::clear() {
   matrix_ = {};
   image_ = {};
-  row_spans_.clear();
+  spans_ = {};
   invalidate();
 }
 
@@ -74,8 +70,7 @@ void HeatmapWidget::setColorRange(ColorRange choice) {
 }
 
 void HeatmapWidget::setSharedMinMax(double min, double max) {
-  shared_min_ = min;
-  shared_max_ = max;
+  shared_ = {min, max};
   resolveRange();
 }
 
@@ -98,55 +93,13 @@ void HeatmapWidget::changeEvent(QEvent* e) {
 }
 
 void HeatmapWidget::resolveRange() {
-  const int rows = static_cast<int>(matrix_.rows), cols = static_cast<int>(matrix_.cols);
-  // Min–max over the cells the map shows: masked cells are exactly 0 by the mask, not data.
-  own_min_ = INFINITY;
-  own_max_ = -INFINITY;
-  row_spans_.assign(static_cast<size_t>(rows), {lo_, hi_});
-  const double tiny = 1e-9 * (hi_ - lo_);
-  for (int r = 0; r < rows; ++r) {
-    double mn = INFINITY, mx = -INFINITY;
-    for (int c = 0; c < cols; ++c) {
-      const double v = matrix_(r, c);
-      if (masked(r, c) || !std::isfinite(v)) continue;
-      mn = std::min(mn, v);
-      mx = std::max(mx, v);
-    }
-    // A row whose values are all equal has no spread to show: it keeps the scale.
-    if (mx - mn > tiny) row_spans_[static_cast<size_t>(r)] = {mn, mx};
-    own_min_ = std::min(own_min_, mn);
-    own_max_ = std::max(own_max_, mx);
-  }
-  const bool shared = std::isfinite(shared_min_) && std::isfinite(shared_max_);
-  const double mn = shared ? shared_min_ : own_min_, mx = shared ? shared_max_ : own_max_;
-  const bool spread = mx - mn >= 0.01 * (hi_ - lo_);
-  switch (choice_) {
-    case ColorRange::kAuto:
-      in_force_ = spread && mx < lo_ + (hi_ - lo_) / 2 ? ColorRange::kMatrix : ColorRange::kScale;
-      break;
-    case ColorRange::kMatrix:
-      // Equal values have no min–max to span: they stay on the scale, and the legend says so.
-      in_force_ = mx - mn > tiny ? ColorRange::kMatrix : ColorRange::kScale;
-      break;
-    default:
-      in_force_ = choice_;
-  }
+  spans_.resolve(matrix_, {lo_, hi_}, causal_, choice_, shared_);
   rebuildImage();
   invalidate();
 }
 
-std::pair<double, double> HeatmapWidget::span(int row) const {
-  if (in_force_ == ColorRange::kMatrix) {
-    if (std::isfinite(shared_min_) && std::isfinite(shared_max_)) return {shared_min_, shared_max_};
-    return {own_min_, own_max_};
-  }
-  if (in_force_ == ColorRange::kRow && row >= 0 && row < static_cast<int>(row_spans_.size()))
-    return row_spans_[static_cast<size_t>(row)];
-  return {lo_, hi_};
-}
-
 QRgb HeatmapWidget::colorFor(double value, int row) const {
-  const auto s = span(row);
+  const auto s = spans_.span(row);
   return ColorMap::instance().entry(map_index(value, s.first, map_scale(s)));
 }
 
@@ -157,7 +110,7 @@ void HeatmapWidget::rebuildImage() {
   const ColorMap& map = ColorMap::instance();
   // The hot loop of a slider drag at large T: a multiply and a table read per cell.
   for (int r = 0; r < rows; ++r) {
-    const auto s = span(r);
+    const auto s = spans_.span(r);
     const double lo = s.first, scale = map_scale(s);
     auto* line = reinterpret_cast<QRgb*>(image_.scanLine(r));
     const double* values = matrix_.data.data() + static_cast<size_t>(r) * cols;
@@ -167,26 +120,25 @@ void HeatmapWidget::rebuildImage() {
 }
 
 QStringList HeatmapWidget::legendTicks() const {
-  if (in_force_ == ColorRange::kRow) return {tr("row max"), QString(), tr("row min")};
-  const auto s = span(-1);
+  if (spans_.in_force() == ColorRange::kRow) return {tr("row max"), QString(), tr("row min")};
+  const auto s = spans_.span(-1);
   return {number(s.second), number((s.first + s.second) / 2), number(s.first)};
 }
 
 QString HeatmapWidget::rangeCaption() const {
   const QString head =
       choice_ == ColorRange::kAuto ? tr("colour range (auto): %1") : tr("colour range: %1");
-  const auto s = span(-1);
+  const auto s = spans_.span(-1);
   const QString numbers = QStringLiteral("%1–%2").arg(number(s.first), number(s.second));
-  switch (in_force_) {
+  switch (spans_.in_force()) {
     case ColorRange::kMatrix:
-      return head.arg(std::isfinite(shared_min_) && std::isfinite(shared_max_)
-                          ? tr("min–max of the maps shown, %1").arg(numbers)
-                          : tr("matrix min–max, %1").arg(numbers));
+      return head.arg(spans_.shared() ? tr("min–max of the maps shown, %1").arg(numbers)
+                                      : tr("matrix min–max, %1").arg(numbers));
     case ColorRange::kRow: {
       // The selected row's own numbers: what its colours span.
       QString text = tr("per row, from each row's min to its max");
-      if (highlight_ >= 0 && highlight_ < static_cast<int>(row_spans_.size())) {
-        const auto row = row_spans_[static_cast<size_t>(highlight_)];
+      if (highlight_ >= 0 && highlight_ < matrix_.rows) {
+        const auto row = spans_.span(highlight_);
         text += tr(" (%1: %2–%3)").arg(rowLabel(highlight_), number(row.first), number(row.second));
       }
       return head.arg(text);
@@ -445,20 +397,6 @@ bool HeatmapWidget::event(QEvent* e) {
   QToolTip::showText(help->globalPos(),
                      tr("query %1, key %2: %3").arg(rowLabel(r), columnLabel(c), value), this);
   return true;
-}
-
-QComboBox* add_color_range_box(QBoxLayout* row) {
-  auto* box = new QComboBox;
-  // The order of ColorRange.
-  box->addItems({HeatmapWidget::tr("auto"), HeatmapWidget::tr("0–1"), HeatmapWidget::tr("min–max"),
-                 HeatmapWidget::tr("per row")});
-  box->setToolTip(
-      HeatmapWidget::tr("Which values the heatmap's colours span. auto: the matrix's min–max when "
-                        "every value is below half the scale (small weights of a long sequence), "
-                        "else 0–1. per row: each row from its own min to its max."));
-  row->addWidget(new QLabel(HeatmapWidget::tr("colour range")));
-  row->addWidget(box);
-  return box;
 }
 
 }  // namespace awb::gui

@@ -5,32 +5,16 @@
 #ifndef AWB_GUI_HEATMAP_WIDGET_HPP_
 #define AWB_GUI_HEATMAP_WIDGET_HPP_
 
-#include <QComboBox>
 #include <QImage>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
-#include <cmath>
 #include <utility>
-#include <vector>
 
 #include "graders/model/tensor.hpp"
-
-class QBoxLayout;
+#include "gui/color_range.hpp"
 
 namespace awb::gui {
-
-// Which values the colour map spans, from its first entry to its last.
-enum class ColorRange {
-  // A choice, never in force: kMatrix when every value lies in the lower half of the scale and
-  // the values are not all equal (their min–max spans at least 1 % of the scale), else kScale.
-  // Attention weights of a longer sequence are all small (journey's lie in 0.10–0.24): on 0–1
-  // they would all be one dark colour, while weights up to 0.5 and above read well on 0–1.
-  kAuto,
-  kScale,   // the scale given to setMatrix: 0–1 for attention weights
-  kMatrix,  // the matrix's own min–max (or the one shared by maps shown side by side)
-  kRow,     // each row its own min–max: where each query looks most, whatever its spread
-};
 
 class HeatmapWidget : public QWidget {
   Q_OBJECT
@@ -49,14 +33,14 @@ class HeatmapWidget : public QWidget {
   // The user's choice of colour range (kAuto by default) and the range it puts in force.
   void setColorRange(ColorRange choice);
   ColorRange colorRangeChoice() const { return choice_; }
-  ColorRange range() const { return in_force_; }
+  ColorRange range() const { return spans_.in_force(); }
   // Maps shown side by side compare only when one min–max spans them all: the min–max that
   // kMatrix and kAuto use instead of this matrix's own. NaN for either: the matrix's own.
   void setSharedMinMax(double min, double max);
   // Said in the legend's caption after the scale's numbers, e.g. "shared by every diff map".
   void setScaleNote(const QString& note);
   // This matrix's own min and max over its unmasked finite cells (+inf, −inf when none).
-  std::pair<double, double> ownMinMax() const { return {own_min_, own_max_}; }
+  Span ownMinMax() const { return spans_.own(); }
 
   const Matrix& matrix() const { return matrix_; }
   // Where cell (r, c) is drawn, in widget coordinates (logical pixels).
@@ -111,8 +95,6 @@ class HeatmapWidget : public QWidget {
   bool masked(int r, int c) const { return causal_ && c > r; }
   QString rowLabel(int r) const;
   QString columnLabel(int c) const;
-  // The span the colour map covers for row `row` (every row alike unless kRow).
-  std::pair<double, double> span(int row) const;
 
   Matrix matrix_;
   double lo_ = 0, hi_ = 1;  // the scale
@@ -122,21 +104,13 @@ class HeatmapWidget : public QWidget {
   QStringList row_labels_, col_labels_;
   QImage image_;
 
-  ColorRange choice_ = ColorRange::kAuto, in_force_ = ColorRange::kScale;
-  double own_min_ = 0, own_max_ = 0;  // over the unmasked finite cells
-  double shared_min_ = NAN, shared_max_ = NAN;
-  std::vector<std::pair<double, double>> row_spans_;
+  ColorRange choice_ = ColorRange::kAuto;
+  Span shared_{NAN, NAN};
+  ColorSpans spans_;
 
   mutable Layout layout_;
   mutable bool layout_valid_ = false;
 };
-
-// Adds "colour range" and its combo box (auto, 0–1, min–max, per row: the order of ColorRange)
-// to `row`; returns the box.
-QComboBox* add_color_range_box(QBoxLayout* row);
-inline ColorRange color_range_of(const QComboBox* box) {
-  return static_cast<ColorRange>(box->currentIndex());
-}
 
 }  // namespace awb::gui
 
