@@ -2,6 +2,7 @@
 // the maps take the height the table, sized to its rows, leaves.
 #include "gui/compare_view.hpp"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QVBoxLayout>
@@ -101,7 +102,18 @@ void CompareView::resizeEvent(QResizeEvent* e) {
   fitTable();
 }
 
+void CompareView::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  // A larger application font (the window's zoom) makes taller rows; the table's own font
+  // changes after this view's, so it is measured once the change has gone round.
+  if (e->type() == QEvent::FontChange)
+    QMetaObject::invokeMethod(this, &CompareView::fitTable, Qt::QueuedConnection);
+}
+
 void CompareView::fitTable() {
+  // The numbers' columns as wide as their contents; the notes take the rest.
+  for (int c = 0; c + 1 < table_->columnCount(); ++c) table_->resizeColumnToContents(c);
+  table_->resizeRowsToContents();
   // Every row visible: the header, the rows, the frame, and a scroll bar when the columns are
   // wider than the view.
   int h = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
@@ -223,9 +235,6 @@ void CompareView::showComparison() {
   for (int c = 0; c < grid_->columnCount(); ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
   grid_->setRowStretch(0, 1);
   grid_->setRowStretch(1, diffs_.isEmpty() ? 0 : 1);
-  // The numbers' columns as wide as their contents; the notes take the rest.
-  for (int c = 0; c + 1 < table_->columnCount(); ++c) table_->resizeColumnToContents(c);
-  table_->resizeRowsToContents();
   fitTable();
 }
 

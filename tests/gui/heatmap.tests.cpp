@@ -386,14 +386,30 @@ TEST_CASE("compare of four variants at 1920 × 1080: large heatmaps, every table
 
   auto* table = cv->metricsTable();
   REQUIRE(table->rowCount() == 5);
-  const QRect view = table->viewport()->rect();
-  for (int r = 0; r < table->rowCount(); ++r) {
-    const QRect row = table->visualItemRect(table->item(r, 0));
-    INFO("row " << r << " at " << row.top() << ".." << row.bottom() << " of " << view.height());
-    CHECK(row.top() >= view.top());
-    CHECK(row.bottom() <= view.bottom());
-    CHECK(view.contains(row));
-  }
+  auto rows_visible = [&] {
+    const QRect view = table->viewport()->rect();
+    for (int r = 0; r < table->rowCount(); ++r) {
+      const QRect row = table->visualItemRect(table->item(r, 0));
+      INFO("row " << r << " at " << row.top() << ".." << row.bottom() << " of " << view.height());
+      CHECK(row.top() >= view.top());
+      CHECK(row.bottom() <= view.bottom());
+    }
+  };
+  rows_visible();
+
+  // The window's zoom makes the application font larger: taller rows, still all shown, and
+  // every map's labels still inside and apart.
+  const QFont normal = QApplication::font();
+  QFont big = normal;
+  big.setPointSizeF(normal.pointSizeF() * 1.5);
+  QApplication::setFont(big);
+  QApplication::processEvents();
+  QApplication::processEvents();
+  CHECK(table->rowHeight(1) > QFontMetrics(normal).height() * 1.4);
+  rows_visible();
+  for (int i = 0; i < 5; ++i) check_labels(*cv->heatmap(i));
+  QApplication::setFont(normal);
+  QApplication::processEvents();
 
   // The top row's combo box reaches every weight map.
   cv->setColorRange(ColorRange::kRow);
