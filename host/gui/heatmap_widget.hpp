@@ -13,6 +13,7 @@
 
 #include "graders/model/tensor.hpp"
 #include "gui/color_range.hpp"
+#include "gui/labels.hpp"
 
 namespace awb::gui {
 
@@ -80,11 +81,7 @@ class HeatmapWidget : public QWidget {
     QRectF title, plot, legend, caption;
     double cell = 0;
     double row_label_width = 0, gap = 0;
-    struct {
-      bool turned = false;
-      int stride = 1;
-      double depth = 0;
-    } cols;
+    AxisLabels cols;  // below the plot
     int row_stride = 1;
     bool values = false;  // every unmasked cell shows its value
   };
