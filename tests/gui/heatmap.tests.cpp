@@ -397,18 +397,16 @@ TEST_CASE("compare of four variants at 1920 × 1080: large heatmaps, every table
   };
   rows_visible();
 
-  // The window's zoom makes the application font larger: taller rows, still all shown, and
-  // every map's labels still inside and apart.
-  const QFont normal = QApplication::font();
-  QFont big = normal;
-  big.setPointSizeF(normal.pointSizeF() * 1.5);
-  QApplication::setFont(big);
+  // The window's zoom makes its font larger: taller rows, still all shown, and every map's
+  // labels still inside and apart.
+  const QFont normal = table->font();
+  w.setZoom(150);
   QApplication::processEvents();
   QApplication::processEvents();
   CHECK(table->rowHeight(1) > QFontMetrics(normal).height() * 1.4);
   rows_visible();
   for (int i = 0; i < 5; ++i) check_labels(*cv->heatmap(i));
-  QApplication::setFont(normal);
+  w.setZoom(100);
   QApplication::processEvents();
 
   // The top row's combo box reaches every weight map.
