@@ -77,9 +77,8 @@ const BarChart::Layout& BarChart::layout() const {
   l.gap = std::max(2.0, std::ceil(l.line / 6));
   // Left: the axis's numbers; top: the title, then room for the values above the tallest bar;
   // bottom: the values below the longest negative bar, the tokens and the caption.
-  const double axis_w = std::ceil(std::max(fm.horizontalAdvance(bar_value_text(scaleMax())),
-                                           fm.horizontalAdvance(QStringLiteral("0")))) +
-                        2 * l.gap;
+  const double axis_w =
+      widest(font(), {bar_value_text(scaleMax()), QStringLiteral("0")}) + 2 * l.gap;
   const double left = kMargin + axis_w, w = width() - left - kMargin;
   const double slot = w / static_cast<double>(std::max<size_t>(values_.size(), 1));
   QStringList values, tokens;
@@ -87,9 +86,10 @@ const BarChart::Layout& BarChart::layout() const {
     values << valueLabel(static_cast<int>(i));
     tokens << tokenLabel(static_cast<int>(i));
   }
-  l.values = fit_axis_labels(fm, widest(fm, values), slot);
-  l.tokens = fit_axis_labels(fm, widest(fm, tokens), slot);
-  const double top = l.line + 2 * l.gap + l.values.depth + l.gap;
+  l.values = fit_axis_labels(fm, widest(font(), values), slot);
+  l.tokens = fit_axis_labels(fm, widest(font(), tokens), slot);
+  l.title = chart_title_height(*this, title_, kMargin);
+  const double top = l.title + l.values.depth + l.gap;
   const double below =
       (signedAxis() ? l.values.depth + l.gap : 0) + l.gap + l.tokens.depth + l.gap + l.line + l.gap;
   l.plot = QRectF(left, top, w, height() - top - below);
@@ -133,7 +133,7 @@ QRectF BarChart::valueLabelRect(int i) const {
   const QString text = valueLabel(i);
   if (text.isEmpty() || i % l.values.stride != 0) return {};
   const QRectF b = barRect(i);
-  const double tw = QFontMetricsF(font()).horizontalAdvance(text);
+  const double tw = text_width(font(), text);
   const double along = l.values.turned ? tw : l.line, across = l.values.turned ? l.line : tw;
   // Past the bar's end: above a bar that rises, below one that falls.
   const double y =
@@ -148,7 +148,7 @@ QRectF BarChart::tokenLabelRect(int i) const {
   const double slot = p.width() / static_cast<double>(values_.size());
   const double cx = p.left() + slot * (i + 0.5);
   const double y = p.bottom() + (signedAxis() ? l.values.depth + l.gap : 0) + l.gap;
-  const double tw = QFontMetricsF(font()).horizontalAdvance(tokenLabel(i));
+  const double tw = text_width(font(), tokenLabel(i));
   return l.tokens.turned ? QRectF(cx - l.line / 2, y, l.line, tw)
                          : QRectF(cx - tw / 2, y, tw, l.line);
 }
@@ -156,7 +156,7 @@ QRectF BarChart::tokenLabelRect(int i) const {
 void BarChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   const Layout& l = layout();
-  paint_chart_frame(painter, *this, title_, kMargin, static_cast<int>(l.line + 2 * l.gap));
+  paint_chart_frame(painter, *this, title_, kMargin, static_cast<int>(l.title));
   const QColor text = palette().windowText().color();
   const QRectF p = plotRect();
   if (values_.empty() || p.height() < 10) return;
@@ -202,8 +202,31 @@ void BarChart::paintEvent(QPaintEvent*) {
   }
   painter.setPen(QPen(text, 1));
   painter.drawLine(QPointF(p.left(), zero + 0.5), QPointF(p.right(), zero + 0.5));
-  painter.drawText(QRectF(kMargin, height() - l.line - l.gap, width() - 2 * kMargin, l.line),
-                   Qt::AlignLeft | Qt::AlignVCenter, caption_);
+  painter.drawText(captionRect(), Qt::AlignLeft | Qt::AlignVCenter, caption_);
+}
+
+QRectF BarChart::captionRect() const {
+  const Layout& l = layout();
+  return {kMargin, height() - l.line - l.gap, width() - 2.0 * kMargin, l.line};
+}
+
+std::vector<DrawnTextSource::Text> BarChart::drawnTexts() const {
+  const Layout& l = layout();
+  std::vector<Text> out;
+  out.push_back({title_, QRectF(kMargin, 0, width() - 2 * kMargin, l.title), false, true});
+  if (values_.empty() || l.plot.height() < 10) return out;
+  const double axis_right = l.plot.left() - l.gap;
+  out.push_back(
+      {bar_value_text(scaleMax()), QRectF(0, l.plot.top() - l.line / 2, axis_right, l.line)});
+  out.push_back({QStringLiteral("0"), QRectF(0, zeroLine() - l.line / 2, axis_right, l.line)});
+  for (int i = 0; i < static_cast<int>(values_.size()); ++i) {
+    if (!valueLabelRect(i).isEmpty())
+      out.push_back({valueLabel(i), valueLabelRect(i), l.values.turned});
+    if (!tokenLabelRect(i).isEmpty())
+      out.push_back({tokenLabel(i), tokenLabelRect(i), l.tokens.turned});
+  }
+  out.push_back({caption_, captionRect()});
+  return out;
 }
 
 }  // namespace awb::gui

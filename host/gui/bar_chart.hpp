@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "gui/labels.hpp"
+#include "gui/layout_check.hpp"
 
 namespace awb::gui {
 
-class BarChart : public QWidget {
+class BarChart : public QWidget, public DrawnTextSource {
   Q_OBJECT
  public:
   explicit BarChart(QWidget* parent = nullptr);
@@ -50,6 +51,8 @@ class BarChart : public QWidget {
   static QColor barColor() { return QColor(0x35, 0x6a, 0xa0); }
   QSize sizeHint() const override { return {360, 180}; }
   QSize minimumSizeHint() const override;
+  // Every text the chart draws and where, for the layout check.
+  std::vector<Text> drawnTexts() const override;
 
  protected:
   void paintEvent(QPaintEvent*) override;
@@ -60,12 +63,13 @@ class BarChart : public QWidget {
   // Every band's place, from the size, the font and the values; cached until one changes.
   struct Layout {
     QRectF plot;  // where bars are drawn
-    double line = 0, gap = 0;
+    double line = 0, gap = 0, title = 0;
     AxisLabels values, tokens;
   };
   const Layout& layout() const;
   void invalidate();
   QRectF plotRect() const { return layout().plot; }
+  QRectF captionRect() const;
   double scaleMax() const;
   bool signedAxis() const;
   QString tokenLabel(int i) const;

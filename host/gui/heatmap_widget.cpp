@@ -181,8 +181,8 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
 
   // The legend: colour bar, its numbers, and the masked swatch.
   const double bar = line;
-  double legend_w = bar + l.gap / 2 + widest(fm, legendTicks());
-  if (causal_) legend_w = std::max(legend_w, line + l.gap / 2 + fm.horizontalAdvance(tr("masked")));
+  double legend_w = bar + l.gap / 2 + widest(font(), legendTicks());
+  if (causal_) legend_w = std::max(legend_w, line + l.gap / 2 + text_width(font(), tr("masked")));
   legend_w = std::ceil(legend_w);
 
   const bool labelled = !row_labels_.isEmpty() || !col_labels_.isEmpty();
@@ -191,8 +191,8 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
     for (int r = 0; r < rows; ++r) row_texts << rowLabel(r);
     for (int c = 0; c < cols; ++c) col_texts << columnLabel(c);
   }
-  l.row_label_width = std::ceil(widest(fm, row_texts));
-  const double col_widest = widest(fm, col_texts);
+  l.row_label_width = std::ceil(widest(font(), row_texts));
+  const double col_widest = widest(font(), col_texts);
 
   const double left = margin + (labelled ? l.row_label_width + l.gap : 0);
   const double top = l.title.bottom() + (title_.isEmpty() ? 0 : l.gap);
@@ -230,8 +230,7 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
         if (!masked(r, c))
-          widest_value =
-              std::max(widest_value, fm.horizontalAdvance(cell_value_text(matrix_(r, c))));
+          widest_value = std::max(widest_value, text_width(font(), cell_value_text(matrix_(r, c))));
     l.values = widest_value + 2 * pad <= cell;
   }
   return l;
@@ -249,7 +248,7 @@ QRectF HeatmapWidget::rowLabelRect(int r) const {
       r >= matrix_.rows || r % l.row_stride != 0)
     return {};
   const QFontMetricsF fm(font());
-  const double tw = fm.horizontalAdvance(rowLabel(r)), th = std::ceil(fm.height());
+  const double tw = text_width(font(), rowLabel(r)), th = std::ceil(fm.height());
   const double cy = l.plot.top() + (r + 0.5) * l.cell;
   return {l.plot.left() - l.gap - tw, cy - th / 2, tw, th};
 }
@@ -260,7 +259,7 @@ QRectF HeatmapWidget::columnLabelRect(int c) const {
       c >= matrix_.cols || c % l.cols.stride != 0)
     return {};
   const QFontMetricsF fm(font());
-  const double tw = fm.horizontalAdvance(columnLabel(c)), th = std::ceil(fm.height());
+  const double tw = text_width(font(), columnLabel(c)), th = std::ceil(fm.height());
   const double cx = l.plot.left() + (c + 0.5) * l.cell, y = l.plot.bottom() + l.gap;
   return l.cols.turned ? QRectF(cx - th / 2, y, th, tw) : QRectF(cx - tw / 2, y, tw, th);
 }
@@ -275,7 +274,7 @@ QRectF HeatmapWidget::cellTextRect(int r, int c) const {
   const QString text = cellText(r, c);
   if (text.isEmpty()) return {};
   const QFontMetricsF fm(font());
-  const double tw = fm.horizontalAdvance(text), th = std::ceil(fm.height());
+  const double tw = text_width(font(), text), th = std::ceil(fm.height());
   const QPointF centre = cellRect(r, c).center();
   return {centre.x() - tw / 2, centre.y() - th / 2, tw, th};
 }
@@ -353,29 +352,55 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
 
   // Legend: the colour bar from the range's low end (bottom) to its high end (top), its
   // numbers, the masked swatch, and the caption naming the range in force.
-  const QFontMetricsF fm(font());
-  const double line = std::ceil(fm.height());
+  const double line = std::ceil(QFontMetricsF(font()).height());
   const QRectF bar(l.legend.left(), l.legend.top(), line, l.legend.height());
   QImage ramp(1, ColorMap::kSize, QImage::Format_RGB32);
   for (int i = 0; i < ColorMap::kSize; ++i)
     ramp.setPixel(0, ColorMap::kSize - 1 - i, ColorMap::instance().entry(i));
   painter.drawImage(bar, ramp);
-  const QStringList ticks = legendTicks();
-  const double tx = bar.right() + l.gap / 2, tw = l.legend.right() - tx;
-  painter.drawText(QRectF(tx, bar.top(), tw, line), Qt::AlignLeft | Qt::AlignTop, ticks[0]);
-  if (bar.height() >= 3 * line)
-    painter.drawText(QRectF(tx, bar.center().y() - line / 2, tw, line),
-                     Qt::AlignLeft | Qt::AlignVCenter, ticks[1]);
-  painter.drawText(QRectF(tx, bar.bottom() - line, tw, line), Qt::AlignLeft | Qt::AlignBottom,
-                   ticks[2]);
+  for (const auto& [text, box] : legendTexts())
+    painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
   if (causal_) {
     const QRectF sw(bar.left(), bar.bottom() + l.gap, line, line);
     painter.fillRect(sw, masked_color());
     painter.fillRect(sw, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
-    painter.drawText(QRectF(tx, sw.top(), tw, line), Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("masked"));
   }
   painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, rangeCaption());
+}
+
+std::vector<std::pair<QString, QRectF>> HeatmapWidget::legendTexts() const {
+  // The numbers beside the colour bar's top, middle (when there is room) and bottom, and the
+  // masked swatch's name below it.
+  const Layout& l = layout();
+  const double line = std::ceil(QFontMetricsF(font()).height());
+  const QRectF bar(l.legend.left(), l.legend.top(), line, l.legend.height());
+  const double tx = bar.right() + l.gap / 2, tw = l.legend.right() - tx;
+  const QStringList ticks = legendTicks();
+  std::vector<std::pair<QString, QRectF>> out{{ticks[0], QRectF(tx, bar.top(), tw, line)}};
+  if (bar.height() >= 3 * line)
+    out.push_back({ticks[1], QRectF(tx, bar.center().y() - line / 2, tw, line)});
+  out.push_back({ticks[2], QRectF(tx, bar.bottom() - line, tw, line)});
+  if (causal_) out.push_back({tr("masked"), QRectF(tx, bar.bottom() + l.gap, tw, line)});
+  return out;
+}
+
+std::vector<DrawnTextSource::Text> HeatmapWidget::drawnTexts() const {
+  const Layout& l = layout();
+  std::vector<Text> out;
+  out.push_back({title_, l.title, false, true});
+  if (l.plot.isEmpty() || image_.isNull()) return out;
+  for (int r = 0; r < matrix_.rows; ++r)
+    if (!rowLabelRect(r).isEmpty()) out.push_back({rowLabel(r), rowLabelRect(r)});
+  for (int c = 0; c < matrix_.cols; ++c)
+    if (!columnLabelRect(c).isEmpty())
+      out.push_back({columnLabel(c), columnLabelRect(c), l.cols.turned});
+  if (l.values)
+    for (int r = 0; r < matrix_.rows; ++r)
+      for (int c = 0; c < matrix_.cols; ++c)
+        if (!cellText(r, c).isEmpty()) out.push_back({cellText(r, c), cellTextRect(r, c)});
+  for (const auto& [text, box] : legendTexts()) out.push_back({text, box});
+  out.push_back({rangeCaption(), l.caption, false, true});
+  return out;
 }
 
 bool HeatmapWidget::event(QEvent* e) {

@@ -10,14 +10,16 @@
 #include <QStringList>
 #include <QWidget>
 #include <utility>
+#include <vector>
 
 #include "graders/model/tensor.hpp"
 #include "gui/color_range.hpp"
 #include "gui/labels.hpp"
+#include "gui/layout_check.hpp"
 
 namespace awb::gui {
 
-class HeatmapWidget : public QWidget {
+class HeatmapWidget : public QWidget, public DrawnTextSource {
   Q_OBJECT
  public:
   explicit HeatmapWidget(QWidget* parent = nullptr);
@@ -64,6 +66,8 @@ class HeatmapWidget : public QWidget {
   QStringList legendTicks() const;
   QRectF legendRect() const { return layout().legend; }
   QRectF captionRect() const { return layout().caption; }
+  // Every text the map draws and where, for the layout check.
+  std::vector<Text> drawnTexts() const override;
 
   QSize sizeHint() const override { return {360, 320}; }
   QSize minimumSizeHint() const override { return {160, 140}; }
@@ -92,6 +96,7 @@ class HeatmapWidget : public QWidget {
   bool masked(int r, int c) const { return causal_ && c > r; }
   QString rowLabel(int r) const;
   QString columnLabel(int c) const;
+  std::vector<std::pair<QString, QRectF>> legendTexts() const;
 
   Matrix matrix_;
   double lo_ = 0, hi_ = 1;  // the scale

@@ -27,9 +27,18 @@ QString cell_value_text(double value) { return QString::number(value, 'f', 2); }
 
 QString bar_value_text(double value) { return QString::number(value, 'g', 3); }
 
-double widest(const QFontMetricsF& fm, const QStringList& texts) {
+double text_width(const QFont& font, const QString& text) {
+  return std::max(std::ceil(QFontMetricsF(font).horizontalAdvance(text)),
+                  static_cast<double>(QFontMetrics(font).horizontalAdvance(text)));
+}
+
+double widest(const QFont& font, const QStringList& texts) {
+  const QFontMetricsF fm(font);
+  const QFontMetrics fmi(font);
   double w = 0;
-  for (const auto& t : texts) w = std::max(w, fm.horizontalAdvance(t));
+  for (const auto& t : texts)
+    w = std::max(
+        {w, std::ceil(fm.horizontalAdvance(t)), static_cast<double>(fmi.horizontalAdvance(t))});
   return w;
 }
 

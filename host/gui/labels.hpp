@@ -24,8 +24,11 @@ QColor contrast_text_color(QRgb background);
 QString cell_value_text(double value);
 // A bar's value in three significant digits ("0.139", "-2.35").
 QString bar_value_text(double value);
-// The widest of `texts` in `fm`, in pixels (0 for none).
-double widest(const QFontMetricsF& fm, const QStringList& texts);
+// The width a box must have to hold `text` in `font`, whole pixels, by both the fractional and
+// the integer metrics (the layout check measures with the latter).
+double text_width(const QFont& font, const QString& text);
+// The widest of `texts` by text_width (0 for none).
+double widest(const QFont& font, const QStringList& texts);
 
 // How labels along an axis of slots `step` pixels apart fit: side by side when the widest fits
 // its slot, else turned 90° (one line high each); every `stride`-th is drawn, the smallest

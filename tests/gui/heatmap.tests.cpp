@@ -9,6 +9,7 @@
 #include "core/plugins/subjects.hpp"
 #include "gui/colormap.hpp"
 #include "gui/labels.hpp"
+#include "gui/layout_check.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;
@@ -87,6 +88,13 @@ int check_labels(const gui::HeatmapWidget& map) {
   return static_cast<int>(boxes.size());
 }
 
+// The layout check finds no text of `w` (and its children) cut off; names what it finds.
+bool no_text_cut_off(QWidget* w) {
+  const auto clipped = gui::find_clipped_text(w);
+  for (const auto& c : clipped) UNSCOPED_INFO(c.describe().toStdString());
+  return clipped.empty();
+}
+
 QComboBox* range_box(QWidget* view) {
   for (auto* box : view->findChildren<QComboBox*>())
     if (box->count() == 4 && box->itemText(3) == "per row") return box;
@@ -117,6 +125,9 @@ TEST_CASE("heatmap on journey: token labels beside the plot, drawn, inside, neve
     CHECK(map->columnLabelRect(i).top() > map->plotArea().bottom());
     CHECK(map->columnLabelRect(i).center().x() == Approx(map->cellRect(0, i).center().x()));
   }
+  CHECK(no_text_cut_off(map));
+  CHECK(no_text_cut_off(e.view->weightsChart()));
+  CHECK(no_text_cut_off(e.view->scoresChart()));
 }
 
 TEST_CASE("heatmap labels: long tokens turn, crowded ones thin out, a larger font grows them",
@@ -141,8 +152,9 @@ TEST_CASE("heatmap labels: long tokens turn, crowded ones thin out, a larger fon
   CHECK(drawn < 2 * n);  // cells are smaller than a line: every k-th label only
   // The turned labels read in full: each box is as long as its text.
   const QFontMetricsF fm(map.font());
-  CHECK(map.columnLabelRect(0).height() == Approx(fm.horizontalAdvance(tokens[0])));
-  CHECK(map.rowLabelRect(0).width() == Approx(fm.horizontalAdvance(tokens[0])));
+  CHECK(map.columnLabelRect(0).height() == gui::text_width(map.font(), tokens[0]));
+  CHECK(map.rowLabelRect(0).width() == gui::text_width(map.font(), tokens[0]));
+  CHECK(no_text_cut_off(&map));
   const double cell = map.cellRect(0, 0).width();
 
   // The application's zoom makes the font larger: labels grow, the plot shrinks, and still
@@ -154,6 +166,7 @@ TEST_CASE("heatmap labels: long tokens turn, crowded ones thin out, a larger fon
   CHECK(map.rowLabelRect(0).height() > 1.6 * fm.height());
   CHECK(map.cellRect(0, 0).width() < cell);
   CHECK(check_labels(map) > 2);
+  CHECK(no_text_cut_off(&map));
 }
 
 TEST_CASE("heatmap values: T = 6 at 800 × 600 shows every value in a contrasting colour",
@@ -190,6 +203,7 @@ TEST_CASE("heatmap values: T = 6 at 800 × 600 shows every value in a contrastin
     }
   CHECK(dark_on_light);
   CHECK(light_on_dark);
+  CHECK(no_text_cut_off(&map));
 
   // Masked cells show no number; the rest still do.
   map.setMatrix(ref.a, 0, 1, true);
@@ -335,6 +349,7 @@ TEST_CASE("explore bars: every value labelled, inside the chart, clear of bars a
   chart->setFont(big);
   QApplication::processEvents();
   CHECK(check_chart(chart) >= 1);
+  CHECK(no_text_cut_off(chart));
   CHECK(std::max(chart->valueLabelRect(0).height(), chart->valueLabelRect(0).width()) >
         1.5 * before);
 
@@ -371,6 +386,7 @@ TEST_CASE("compare of four variants at 1920 × 1080: large heatmaps, every table
     CHECK(map->plotArea().width() > 180);
     check_labels(*map);
   }
+  CHECK(no_text_cut_off(cv));
   for (int i = 0; i < 4; ++i) {
     auto* diff = cv->diffHeatmap(i);
     REQUIRE(diff);
@@ -406,6 +422,7 @@ TEST_CASE("compare of four variants at 1920 × 1080: large heatmaps, every table
   CHECK(table->rowHeight(1) > QFontMetrics(normal).height() * 1.4);
   rows_visible();
   for (int i = 0; i < 5; ++i) check_labels(*cv->heatmap(i));
+  CHECK(no_text_cut_off(cv));
   w.setZoom(100);
   QApplication::processEvents();
 
