@@ -27,10 +27,11 @@ BarChart::BarChart(QWidget* parent) : QWidget(parent) {
 }
 
 QSize BarChart::minimumSizeHint() const {
-  // Every band of text as the font makes it, and three lines' height of bars.
+  // Every band of text as the font makes it, and two lines' height of bars: enough to read
+  // the bars' order, small enough that two charts and a question fit a 1280 × 800 window.
   const Layout& l = layout();
   const double text = height() - l.plot.height();
-  return {160, std::max(120, static_cast<int>(std::ceil(text + 3 * l.line)))};
+  return {160, std::max(120, static_cast<int>(std::ceil(text + 2 * l.line)))};
 }
 
 void BarChart::setValues(const std::vector<double>& values, const std::vector<bool>& masked,

@@ -91,7 +91,6 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   auto* left = new QVBoxLayout;
   left->addWidget(scores_, 1);
   left->addWidget(weights_, 1);
-  left->addWidget(sum_);
   left->addWidget(context_);
   one_head_ = new QWidget;
   auto* body = new QHBoxLayout(one_head_);
@@ -118,7 +117,9 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   cancel_ = new QPushButton(tr("Cancel"));
   cancel_->setToolTip(tr("Stop the plugin's run"));
   cancel_->hide();
+  // The sum shares the status line: one line of height fewer, for a question's verdict.
   auto* status_row = new QHBoxLayout;
+  status_row->addWidget(sum_);
   status_row->addWidget(status_, 1);
   status_row->addWidget(cancel_);
   layout->addLayout(status_row);

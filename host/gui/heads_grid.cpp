@@ -4,6 +4,7 @@
 
 #include <QEvent>
 #include <QMouseEvent>
+#include <algorithm>
 #include <cmath>
 
 namespace awb::gui {
@@ -34,6 +35,16 @@ void HeadsGrid::setHeads(const std::vector<Matrix>& heads, const QStringList& to
     map->setMatrix(heads[h], 0, 1, causal);
     map->setLabels(tokens, tokens);
     map->setHighlightRow(query);
+  }
+  // One min–max spans every head, so the heads' colours compare.
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto* map : maps_) {
+    lo = std::min(lo, map->ownMinMax().first);
+    hi = std::max(hi, map->ownMinMax().second);
+  }
+  for (auto* map : maps_) {
+    map->setSharedMinMax(lo, hi);
+    map->setScaleNote(tr("shared by every head"));
   }
 }
 

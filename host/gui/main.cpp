@@ -175,7 +175,13 @@ int main(int argc, char** argv) {
                   qPrintable(QGuiApplication::platformName()));
     }
     if (cli.isSet(check_layout)) {
-      const auto clipped = find_clipped_text(&window);
+      auto clipped = find_clipped_text(&window);
+      // A layout whose minimum exceeds the screen grows the window past it: cut off there.
+      if (window.width() > o.size.width() || window.height() > o.size.height())
+        clipped.push_back({QStringLiteral("the window (its layout's minimum is larger than the "
+                                          "size asked)"),
+                           QStringLiteral("%1x%2").arg(o.size.width()).arg(o.size.height()),
+                           window.height(), o.size.height()});
       for (const auto& c : clipped) std::printf("clipped: %s\n", qPrintable(c.describe()));
       std::printf("layout: %d widgets checked at %dx%d (scale %.3g, zoom %d%%): %s\n",
                   last_checked_widget_count(), window.width(), window.height(),

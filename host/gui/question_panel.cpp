@@ -30,9 +30,8 @@ QuestionPanel::QuestionPanel(QWidget* parent) : QGroupBox(tr("Predict, then reve
   top->addWidget(ask_button_);
   top->addWidget(close_button_);
   auto* answer = new QHBoxLayout;
-  answer->addWidget(prompt_);
+  answer->addWidget(prompt_, 1);  // the prompt's line takes the row: one line, not a column
   answer->addLayout(heads_layout_);
-  answer->addStretch(1);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(ask_);

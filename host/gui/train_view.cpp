@@ -260,6 +260,7 @@ void TrainView::rebuildTargets() {
     QStringList labels;
     for (const auto& t : tokens) labels << QString::fromStdString(t);
     auto* map = new HeatmapWidget;
+    map->setColorRange(ColorRange::kScale);  // 0–1 throughout: colours do not rescale per frame
     map->setLabels(labels, labels);
     map->setHighlightRow(targets[size_t(i)].query);
     grid->addWidget(map, i / 2, i % 2);

@@ -30,6 +30,15 @@ std::vector<ViewCase> views() {
        {"--view", "grade", "--exercise", "journey", "--plugin-dir", AWB_TEST_MUTANT, "--variant",
         "org.awb.mutant.divide-by-sum:parameter-free"}},
       {"bench", {"--view", "bench", "--exercise", "journey", "--variant", "parameter-free"}},
+      {"every head",
+       {"--view", "explore-heads", "--exercise", "multi-head", "--variant", "multi-head"}},
+      {"layers",
+       {"--view", "explore-layers", "--exercise", "animal-road", "--case", "tired", "--variant",
+        "qkv", "--query", "7"}},
+      {"a question, answered",
+       {"--exercise", "animal-road", "--variant", "qkv", "--question", "it-tired", "--answer",
+        "1"}},
+      {"train", {"--view", "train", "--exercise", "resolve-it", "--variant", "qkv"}},
   };
 }
 
