@@ -18,23 +18,7 @@ using Catch::Matchers::WithinAbs;
 
 namespace {
 
-struct Explore {
-  gui::MainWindow window{test::gui_session()};
-  gui::ExploreView* view = window.explore();
-
-  Explore(const QString& exercise, const QString& plugin) {
-    window.resize(1280, 800);
-    window.show();
-    REQUIRE(window.selectExercise(exercise));
-    REQUIRE(window.selectVariants({plugin}));
-    REQUIRE(test::wait_for([&] { return !window.busy(); }));
-    REQUIRE_FALSE(view->output().layers.empty());
-  }
-  std::vector<double> weights() const { return view->weightsChart()->values(); }
-  void settle() {
-    REQUIRE(test::wait_for([&] { return !window.busy(); }));
-  }
-};
+using Explore = test::ExploreWindow;
 
 double sum(const std::vector<double>& v) {
   double s = 0;

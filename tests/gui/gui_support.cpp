@@ -3,7 +3,9 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QThread>
+#include <catch2/catch.hpp>
 #include <cstdio>
 
 #include "gui/export.hpp"
@@ -51,6 +53,36 @@ std::string rgb_text(QRgb c) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "#%02x%02x%02x", qRed(c), qGreen(c), qBlue(c));
   return buf;
+}
+
+GuiRun run_gui(const QStringList& args, const QStringList& env, int timeout_ms) {
+  QProcess gui;
+  auto e = QProcessEnvironment::systemEnvironment();
+  e.insert("QT_QPA_PLATFORM", "offscreen");
+  for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+  gui.setProcessEnvironment(e);
+  gui.start(AWB_TEST_GUI_EXE, args);
+  GuiRun run;
+  run.finished = gui.waitForFinished(timeout_ms);
+  run.exit_code = gui.exitCode();
+  run.out = QString::fromUtf8(gui.readAllStandardOutput());
+  run.err = QString::fromUtf8(gui.readAllStandardError());
+  return run;
+}
+
+ExploreWindow::ExploreWindow(const QString& exercise, const QString& variant) {
+  window.resize(1280, 800);
+  window.show();
+  REQUIRE(window.selectExercise(exercise));
+  REQUIRE(window.selectVariants({variant}));
+  REQUIRE(wait_for([&] { return !window.busy(); }));
+  REQUIRE_FALSE(view->output().layers.empty());
+}
+
+std::vector<double> ExploreWindow::weights() const { return view->weightsChart()->values(); }
+
+void ExploreWindow::settle() {
+  REQUIRE(wait_for([&] { return !window.busy(); }));
 }
 
 }  // namespace awb::test

@@ -17,19 +17,7 @@ using gui::ColorRange;
 
 namespace {
 
-struct Explore {
-  gui::MainWindow window{test::gui_session()};
-  gui::ExploreView* view = window.explore();
-
-  Explore(const QString& exercise, const QString& plugin) {
-    window.resize(1280, 800);
-    window.show();
-    REQUIRE(window.selectExercise(exercise));
-    REQUIRE(window.selectVariants({plugin}));
-    REQUIRE(test::wait_for([&] { return !window.busy(); }));
-    REQUIRE_FALSE(view->output().layers.empty());
-  }
-};
+using Explore = test::ExploreWindow;
 
 // The reference's weights and tokens of an exercise's first case.
 struct Reference {

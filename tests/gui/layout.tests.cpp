@@ -3,11 +3,12 @@
 // presentation mode at zoom 150 %. Each window is a real `awb-gui --check-layout` process, so the
 // scale is Qt's own (QT_SCALE_FACTOR), as on a high-DPI projector.
 #include <QLabel>
-#include <QProcess>
 #include <catch2/catch.hpp>
 
 #include "gui/layout_check.hpp"
 #include "gui_support.hpp"
+
+using namespace awb;
 
 namespace {
 
@@ -45,18 +46,14 @@ std::vector<ViewCase> views() {
 // Runs the check; returns its report, failing the test when any text is cut off.
 void check_layout(const ViewCase& v, const QString& size, const QString& scale,
                   const QStringList& extra = {}) {
-  QProcess gui;
-  auto env = QProcessEnvironment::systemEnvironment();
-  env.insert("QT_QPA_PLATFORM", "offscreen");
-  env.insert("QT_SCALE_FACTOR", scale);
-  gui.setProcessEnvironment(env);
-  gui.start(AWB_TEST_GUI_EXE, v.args + QStringList{"--check-layout", "--size", size} + extra);
-  REQUIRE(gui.waitForFinished(120000));
-  const QString out = gui.readAllStandardOutput();
+  const test::GuiRun gui = test::run_gui(
+      v.args + QStringList{"--check-layout", "--size", size} + extra, {"QT_SCALE_FACTOR=" + scale});
+  REQUIRE(gui.finished);
+  const QString& out = gui.out;
   INFO(v.name << " at " << size.toStdString() << ", scale " << scale.toStdString() << " "
               << extra.join(' ').toStdString() << "\n"
-              << out.toStdString() << gui.readAllStandardError().toStdString());
-  CHECK(gui.exitCode() == 0);
+              << out.toStdString() << gui.err.toStdString());
+  CHECK(gui.exit_code == 0);
   CHECK(out.contains("no text cut off"));
 }
 

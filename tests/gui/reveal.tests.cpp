@@ -3,7 +3,6 @@
 // a click picking one; one query through the layers with host/core's numbers; and awb-gui
 // rendering each new view to a PNG.
 #include <QFile>
-#include <QProcess>
 #include <QPushButton>
 #include <QTest>
 #include <algorithm>
@@ -241,21 +240,16 @@ TEST_CASE("awb-gui renders the new views: all heads, layers, an answered questio
   for (const auto& s : shots) {
     const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/") + s.file;
     QFile::remove(file);
-    QProcess gui;
-    auto env = QProcessEnvironment::systemEnvironment();
-    env.insert("QT_QPA_PLATFORM", "offscreen");
-    gui.setProcessEnvironment(env);
-    gui.start(AWB_TEST_GUI_EXE, QStringList(s.args) << "--screenshot" << file);
-    REQUIRE(gui.waitForFinished(60000));
-    INFO(s.file << ": " << gui.readAllStandardError().toStdString());
-    CHECK(gui.exitCode() == 0);
+    const test::GuiRun gui = test::run_gui(QStringList(s.args) << "--screenshot" << file);
+    REQUIRE(gui.finished);
+    INFO(s.file << ": " << gui.err.toStdString());
+    CHECK(gui.exit_code == 0);
     CHECK_FALSE(QImage(file).isNull());
   }
   // An unknown question is an error, not a silent screenshot.
-  QProcess gui;
-  gui.start(AWB_TEST_GUI_EXE, {"--exercise", "journey", "--variant", "parameter-free", "--question",
-                               "nope", "--screenshot", "/dev/null"});
-  REQUIRE(gui.waitForFinished(60000));
-  CHECK(gui.exitCode() == 1);
-  CHECK(gui.readAllStandardError().contains("no question 'nope'"));
+  const test::GuiRun gui = test::run_gui({"--exercise", "journey", "--variant", "parameter-free",
+                                          "--question", "nope", "--screenshot", "/dev/null"});
+  REQUIRE(gui.finished);
+  CHECK(gui.exit_code == 1);
+  CHECK(gui.err.contains("no question 'nope'"));
 }

@@ -1,7 +1,6 @@
 // screenshots.tests.cpp: the five acceptance screenshots, rendered by `awb-gui --screenshot`
 // into the build folder, then checked pixel by pixel against the same window built here.
 #include <QFile>
-#include <QProcess>
 #include <catch2/catch.hpp>
 
 #include "gui/colormap.hpp"
@@ -84,14 +83,10 @@ TEST_CASE("the five acceptance screenshots render and show what they should", "[
   for (const Shot& s : shots()) {
     const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/") + s.file;
     QFile::remove(file);
-    QProcess gui;
-    auto env = QProcessEnvironment::systemEnvironment();
-    env.insert("QT_QPA_PLATFORM", "offscreen");
-    gui.setProcessEnvironment(env);
-    gui.start(AWB_TEST_GUI_EXE, arguments(s, file));
-    REQUIRE(gui.waitForFinished(60000));
-    INFO(s.file << ": " << gui.readAllStandardError().toStdString());
-    REQUIRE(gui.exitCode() == 0);
+    const test::GuiRun gui = test::run_gui(arguments(s, file));
+    REQUIRE(gui.finished);
+    INFO(s.file << ": " << gui.err.toStdString());
+    REQUIRE(gui.exit_code == 0);
     QImage png(file);
     REQUIRE_FALSE(png.isNull());
 
@@ -137,14 +132,9 @@ TEST_CASE("the five acceptance screenshots render and show what they should", "[
 TEST_CASE("a high-DPI screenshot has twice the pixels and the same colours", "[gui][screenshot]") {
   const Shot s = shots().front();  // explore on journey
   const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/explore-journey@2x.png");
-  QProcess gui;
-  auto env = QProcessEnvironment::systemEnvironment();
-  env.insert("QT_QPA_PLATFORM", "offscreen");
-  env.insert("QT_SCALE_FACTOR", "2");
-  gui.setProcessEnvironment(env);
-  gui.start(AWB_TEST_GUI_EXE, arguments(s, file));
-  REQUIRE(gui.waitForFinished(60000));
-  REQUIRE(gui.exitCode() == 0);
+  const test::GuiRun gui = test::run_gui(arguments(s, file), {"QT_SCALE_FACTOR=2"});
+  REQUIRE(gui.finished);
+  REQUIRE(gui.exit_code == 0);
   QImage png(file);
   REQUIRE_FALSE(png.isNull());
   gui::MainWindow window(test::gui_session());

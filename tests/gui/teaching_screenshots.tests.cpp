@@ -3,7 +3,6 @@
 // must show no text cut off), and what each must show checked on the same window built here.
 #include <QFile>
 #include <QImage>
-#include <QProcess>
 #include <catch2/catch.hpp>
 
 #include "gui/headless.hpp"
@@ -26,15 +25,12 @@ struct Shot {
 QString render(const Shot& s) {
   const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/") + s.file;
   QFile::remove(file);
-  QProcess gui;
-  auto env = QProcessEnvironment::systemEnvironment();
-  env.insert("QT_QPA_PLATFORM", "offscreen");
-  gui.setProcessEnvironment(env);
-  gui.start(AWB_TEST_GUI_EXE, s.args + QStringList{"--screenshot", file, "--check-layout"});
-  REQUIRE(gui.waitForFinished(120000));
-  const QString out = gui.readAllStandardOutput();
-  INFO(s.file << ":\n" << out.toStdString() << gui.readAllStandardError().toStdString());
-  CHECK(gui.exitCode() == 0);
+  const test::GuiRun gui =
+      test::run_gui(s.args + QStringList{"--screenshot", file, "--check-layout"});
+  REQUIRE(gui.finished);
+  const QString out = gui.out;
+  INFO(s.file << ":\n" << out.toStdString() << gui.err.toStdString());
+  CHECK(gui.exit_code == 0);
   CHECK(out.contains("no text cut off"));
   const QImage png(file);
   REQUIRE_FALSE(png.isNull());

@@ -5,7 +5,6 @@
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <algorithm>
@@ -267,15 +266,11 @@ TEST_CASE("train view: an untrusted plugin trains in a runner that ends with eac
 TEST_CASE("awb-gui --view train --screenshot renders a finished run", "[gui][train][screenshot]") {
   const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/train-resolve-it.png");
   QFile::remove(file);
-  QProcess gui;
-  auto env = QProcessEnvironment::systemEnvironment();
-  env.insert("QT_QPA_PLATFORM", "offscreen");
-  gui.setProcessEnvironment(env);
-  gui.start(AWB_TEST_GUI_EXE, {"--exercise", "resolve-it", "--variant", "qkv", "--view", "train",
-                               "--screenshot", file});
-  REQUIRE(gui.waitForFinished(60000));
-  INFO(gui.readAllStandardError().toStdString());
-  REQUIRE(gui.exitCode() == 0);
+  const test::GuiRun gui = test::run_gui(
+      {"--exercise", "resolve-it", "--variant", "qkv", "--view", "train", "--screenshot", file});
+  REQUIRE(gui.finished);
+  INFO(gui.err.toStdString());
+  REQUIRE(gui.exit_code == 0);
   QImage png(file);
   REQUIRE_FALSE(png.isNull());
 
