@@ -89,7 +89,7 @@ void CompareView::setHead(int head) {
 
 void CompareView::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (std::exchange(stale_, false)) rerun();
+  if (runs_.take_stale()) rerun();
 }
 
 void CompareView::setColorRange(ColorRange choice) {
@@ -124,12 +124,8 @@ void CompareView::fitTable() {
 }
 
 void CompareView::rerun() {
-  if (!isVisible()) {  // a hidden view starts no plugin (and no runner) for nothing
-    stale_ = true;
-    return;
-  }
   if (!exercise_ || specs_.isEmpty()) return;
-  if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
+  if (!runs_.begin(isVisible())) return;  // rerun with the latest state when the running job ends
   status_->setText(tr("running %1…").arg(specs_.join(", ")));
   const RunInput input = core::case_input(*exercise_, case_id_.toStdString());
   std::vector<std::string> specs;

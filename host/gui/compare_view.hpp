@@ -55,7 +55,6 @@ class CompareView : public QWidget {
   RunInput input_;
   core::Comparison comparison_;
   LatestRun runs_;
-  bool stale_ = false;  // a change came while hidden: run when shown
   int head_ = 0;
 
   QComboBox *head_box_, *range_box_;

@@ -98,6 +98,7 @@ void ExploreView::judgeIfReady() {
 
 void ExploreView::closeQuestion() {
   question_ = -1;
+  layer_ = -1;  // the question fixed its layer; free exploring starts at the last again
   ++asked_;
   truth_pending_ = false;
   truth_.reset();

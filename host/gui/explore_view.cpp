@@ -199,21 +199,18 @@ void ExploreView::rebuildChips() {
 
 void ExploreView::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (std::exchange(stale_, false)) rerun();
+  if (runs_.take_stale()) rerun();
 }
 
 void ExploreView::rerun() {
-  if (!isVisible()) {  // a hidden view starts no plugin (and no runner) for nothing
-    stale_ = true;
-    return;
-  }
   sharpness_label_->setText(QString::number(sharpness(), 'g', 3));
   if (!exercise_ || spec_.isEmpty()) return;
-  if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
+  if (!runs_.begin(isVisible())) return;  // rerun with the latest state when the running job ends
   RunInput input = core::case_input(*exercise_, case_id_.toStdString());
   input.params.sharpness = sharpness();
   status_->setText(tr("running %1…").arg(spec_));
   cancel_->show();
+  arm_variant_runs();
   const auto catalog = session_.catalog();
   const std::string spec = spec_.toStdString();
   run_async<VariantRun>(
@@ -244,7 +241,7 @@ void ExploreView::showRun() {
   const QSignalBlocker b1(layer_box_), b2(head_box_);
   layer_box_->clear();
   for (size_t l = 0; l < layers.size(); ++l) layer_box_->addItem(QString::number(l));
-  const int layer = layer_ < 0 ? static_cast<int>(layers.size()) - 1 : layer_;
+  const int layer = shownLayer();
   layer_box_->setCurrentIndex(layer);
   layer_box_->setEnabled(layers.size() > 1 && !asking());
   head_box_->clear();
@@ -260,7 +257,7 @@ void ExploreView::showRun() {
 
 void ExploreView::showQuery() {
   const auto& layers = run_.output.layers;
-  const int layer = layer_ < 0 ? static_cast<int>(layers.size()) - 1 : layer_;
+  const int layer = shownLayer();
   if (layer < 0 || layers[static_cast<size_t>(layer)].result.weights.empty()) {
     scores_->setValues({}, {}, {}, 0);
     weights_->setValues({}, {}, {}, 1);
@@ -304,7 +301,10 @@ void ExploreView::showQuery() {
 }
 
 int ExploreView::shownLayer() const {
-  return layer_ < 0 ? static_cast<int>(run_.output.layers.size()) - 1 : layer_;
+  // The last layer by default; -1 when the run has no layer to show (it failed or was cancelled)
+  // or none as deep as the one chosen.
+  const int layers = static_cast<int>(run_.output.layers.size());
+  return layer_ < 0 ? layers - 1 : (layer_ < layers ? layer_ : -1);
 }
 
 void ExploreView::setMode(Mode mode) {

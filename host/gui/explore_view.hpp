@@ -104,7 +104,6 @@ class ExploreView : public QWidget {
   VariantRun run_;
   RunInput shown_input_;
   LatestRun runs_;
-  bool stale_ = false;                     // a change came while hidden: run when shown
   int query_ = 0, head_ = 0, layer_ = -1;  // layer -1: the last
   Mode mode_ = Mode::kOneHead;
 

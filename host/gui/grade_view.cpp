@@ -59,6 +59,10 @@ GradeView::GradeView(Session& session, QWidget* parent) : QWidget(parent), sessi
   connect(scope_, &QComboBox::activated, this, [this] { rerun(); });
 }
 
+GradeView::~GradeView() {
+  if (cancel_token_) cancel_token_->store(true);
+}
+
 void GradeView::fillScopes() {
   scope_->addItem(tr("the selected exercise"));
   scope_->addItem(tr("every loaded exercise (%1)").arg(session_.exercises().exercises.size()));
@@ -114,17 +118,13 @@ void GradeView::cancel() {
 
 void GradeView::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (std::exchange(stale_, false)) rerun();
+  if (runs_.take_stale()) rerun();
 }
 
 void GradeView::rerun() {
-  if (!isVisible()) {  // a hidden view starts no plugin (and no runner) for nothing
-    stale_ = true;
-    return;
-  }
   const auto exercises = scopeExercises();
   if (exercises.empty() || spec_.isEmpty()) return;
-  if (!runs_.begin()) return;  // rerun with the latest state when the running job ends
+  if (!runs_.begin(isVisible())) return;  // rerun with the latest state when the running job ends
   const int scope = scope_->currentIndex();
   const core::Assignment* assignment =
       scope >= 2 ? &assignments_[static_cast<size_t>(scope - 2)] : nullptr;
@@ -147,12 +147,22 @@ void GradeView::rerun() {
   progress->start();
   const auto catalog = session_.catalog();
   const std::string spec = spec_.toStdString();
-  // Exercises and assignments live as long as the view.
+  // The job owns copies of what it grades: it may outlive the view (and the session) when the
+  // window closes while it runs.
+  struct Work {
+    std::vector<core::Exercise> exercises;
+    std::optional<core::Assignment> assignment;
+  };
+  auto work = std::make_shared<Work>();
+  for (const auto* e : exercises) work->exercises.push_back(*e);
+  if (assignment) work->assignment = *assignment;
   run_async<grade::GradeReport>(
       this,
       [=] {
-        return grade_job(catalog, spec, exercises, assignment, token,
-                         [done](int d, int) { done->store(d); });
+        std::vector<const core::Exercise*> list;
+        for (const auto& e : work->exercises) list.push_back(&e);
+        return grade_job(catalog, spec, list, work->assignment ? &*work->assignment : nullptr,
+                         token, [done](int d, int) { done->store(d); });
       },
       [this, progress, token](Outcome<grade::GradeReport> r) {
         progress->deleteLater();
@@ -252,7 +262,10 @@ void GradeView::fitTotalFont() {
 }
 
 void GradeView::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::FontChange) fitTotalFont();
+  if (event->type() == QEvent::FontChange) {
+    fitTotalFont();
+    for (int c = 0; c < kFeedback; ++c) tree_->resizeColumnToContents(c);  // ids stay whole
+  }
   QWidget::changeEvent(event);
 }
 

@@ -22,6 +22,7 @@ class GradeView : public QWidget {
   Q_OBJECT
  public:
   explicit GradeView(Session& session, QWidget* parent = nullptr);
+  ~GradeView() override;  // cancels a running job: its runner ends, no exercise follows
 
   void setVariant(const QString& spec);
   void setExercise(const core::Exercise* exercise);
@@ -65,7 +66,6 @@ class GradeView : public QWidget {
   std::vector<core::Assignment> assignments_;  // the bundled ones that load
   std::optional<grade::GradeReport> report_;
   LatestRun runs_;
-  bool stale_ = false;  // a change came while hidden: run when shown
   CancelToken cancel_token_;
   QLabel *total_, *status_;
   QComboBox* scope_;

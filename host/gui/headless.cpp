@@ -29,8 +29,9 @@ bool wait_idle(MainWindow& window, int timeout_ms) {
 bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, int timeout_ms) {
   window.resize(o.size);
   window.show();
-  if (o.presentation) window.setPresentation(true);
+  // As the window does: the zoom first, then presentation raises it to at least 150 %.
   if (o.zoom != 100) window.setZoom(o.zoom);
+  if (o.presentation) window.setPresentation(true);
   if (!window.setView(o.view)) {
     *error = QStringLiteral(
                  "unknown view '%1' (explore, explore-heads, explore-layers, compare, grade, "

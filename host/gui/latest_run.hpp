@@ -3,6 +3,8 @@
 #ifndef AWB_GUI_LATEST_RUN_HPP_
 #define AWB_GUI_LATEST_RUN_HPP_
 
+#include <utility>
+
 namespace awb::gui {
 
 // How a view takes a job's result: it shows what the view asks for now, or requests came
@@ -13,6 +15,17 @@ enum class RunEnd { kCurrent, kSuperseded };
 // would show stale pictures for seconds after the drag stops.
 class LatestRun {
  public:
+  // As begin(), for a view that may be hidden: a hidden view starts no job (no plugin runs, no
+  // runner starts, for nothing shown); take_stale() says, when it is shown, that it must run.
+  bool begin(bool visible) {
+    if (!visible) {
+      stale_ = true;
+      return false;
+    }
+    return begin();
+  }
+  bool take_stale() { return std::exchange(stale_, false); }
+
   // True when the caller starts its job now; false while one runs: the request is kept, and
   // however many arrive, the job's end asks for one rerun.
   bool begin() {
@@ -36,7 +49,7 @@ class LatestRun {
   bool busy() const { return running_ || pending_; }
 
  private:
-  bool running_ = false, pending_ = false;
+  bool running_ = false, pending_ = false, stale_ = false;
 };
 
 }  // namespace awb::gui

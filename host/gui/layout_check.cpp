@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QStyleOptionComboBox>
 #include <QTabBar>
 #include <QTextDocument>
@@ -95,8 +96,10 @@ void check_header(std::vector<ClippedText>& out, const QHeaderView* h) {
 
 void check_items(std::vector<ClippedText>& out, const QAbstractItemView* v) {
   const QAbstractItemModel* m = v->model();
-  // Wrapped text grows its row instead (tree, table and list views each declare the property).
-  if (m == nullptr || v->property("wordWrap").toBool()) return;
+  if (m == nullptr) return;
+  // A wrapping view (tree, table and list views each declare the property) grows a row for text
+  // that can break; a word that cannot (an id, a number) must still fit its cell.
+  const bool wraps = v->property("wordWrap").toBool();
   const int margin = v->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, v) + 1;
   // Every cell of the rows the view lays out (children of expanded rows too).
   std::vector<QModelIndex> parents{QModelIndex()};
@@ -111,6 +114,7 @@ void check_items(std::vector<ClippedText>& out, const QAbstractItemView* v) {
         if (c == 0 && m->hasChildren(i)) parents.push_back(i);
         const QString text = i.data(Qt::DisplayRole).toString();
         if (text.isEmpty()) continue;
+        if (wraps && text.contains(QRegularExpression(QStringLiteral("\\s")))) continue;
         QFont font = v->font();
         if (const QVariant f = i.data(Qt::FontRole); f.isValid()) font = f.value<QFont>();
         const int decoration = i.data(Qt::DecorationRole).isValid() ? v->iconSize().width() + 4 : 0;

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QScreen>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "core/base/version.hpp"
@@ -22,7 +23,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
   const auto has = [&](std::initializer_list<const char*> names) {
     for (const char* n : names)
-      if (args.contains(QLatin1String(n))) return true;
+      for (const QString& a : args)
+        if (a == QLatin1String(n) || a.startsWith(QLatin1String(n) + '=')) return true;
     return false;
   };
   // Help and version need no display: a QCoreApplication prints them and exits, where a
@@ -208,5 +210,14 @@ int main(int argc, char** argv) {
     else if (!o.question.isEmpty() && !window.explore()->askQuestion(o.question))
       std::fprintf(stderr, "awb-gui: no question '%s'\n", qPrintable(o.question));
   }
-  return QApplication::exec();
+  const int rc = QApplication::exec();
+  // Jobs may still run on the pool (a plugin that hangs until its limit): stop what can be
+  // stopped and wait a little; past that, leave without destroying what they still read (the
+  // runners end with this process).
+  cancel_variant_runs();
+  window.grade()->cancel();
+  window.train()->stop();
+  window.close();
+  if (!job_pool().waitForDone(3000)) std::_Exit(rc);
+  return rc;
 }

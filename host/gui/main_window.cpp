@@ -335,9 +335,8 @@ void MainWindow::setPresentation(bool on) {
     split_->setSizes({0, width() * 2 / 3, width() / 3});
   } else {
     setZoom(zoom_before_presenting_);
-    if (session_.remembers())
-      split_->restoreState(QSettings().value(kSplitterKey).toByteArray());
-    else
+    if (!session_.remembers() ||
+        !split_->restoreState(QSettings().value(kSplitterKey).toByteArray()))
       split_->setSizes({300, width() - 300, 0});
   }
 }

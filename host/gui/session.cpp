@@ -49,10 +49,10 @@ QString variant_spec(const core::PluginDesc& plugin, const core::VariantDesc& va
 }
 
 void cancel_variant_runs() { variant_cancel()->store(true); }
+void arm_variant_runs() { variant_cancel()->store(false); }
 
 VariantRun run_variant_job(const CatalogPtr& catalog, const std::string& spec,
                            const RunInput& input) {
-  variant_cancel()->store(false);  // one explore run at a time: a Cancel was for the one before
   const core::VariantRef ref = core::find_variant(*catalog, spec);
   VariantRun run;
   const RunInput fitted =
@@ -89,6 +89,8 @@ grade::GradeReport grade_job(const CatalogPtr& catalog, const std::string& spec,
   const int total = static_cast<int>(exercises.size());
   for (int i = 0; i < total && !cancel->load(); ++i) {
     grade::GradeReport one = core::grade_variant(ref, {exercises[static_cast<size_t>(i)]}, options);
+    if (cancel->load())
+      break;  // cut short by Cancel: its errors are the cancel's, not the plugin's
     if (i == 0) {
       report.subject = one.subject;
       report.plugin_path = one.plugin_path;

@@ -81,9 +81,11 @@ grade::GradeReport grade_job(const CatalogPtr& catalog, const std::string& spec,
 // "plugin.id:variant-id": unambiguous across plugins.
 QString variant_spec(const core::PluginDesc& plugin, const core::VariantDesc& variant);
 
-// Stops the explore run in flight, if any (its runner ends within 100 ms); the next run
-// starts afresh.
+// Stops the explore run in flight, if any (its runner ends within 100 ms).
 void cancel_variant_runs();
+// Clears a Cancel meant for an earlier run; called on the GUI thread as a run is asked for, so
+// that a Cancel clicked before the job reaches a worker thread still counts.
+void arm_variant_runs();
 
 class Session : public QObject {
   Q_OBJECT

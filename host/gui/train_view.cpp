@@ -138,8 +138,8 @@ void TrainView::setExercise(const core::Exercise* exercise) {
   results_->setVisible(trains);  // nothing to chart or judge: the note says why
   chart_->setStepRange(trains ? exercise_->train->steps : 1);
   chart_->setThreshold(trains ? exercise_->train->loss_below : std::nullopt);
+  rebuildTargets();  // first: reset() shows the outcome on the new exercise's maps
   reset();
-  rebuildTargets();
 }
 
 void TrainView::start() {

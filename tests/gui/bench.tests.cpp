@@ -144,7 +144,7 @@ TEST_CASE("log-log chart: each decade is as wide as the next, markers in the ser
   }
 }
 
-TEST_CASE("bench view: points a variant cannot run are notes, not plotted; Cancel stops a sweep",
+TEST_CASE("bench view: points a variant cannot run are notes, not plotted, Cancel stops a sweep",
           "[gui][bench]") {
   gui::MainWindow w(test::gui_session());
   w.resize(1280, 800);

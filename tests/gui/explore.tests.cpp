@@ -55,7 +55,7 @@ TEST_CASE("journey: the query's weight bars are the lesson's and sum to 1", "[gu
   CHECK(std::abs(total - chart->pixelsPerUnit()) <= 6);  // one rounding per bar
 }
 
-TEST_CASE("selecting a query changes the bars; arrow keys move between tokens", "[gui][explore]") {
+TEST_CASE("selecting a query changes the bars, arrow keys move between tokens", "[gui][explore]") {
   Explore e("journey", "parameter-free");
   e.view->setQuery(0);
   const auto first = e.weights();

@@ -13,12 +13,14 @@
 namespace awb::test {
 
 gui::Session& gui_session() {
-  static gui::Session session({AWB_TEST_PLUGIN_DIR}, {AWB_TEST_EXERCISE_DIR});
+  static gui::Session session({AWB_TEST_PLUGIN_DIR}, {AWB_TEST_EXERCISE_DIR},
+                              gui::Session::Memory::kThisRunOnly);
   return session;
 }
 
 gui::Session& mutant_session() {
-  static gui::Session session({AWB_TEST_PLUGIN_DIR, AWB_TEST_MUTANT}, {AWB_TEST_EXERCISE_DIR});
+  static gui::Session session({AWB_TEST_PLUGIN_DIR, AWB_TEST_MUTANT}, {AWB_TEST_EXERCISE_DIR},
+                              gui::Session::Memory::kThisRunOnly);
   return session;
 }
 

@@ -156,7 +156,7 @@ TEST_CASE("a question of another case moves explore and the case list there", "[
   CHECK(view->heatmap()->matrix()(7, 5) == view->output().layers[1].result.weights[0](7, 5));
 }
 
-TEST_CASE("heads grid: one heatmap per head; clicking head k explores head k",
+TEST_CASE("heads grid: one heatmap per head, clicking head k explores head k",
           "[gui][heads-grid]") {
   gui::MainWindow window(test::gui_session());
   prepare(window, options("multi-head", "multi-head", 7));

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "gui/grade_view.hpp"
+#include "gui/train_view.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;
@@ -195,7 +196,7 @@ TEST_CASE("Cancel stops a hanging plugin's grading and explore runs, leaving no 
   REQUIRE(test::wait_for([&] { return runners_serving(AWB_TEST_HOSTILE_SLEEP) == 0; }, 5000));
 }
 
-TEST_CASE("awb-gui --help works without a display; without one the GUI says why",
+TEST_CASE("awb-gui --help works without a display, without one the GUI says why",
           "[gui][teaching]") {
   auto env = QProcessEnvironment::systemEnvironment();
   env.remove("DISPLAY");
@@ -217,4 +218,22 @@ TEST_CASE("awb-gui --help works without a display; without one the GUI says why"
   CHECK(bare.exitStatus() == QProcess::NormalExit);
   CHECK(bare.exitCode() == 2);
   CHECK(QString(bare.readAllStandardError()).contains("no display"));
+}
+
+TEST_CASE("the train view follows a switch between exercises with different targets",
+          "[gui][teaching][train]") {
+  // previous-token shows four target maps, resolve-it two: the outcome of the new exercise is
+  // drawn on its own maps (an earlier order read the old maps' targets out of range).
+  gui::MainWindow w(test::gui_session());
+  w.resize(1280, 800);
+  w.show();
+  REQUIRE(w.setView("train"));
+  REQUIRE(w.selectVariants({"causal"}));
+  REQUIRE(w.selectExercise("previous-token"));
+  const size_t before = w.train()->targetHeatmaps().size();
+  REQUIRE(w.selectVariants({"qkv"}));
+  REQUIRE(w.selectExercise("resolve-it"));
+  CHECK(w.train()->targetHeatmaps().size() == 2);
+  CHECK(before != w.train()->targetHeatmaps().size());
+  CHECK(w.train()->whyNot().isEmpty());
 }

@@ -281,7 +281,7 @@ TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
   CHECK_NOTHROW(session->finish());
 }
 
-TEST_CASE("a backward fault spoils only its own call; the session's next call runs as usual",
+TEST_CASE("a backward fault spoils only its own call, the session's next call runs as usual",
           "[isolation]") {
   const ProblemSpec problem = core::without_weights(core::example_problem("journey"));
   BackwardSeed up;

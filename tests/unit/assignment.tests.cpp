@@ -175,7 +175,7 @@ TEST_CASE("assignment: lateness counts started days and applies the policy", "[a
   CHECK(core::lateness(a, *a.due + 4 * 86400).kept == 0);
 }
 
-TEST_CASE("assignment: the graded variant is the one named; the others are listed",
+TEST_CASE("assignment: the graded variant is the one named, the others are listed",
           "[assignment]") {
   core::PluginDesc plugin;
   plugin.id = "edu.student";

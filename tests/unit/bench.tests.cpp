@@ -111,7 +111,7 @@ TEST_CASE("log-log slopes recover the exponent", "[bench]") {
   CHECK(core::loglog_slope(t, linear) == Approx(1.0));
 }
 
-TEST_CASE("bench grids expand to every combination; the goals preset names its points", "[bench]") {
+TEST_CASE("bench grids expand to every combination, the goals preset names its points", "[bench]") {
   core::BenchGrid g;
   g.tokens = {10, 20, 30};
   g.causal = {false, true};

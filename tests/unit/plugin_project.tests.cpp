@@ -78,7 +78,7 @@ TEST_CASE("template: a kind's regions and a mode's regions are kept, the others 
                               choice("qkv", false), "t") == "x\ny\nz");
 }
 
-TEST_CASE("template: placeholders are filled in kept lines; an @ of the text stays",
+TEST_CASE("template: placeholders are filled in kept lines, an @ of the text stays",
           "[plugin-project]") {
   CHECK(core::render_template("id @name@ for @kind@; mail a@b.c, @@\n", choice("qkv", true), "t") ==
         "id student-qkv for qkv; mail a@b.c, @@\n");

@@ -131,7 +131,7 @@ struct BackwardFixture {
 
 }  // namespace
 
-TEST_CASE("a backward request round-trips; exactly the asked gradients come back", "[runner]") {
+TEST_CASE("a backward request round-trips, exactly the asked gradients come back", "[runner]") {
   BackwardFixture fx;
   const auto payload = runner::encode_backward(2, fx.p, fx.f, fx.dz_t, nullptr, fx.g);
   auto d = runner::decode_backward(payload);
@@ -246,7 +246,7 @@ TEST_CASE("a backward request round-trips; exactly the asked gradients come back
   }
 }
 
-TEST_CASE("hello and load reports round-trip; a lying variant count is refused", "[runner]") {
+TEST_CASE("hello and load reports round-trip, a lying variant count is refused", "[runner]") {
   runner::Hello h;
   h.level = runner::Isolation::kConfined;
   h.notes = "landlock ABI 6";
