@@ -39,6 +39,9 @@ QThreadPool& job_pool() {
   static QThreadPool* pool = [] {
     auto* p = new QThreadPool;  // lives as long as the process: jobs may outlive every window
     p->setMaxThreadCount(8);    // a few hanging plugins must not queue the next request
+    // Threads never retire: a runner dies with the thread that started it (its parent-death
+    // signal follows that thread, not the process), and a warm runner must outlive idle time.
+    p->setExpiryTimeout(-1);
     return p;
   }();
   return *pool;
