@@ -5,6 +5,7 @@
 
 #include <QPainter>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <algorithm>
 
@@ -27,6 +28,25 @@ inline int chart_title_height(const QWidget& widget, const QString& title, int m
   return std::max(fm.height(),
                   fm.boundingRect(QRect(0, 0, width, 1 << 20), Qt::TextWordWrap, title).height()) +
          4;
+}
+
+// The bands around a chart's plot, in pixels of `widget`'s font (they follow the zoom): the
+// title (wrapped), the y tick labels' column (as wide as the widest of `y_labels`, then the tick),
+// the x tick labels' line and the x axis title's line.
+struct AxisBands {
+  int title = 0, left = 0, tick_labels = 0, axis_title = 0;
+};
+inline AxisBands axis_bands(const QWidget& widget, const QString& title,
+                            const QStringList& y_labels, int margin, int tick) {
+  const QFontMetrics fm(widget.font());
+  AxisBands b;
+  b.title = chart_title_height(widget, title, margin);
+  int widest = fm.horizontalAdvance(QStringLiteral("0.001"));
+  for (const QString& l : y_labels) widest = std::max(widest, fm.horizontalAdvance(l));
+  b.left = widest + tick + 6;
+  b.tick_labels = fm.height() + 2;
+  b.axis_title = fm.height() + 2;
+  return b;
 }
 
 }  // namespace awb::gui

@@ -93,23 +93,15 @@ LogLogChart::Decades LogLogChart::decades(Qt::Orientation axis) const {
 int LogLogChart::decadeLow(Qt::Orientation axis) const { return decades(axis).lo; }
 int LogLogChart::decadeHigh(Qt::Orientation axis) const { return decades(axis).hi; }
 
-LogLogChart::Frame LogLogChart::frame() const {
-  const QFontMetrics fm(font());
-  Frame f;
-  f.title = chart_title_height(*this, title_, kMargin);
-  // Room for the widest y label of the decades shown (or of a typical axis when empty).
+AxisBands LogLogChart::frame() const {
   const Decades y = decades(Qt::Vertical);
-  int widest = fm.horizontalAdvance(QStringLiteral("0.001"));
-  for (int e = y.lo; e <= y.hi; ++e)
-    widest = std::max(widest, fm.horizontalAdvance(decade_label(e)));
-  f.left = widest + kTick + 6;
-  f.tick_labels = fm.height() + 2;
-  f.axis_title = fm.height() + 2;
-  return f;
+  QStringList labels;
+  for (int e = y.lo; e <= y.hi; ++e) labels << decade_label(e);
+  return axis_bands(*this, title_, labels, kMargin, kTick);
 }
 
 QRectF LogLogChart::plotRect() const {
-  const Frame f = frame();
+  const AxisBands f = frame();
   // Half a label of room right of the plot, so the last x tick label stays whole.
   const int right =
       std::max(kRight, fontMetrics().horizontalAdvance(QStringLiteral("10000")) / 2 + 2);
@@ -118,7 +110,7 @@ QRectF LogLogChart::plotRect() const {
 }
 
 LogLogChart::AxisTexts LogLogChart::axisTexts(const QRectF& plot) const {
-  const Frame f = frame();
+  const AxisBands f = frame();
   const QFontMetrics fm(font());
   const Decades x = decades(Qt::Horizontal), y = decades(Qt::Vertical);
   const double x0 = std::pow(10.0, x.lo), y0 = std::pow(10.0, y.lo);

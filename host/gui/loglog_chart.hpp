@@ -9,6 +9,7 @@
 #include <QWidget>
 #include <vector>
 
+#include "gui/chart_frame.hpp"
 #include "gui/layout_check.hpp"
 
 class QPainter;
@@ -54,11 +55,7 @@ class LogLogChart : public QWidget, public DrawnTextSource {
   struct Decades {
     int lo = 0, hi = 1;
   };
-  // The bands around the plot, in pixels of the widget's font (they follow the zoom).
-  struct Frame {
-    int title = 0, left = 0, tick_labels = 0, axis_title = 0;
-  };
-  Frame frame() const;
+  AxisBands frame() const;  // the bands around the plot, in the widget's font
   Decades decades(Qt::Orientation axis) const;
   void drawAxes(QPainter& painter, const QRectF& plot) const;
   struct AxisTexts {

@@ -13,8 +13,7 @@
 namespace awb::gui {
 namespace {
 
-constexpr int kTitle = 20, kLeft = 64, kRight = 14, kTickLabels = 18, kAxisTitle = 18, kMargin = 6,
-              kTick = 5, kMarker = 3;
+constexpr int kRight = 14, kMargin = 6, kTick = 5, kMarker = 3;
 
 bool drawable(QPointF p) { return std::isfinite(p.x()) && std::isfinite(p.y()) && p.y() > 0; }
 
@@ -64,9 +63,61 @@ std::pair<int, int> LossChart::decades() const {
   return d;
 }
 
+AxisBands LossChart::frame() const {
+  const auto [lo, hi] = decades();
+  QStringList labels;
+  for (int e = lo; e <= hi; ++e) labels << QString::number(std::pow(10.0, e), 'g', 3);
+  return axis_bands(*this, title_, labels, kMargin, kTick);
+}
+
 QRectF LossChart::plotRect() const {
-  return QRectF(kLeft, kTitle + kMargin, width() - kLeft - kRight,
-                height() - kTitle - 2 * kMargin - kTickLabels - kAxisTitle);
+  const AxisBands f = frame();
+  // Half the last step label of room right of the plot, so it stays whole.
+  const int right =
+      std::max(kRight, fontMetrics().horizontalAdvance(QString::number(steps_)) / 2 + 2);
+  return QRectF(f.left, f.title + kMargin, width() - f.left - right,
+                height() - f.title - 2 * kMargin - f.tick_labels - f.axis_title);
+}
+
+LossChart::Labels LossChart::labels(const QRectF& plot) const {
+  const AxisBands f = frame();
+  const QFontMetrics fm(font());
+  const auto [lo, hi] = decades();
+  Labels out;
+  const int dx = tick_step(steps_);
+  for (int s = 0; s <= steps_; s += dx) {
+    const double px = toPixel({double(s), std::pow(10.0, lo)}).x();
+    const QString text = QString::number(s);
+    const double w = fm.horizontalAdvance(text) + 2;
+    out.x.push_back({text, QRectF(px - w / 2, plot.bottom() + kTick, w, f.tick_labels - 2)});
+  }
+  for (int e = lo; e <= hi; ++e) {
+    const double py = toPixel({0, std::pow(10.0, e)}).y();
+    out.y.push_back({QString::number(std::pow(10.0, e), 'g', 3),
+                     QRectF(0, py - fm.height() / 2.0, f.left - kTick - 3, fm.height())});
+  }
+  out.axis = {tr("step"), QRectF(plot.left(), plot.bottom() + kTick + f.tick_labels - 2,
+                                 plot.width(), f.axis_title)};
+  if (threshold_ && *threshold_ > 0) {
+    const QString text = tr("success: loss < %1").arg(*threshold_);
+    const double w = fm.horizontalAdvance(text) + 4;
+    const double y = toPixel({0, *threshold_}).y();
+    out.threshold = {text, QRectF(plot.right() - w, y - fm.height() - 2, w, fm.height())};
+  }
+  return out;
+}
+
+std::vector<DrawnTextSource::Text> LossChart::drawnTexts() const {
+  std::vector<Text> out{
+      {title_, QRectF(kMargin, 0, width() - 2 * kMargin, frame().title), false, true}};
+  const QRectF plot = plotRect();
+  if (plot.width() < 20 || plot.height() < 20) return out;
+  const Labels l = labels(plot);
+  out.insert(out.end(), l.x.begin(), l.x.end());
+  out.insert(out.end(), l.y.begin(), l.y.end());
+  out.push_back(l.axis);
+  out.push_back(l.threshold);
+  return out;
 }
 
 QPointF LossChart::toPixel(QPointF data) const {
@@ -90,8 +141,6 @@ void LossChart::drawAxes(QPainter& painter, const QRectF& plot) const {
     painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
     painter.setPen(text);
     painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTick));
-    painter.drawText(QRectF(px - 40, plot.bottom() + kTick, 80, kTickLabels - 2),
-                     Qt::AlignHCenter | Qt::AlignTop, QString::number(s));
   }
   for (int e = lo; e <= hi; ++e) {
     const double py = toPixel({0, std::pow(10.0, e)}).y();
@@ -99,20 +148,19 @@ void LossChart::drawAxes(QPainter& painter, const QRectF& plot) const {
     painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
     painter.setPen(text);
     painter.drawLine(QPointF(plot.left() - kTick, py), QPointF(plot.left(), py));
-    painter.drawText(QRectF(0, py - 8, kLeft - kTick - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
-                     QString::number(std::pow(10.0, e), 'g', 3));
   }
   painter.setPen(QPen(text, 1));
   painter.drawLine(plot.bottomLeft(), plot.bottomRight());
   painter.drawLine(plot.bottomLeft(), plot.topLeft());
-  painter.drawText(
-      QRectF(plot.left(), plot.bottom() + kTick + kTickLabels - 2, plot.width(), kAxisTitle),
-      Qt::AlignHCenter | Qt::AlignVCenter, tr("step"));
+  const Labels l = labels(plot);
+  for (const auto& t : l.x) painter.drawText(t.rect, Qt::AlignHCenter | Qt::AlignTop, t.text);
+  for (const auto& t : l.y) painter.drawText(t.rect, Qt::AlignRight | Qt::AlignVCenter, t.text);
+  painter.drawText(l.axis.rect, Qt::AlignHCenter | Qt::AlignVCenter, l.axis.text);
 }
 
 void LossChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  paint_chart_frame(painter, *this, title_, kMargin, kTitle);
+  paint_chart_frame(painter, *this, title_, kMargin, frame().title);
   const QRectF plot = plotRect();
   if (plot.width() < 20 || plot.height() < 20) return;
   drawAxes(painter, plot);
@@ -122,8 +170,8 @@ void LossChart::paintEvent(QPaintEvent*) {
     const QColor ok = LogLogChart::seriesColor(2);
     painter.setPen(QPen(ok, 1.5, Qt::DashLine));
     painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-    painter.drawText(QRectF(plot.right() - 200, y - 18, 196, 16), Qt::AlignRight | Qt::AlignBottom,
-                     tr("success: loss < %1").arg(*threshold_));
+    const Text label = labels(plot).threshold;
+    painter.drawText(label.rect, Qt::AlignRight | Qt::AlignBottom, label.text);
   }
   const QColor c = LogLogChart::seriesColor(0);
   QPainterPath line;

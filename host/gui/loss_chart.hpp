@@ -9,11 +9,14 @@
 #include <optional>
 #include <vector>
 
+#include "gui/chart_frame.hpp"
+#include "gui/layout_check.hpp"
+
 class QPainter;
 
 namespace awb::gui {
 
-class LossChart : public QWidget {
+class LossChart : public QWidget, public DrawnTextSource {
   Q_OBJECT
  public:
   explicit LossChart(QWidget* parent = nullptr);
@@ -35,12 +38,21 @@ class LossChart : public QWidget {
   int decadeLow() const { return decades().first; }
   int decadeHigh() const { return decades().second; }
   QSize sizeHint() const override { return {560, 300}; }
+  // Title, tick labels, axis title and the threshold's label, where they are drawn.
+  std::vector<Text> drawnTexts() const override;
 
  protected:
   void paintEvent(QPaintEvent*) override;
 
  private:
   std::pair<int, int> decades() const;
+  AxisBands frame() const;  // the bands around the plot, in the widget's font
+  // Every text but the title: x and y tick labels, the axis title, the threshold's label.
+  struct Labels {
+    std::vector<Text> x, y;
+    Text axis, threshold;
+  };
+  Labels labels(const QRectF& plot) const;
   void drawAxes(QPainter& painter, const QRectF& plot) const;
 
   std::vector<QPointF> points_;
