@@ -78,7 +78,7 @@ TEST_CASE("assignment: the qkv assignment meets stability-free lessons with caus
 }
 
 TEST_CASE(
-    "assignment: every submission has the same maximum; what it cannot run scores 0 with "
+    "assignment: every submission has the same maximum, what it cannot run scores 0 with "
     "the reason",
     "[assignment]") {
   const core::Assignment a = load_ok(core::bundled_assignment_dir() / "qkv.yaml");
