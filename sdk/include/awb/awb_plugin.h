@@ -111,9 +111,10 @@ extern "C" {
 #endif
 
 /* ABI version of this header. Major: breaking change; minor: fields or extensions added
- * (1.1: the backward extension, AWB_EXT_BACKWARD). */
+ * (1.1: the backward extension, AWB_EXT_BACKWARD; 1.2: variant parameters, the `params` of
+ * awb_variant and awb_problem, and the cost extension, AWB_EXT_COST). */
 #define AWB_ABI_MAJOR 1
-#define AWB_ABI_MINOR 1
+#define AWB_ABI_MINOR 2
 
 /* The one symbol a plugin exports. */
 #define AWB_ENTRY_SYMBOL "awb_plugin_entry"
@@ -173,6 +174,38 @@ typedef struct awb_tensor {
 } awb_tensor;
 
 /*
+ * Variant parameters (1.2): hyperparameters a variant declares (a window size, a feature map, a
+ * number of landmarks) and the host sets per problem, so that they can be swept without
+ * recompiling. Each value travels as a double: an int or a bool (0 or 1) holds an integral
+ * value, an enum the index of its choice in `choices`.
+ */
+typedef enum awb_param_type {
+  AWB_PARAM_INT = 0,   /* an integer in [min_value, max_value] */
+  AWB_PARAM_FLOAT = 1, /* a finite real in [min_value, max_value] */
+  AWB_PARAM_BOOL = 2,  /* 0 or 1 */
+  AWB_PARAM_ENUM = 3   /* an index into `choices` */
+} awb_param_type;
+
+/* One declared parameter; static storage of the plugin, like the variant that lists it. */
+typedef struct awb_param_decl {
+  size_t struct_size;    /* sizeof(awb_param_decl) in the plugin's header */
+  const char* name;      /* [a-z0-9_]+, at most 64 bytes, unique within the variant: "window" */
+  awb_param_type type;   /* see awb_param_type */
+  const char* doc;       /* one line, UTF-8: "keys each query sees on either side" */
+  double default_value;  /* within the range; an enum's default is an index */
+  double min_value;      /* int and float: the inclusive range; ignored for bool and enum */
+  double max_value;
+  size_t n_choices;            /* enum: ≥ 1 choices; 0 otherwise */
+  const char* const* choices;  /* enum: n_choices names, [a-z0-9_+-]+, e.g. "elu+1" */
+} awb_param_decl;
+
+/* A parameter's value in one problem. `name` is the declaration's name. */
+typedef struct awb_param_value {
+  const char* name;
+  double value;
+} awb_param_value;
+
+/*
  * One attention problem. Filled by the host, read-only for the plugin, valid during forward().
  * Shapes (T tokens, d model width, h heads, d_k and d_v per-head widths):
  *   x    T × d_model                      always present
@@ -197,6 +230,12 @@ typedef struct awb_problem {
   awb_tensor w_k;
   awb_tensor w_v;
   awb_tensor w_o;
+  /* 1.2: the value of every parameter the variant declares (awb_variant.params), in declaration
+   * order, one per declared parameter; n_params == 0 and params == NULL for a variant that
+   * declares none. Read only when struct_size covers them: an older host sends none, and the
+   * variant then uses its declared defaults (the C++ layer does this for you). */
+  size_t n_params;
+  const awb_param_value* params;
 } awb_problem;
 
 /*
@@ -247,6 +286,10 @@ struct awb_variant {
    * not provide it. The pointer stays valid while the library is loaded.
    */
   const void* (*get_extension)(const awb_variant* variant, const char* extension_id);
+  /* 1.2 (read only when struct_size covers them): the parameters this variant takes, n_params
+   * pointers, none NULL; at most 32. The host sends each one's value in every problem. */
+  size_t n_params;
+  const awb_param_decl* const* params;
 };
 
 /* What awb_plugin_entry returns: static storage, valid while the library is loaded. */
@@ -312,6 +355,35 @@ typedef struct awb_backward_ext {
                          const awb_tensor* dz, const awb_tensor* da, awb_gradients* grads,
                          char* error, size_t error_capacity);
 } awb_backward_ext;
+
+/*
+ * Extension "org.awb.cost/1": what one forward pass costs (1.2).
+ * ---------------------------------------------------------------
+ * Looked up like the backward extension. Benchmarks divide the FLOP count by the measured time
+ * (GFLOP/s, share of the machine's peak); without the extension they report time and memory only,
+ * since the workbench cannot know what a variant computes.
+ *
+ * cost() receives a problem whose tensors carry their shapes but no data (data == NULL for every
+ * tensor; `x.shape` is T × d_model, the weights' shapes say h, d_k, d_v and d_out) and the
+ * parameters' values, and whether the pass writes the attention weights (A, and then S). It
+ * writes the floating-point operations of one forward pass (a fused multiply-add counts 2) and
+ * the bytes the pass must at least move between memory and the cores (its inputs read once and
+ * its outputs written once, plus what its algorithm forces, e.g. A). It allocates nothing, calls
+ * no other function of the plugin and is thread-safe and cheap.
+ */
+#define AWB_EXT_COST "org.awb.cost/1"
+
+typedef struct awb_cost {
+  size_t struct_size; /* sizeof(awb_cost) in the host's header */
+  double flops;       /* floating-point operations of one forward pass */
+  double bytes;       /* bytes moved to and from memory, at least */
+} awb_cost;
+
+typedef struct awb_cost_ext {
+  size_t struct_size; /* sizeof(awb_cost_ext) in the plugin's header */
+  awb_status (*cost)(const awb_variant* variant, const awb_problem* problem,
+                     int32_t writes_weights, awb_cost* cost, char* error, size_t error_capacity);
+} awb_cost_ext;
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -33,18 +33,40 @@
 //
 // `up` holds the forward results and dZ (and dA when the loss reads the weights); write g.dx()
 // and, when present, g.dw_q(), g.dw_k(), g.dw_v(), g.dw_o(). See awb_plugin.h for the contract.
+//
+// Parameters (SDK 1.2): a variant that takes hyperparameters lists them in a static `kParams`
+// array; the host sets their values per problem (`--param window=16`, `variant.params` in YAML,
+// spin boxes in the GUI) and forward() reads them by name:
+//
+//     static constexpr const char* kMaps[] = {"elu+1", "relu"};
+//     static constexpr awb_param_decl kParams[] = {
+//         awb::int_param("window", 2, 0, 1 << 20, "keys each query sees on either side"),
+//         awb::enum_param("feature_map", kMaps, 0, "the kernel feature map phi")};
+//     ... awb::param<int>(p, "window"), p.choice("feature_map") == "relu" ...
+//
+// (`p.param<int>("window")` in code that is not a template; in a templated forward() C++ needs
+// `p.template param<int>(...)`, which the free function spares you.)
+//
+// Cost (SDK 1.2): a variant whose work is not that of softmax attention states it, so that
+// benchmarks can turn time into GFLOP/s honestly (the layer then exports "org.awb.cost/1"):
+//
+//     static awb::Cost cost(const awb::ProblemShape& p, bool writes_weights);
 #ifndef AWB_PLUGIN_HPP_
 #define AWB_PLUGIN_HPP_
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -107,20 +129,67 @@ MatrixView<T> view2(const awb_tensor& t, int64_t plane = 0) {
 
 }  // namespace detail
 
-// Read-only view of one problem; valid during the forward call that received it.
-template <class T>
-class Problem {
+// Declarations of parameters (SDK 1.2), for a variant's static `kParams` array.
+constexpr awb_param_decl int_param(const char* name, long long default_value, long long min_value,
+                                   long long max_value, const char* doc) {
+  return awb_param_decl{sizeof(awb_param_decl),
+                        name,
+                        AWB_PARAM_INT,
+                        doc,
+                        static_cast<double>(default_value),
+                        static_cast<double>(min_value),
+                        static_cast<double>(max_value),
+                        0,
+                        nullptr};
+}
+constexpr awb_param_decl float_param(const char* name, double default_value, double min_value,
+                                     double max_value, const char* doc) {
+  return awb_param_decl{sizeof(awb_param_decl),
+                        name,
+                        AWB_PARAM_FLOAT,
+                        doc,
+                        default_value,
+                        min_value,
+                        max_value,
+                        0,
+                        nullptr};
+}
+constexpr awb_param_decl bool_param(const char* name, bool default_value, const char* doc) {
+  return awb_param_decl{sizeof(awb_param_decl),
+                        name,
+                        AWB_PARAM_BOOL,
+                        doc,
+                        default_value ? 1.0 : 0.0,
+                        0,
+                        1,
+                        0,
+                        nullptr};
+}
+// `choices` must have static storage (a static constexpr array of the variant class).
+template <size_t N>
+constexpr awb_param_decl enum_param(const char* name, const char* const (&choices)[N],
+                                    size_t default_index, const char* doc) {
+  return awb_param_decl{
+      sizeof(awb_param_decl),     name, AWB_PARAM_ENUM, doc, static_cast<double>(default_index), 0,
+      static_cast<double>(N - 1), N,    choices};
+}
+
+// What one forward pass costs: floating-point operations (an FMA counts 2) and bytes moved.
+struct Cost {
+  double flops = 0;
+  double bytes = 0;
+};
+
+// The shape, flags and parameters of one problem, without its numbers: what forward() sees
+// besides the tensors, and all that cost() sees.
+class ProblemShape {
  public:
-  explicit Problem(const awb_problem& p) : p_(p) {}
+  // `variant` supplies the declared defaults when the host sent no values (an older host).
+  explicit ProblemShape(const awb_problem& p, const awb_variant* variant = nullptr)
+      : p_(p), variant_(variant) {}
 
-  ConstMatrixView<T> x() const { return view(p_.x, "x"); }
-  bool has_projections() const { return p_.w_q.data && p_.w_k.data && p_.w_v.data; }
-  ConstMatrixView<T> w_q() const { return view(p_.w_q, "w_q"); }
-  ConstMatrixView<T> w_k() const { return view(p_.w_k, "w_k"); }
-  ConstMatrixView<T> w_v() const { return view(p_.w_v, "w_v"); }
-  bool has_output_projection() const { return p_.w_o.data != nullptr; }
-  ConstMatrixView<T> w_o() const { return view(p_.w_o, "w_o"); }
-
+  bool has_projections() const { return present(p_.w_q) && present(p_.w_k) && present(p_.w_v); }
+  bool has_output_projection() const { return present(p_.w_o); }
   Eigen::Index tokens() const { return p_.x.shape[0]; }
   Eigen::Index d_model() const { return p_.x.shape[1]; }
   int heads() const { return p_.n_heads; }
@@ -131,13 +200,90 @@ class Problem {
   double sharpness() const { return p_.sharpness; }
   ScaleMode scale_mode() const { return static_cast<ScaleMode>(p_.scale_mode); }
   int threads() const { return p_.n_threads; }
+  // d_out: W_o's columns, else h·d_v.
+  Eigen::Index d_out() const {
+    if (has_output_projection()) return p_.w_o.shape[1];
+    return has_projections() ? heads() * d_v() : d_model();
+  }
   // The factor that turns Q·Kᵀ into the softmax input: scale (if any) times sharpness.
-  T score_factor() const {
+  double score_factor_f64() const {
     double f = p_.sharpness;
     if (scale_mode() == ScaleMode::kInvSqrtDk) f /= std::sqrt(static_cast<double>(d_k()));
-    return static_cast<T>(f);
+    return f;
+  }
+
+  // A declared parameter's value: int, long, float, double or bool (an enum's index as an int).
+  // Throws INVALID_ARGUMENT for a name the variant does not declare.
+  template <class U>
+  U param(const char* name) const {
+    const double v = value_of(name);
+    if constexpr (std::is_same_v<U, bool>) {
+      return v != 0;
+    } else if constexpr (std::is_integral_v<U>) {
+      return static_cast<U>(std::llround(v));
+    } else {
+      return static_cast<U>(v);
+    }
+  }
+  // An enum parameter's choice by name ("elu+1"); needs the declaration (always there inside
+  // forward() and cost()).
+  std::string_view choice(const char* name) const {
+    const awb_param_decl* d = declaration(name);
+    if (!d || d->type != AWB_PARAM_ENUM)
+      throw PluginError(AWB_ERR_INVALID_ARGUMENT, std::string(name) + " is not an enum parameter");
+    const long long i = std::llround(value_of(name));
+    if (i < 0 || static_cast<size_t>(i) >= d->n_choices)
+      throw PluginError(AWB_ERR_INVALID_ARGUMENT, std::string(name) + ": choice out of range");
+    return d->choices[i];
   }
   const awb_problem& raw() const { return p_; }
+
+ protected:
+  // Present: data, or (in a cost query, which carries no data) a shape.
+  static bool present(const awb_tensor& t) { return t.data != nullptr || t.rank > 0; }
+
+  const awb_param_decl* declaration(const char* name) const {
+    constexpr size_t kCovers = offsetof(awb_variant, params) + sizeof(void*);
+    if (!variant_ || variant_->struct_size < kCovers || !variant_->params) return nullptr;
+    for (size_t i = 0; i < variant_->n_params; ++i)
+      if (std::strcmp(variant_->params[i]->name, name) == 0) return variant_->params[i];
+    return nullptr;
+  }
+  double value_of(const char* name) const {
+    constexpr size_t kCovers = offsetof(awb_problem, params) + sizeof(void*);
+    if (p_.struct_size >= kCovers && p_.params)
+      for (size_t i = 0; i < p_.n_params; ++i)
+        if (p_.params[i].name && std::strcmp(p_.params[i].name, name) == 0)
+          return p_.params[i].value;
+    if (const awb_param_decl* d = declaration(name)) return d->default_value;
+    throw PluginError(AWB_ERR_INVALID_ARGUMENT,
+                      std::string("no parameter '") + name + "' is declared by this variant");
+  }
+
+  const awb_problem& p_;
+  const awb_variant* variant_;
+};
+
+// A parameter's value read in a templated forward(), where `p.param<int>(...)` would need the
+// `template` keyword: `awb::param<int>(p, "window")`.
+template <class U>
+U param(const ProblemShape& p, const char* name) {
+  return p.param<U>(name);
+}
+
+// Read-only view of one problem; valid during the forward call that received it.
+template <class T>
+class Problem : public ProblemShape {
+ public:
+  explicit Problem(const awb_problem& p, const awb_variant* variant = nullptr)
+      : ProblemShape(p, variant) {}
+
+  ConstMatrixView<T> x() const { return view(p_.x, "x"); }
+  ConstMatrixView<T> w_q() const { return view(p_.w_q, "w_q"); }
+  ConstMatrixView<T> w_k() const { return view(p_.w_k, "w_k"); }
+  ConstMatrixView<T> w_v() const { return view(p_.w_v, "w_v"); }
+  ConstMatrixView<T> w_o() const { return view(p_.w_o, "w_o"); }
+  T score_factor() const { return static_cast<T>(score_factor_f64()); }
 
  private:
   ConstMatrixView<T> view(const awb_tensor& t, const char* name) const {
@@ -145,7 +291,6 @@ class Problem {
     return ConstMatrixView<T>(static_cast<const T*>(t.data), t.shape[0], t.shape[1],
                               Eigen::OuterStride<>(t.stride[0]));
   }
-  const awb_problem& p_;
 };
 
 // Writable views of the host's output buffers; valid during the forward call.
@@ -258,6 +403,31 @@ struct HasBackward<V, T,
                        std::declval<const Problem<T>&>(), std::declval<const Upstream<T>&>(),
                        std::declval<Gradients<T>&>()))>> : std::true_type {};
 
+// Detects `static Cost cost(const ProblemShape&, bool writes_weights)` on a variant class.
+template <class V, class = void>
+struct HasCost : std::false_type {};
+template <class V>
+struct HasCost<V, std::void_t<decltype(V::cost(std::declval<const ProblemShape&>(), true))>>
+    : std::true_type {};
+
+// A variant class's `kParams` (a static constexpr array of awb_param_decl), when it has one.
+template <class V, class = void>
+struct ParamsOf {
+  static constexpr size_t kCount = 0;
+  static constexpr const awb_param_decl* const* pointers() { return nullptr; }
+};
+template <class V>
+struct ParamsOf<V, std::void_t<decltype(std::size(V::kParams))>> {
+  static constexpr size_t kCount = std::size(V::kParams);
+  template <size_t... I>
+  static constexpr std::array<const awb_param_decl*, kCount> make(std::index_sequence<I...>) {
+    return {&V::kParams[I]...};
+  }
+  static constexpr std::array<const awb_param_decl*, kCount> kPointers =
+      make(std::make_index_sequence<kCount>{});
+  static constexpr const awb_param_decl* const* pointers() { return kPointers.data(); }
+};
+
 template <class V>
 struct VariantTable {
   static awb_status create(const awb_variant*, void** instance, char* error, size_t cap) noexcept {
@@ -272,14 +442,14 @@ struct VariantTable {
       constexpr uint64_t caps = V::kInfo.capabilities;
       if (problem->scalar == AWB_SCALAR_F64) {
         if constexpr ((caps & AWB_CAP_F64) != 0) {
-          const Problem<double> p(*problem);
+          const Problem<double> p(*problem, &kVariant);
           Results<double> r(*results);
           v.template forward<double>(p, r);
           return;
         }
       } else if (problem->scalar == AWB_SCALAR_F32) {
         if constexpr ((caps & AWB_CAP_F32) != 0) {
-          const Problem<float> p(*problem);
+          const Problem<float> p(*problem, &kVariant);
           Results<float> r(*results);
           v.template forward<float>(p, r);
           return;
@@ -297,7 +467,7 @@ struct VariantTable {
   template <class T>
   static void run_backward(V& v, const awb_problem& problem, const awb_results& forward,
                            const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) {
-    const Problem<T> p(problem);
+    const Problem<T> p(problem, &kVariant);
     const Upstream<T> up(forward, dz, da);
     Gradients<T> g(grads);
     v.template backward<T>(p, up, g);
@@ -326,17 +496,40 @@ struct VariantTable {
 
   static constexpr awb_backward_ext kBackward{sizeof(awb_backward_ext), &backward};
 
+  static awb_status cost(const awb_variant*, const awb_problem* problem, int32_t writes_weights,
+                         awb_cost* out, char* error, size_t cap) noexcept {
+    return guarded(error, cap, [&] {
+      if constexpr (HasCost<V>::value) {
+        const Cost c = V::cost(ProblemShape(*problem, &kVariant), writes_weights != 0);
+        out->flops = c.flops;
+        out->bytes = c.bytes;
+      }
+    });
+  }
+  static constexpr awb_cost_ext kCost{sizeof(awb_cost_ext), &cost};
+
   static const void* get_extension(const awb_variant*, const char* id) noexcept {
+    if (!id) return nullptr;
     if constexpr (kHasBackward<double> || kHasBackward<float>) {
-      if (id && std::strcmp(id, AWB_EXT_BACKWARD) == 0) return &kBackward;
+      if (std::strcmp(id, AWB_EXT_BACKWARD) == 0) return &kBackward;
+    }
+    if constexpr (HasCost<V>::value) {
+      if (std::strcmp(id, AWB_EXT_COST) == 0) return &kCost;
     }
     return nullptr;
   }
 
-  static constexpr awb_variant kVariant{
-      sizeof(awb_variant),   V::kInfo.id, V::kInfo.name, V::kInfo.description,
-      V::kInfo.capabilities, &create,     &destroy,      &forward,
-      &get_extension};
+  static constexpr awb_variant kVariant{sizeof(awb_variant),
+                                        V::kInfo.id,
+                                        V::kInfo.name,
+                                        V::kInfo.description,
+                                        V::kInfo.capabilities,
+                                        &create,
+                                        &destroy,
+                                        &forward,
+                                        &get_extension,
+                                        ParamsOf<V>::kCount,
+                                        ParamsOf<V>::pointers()};
 };
 
 template <class... Vs>
