@@ -69,8 +69,10 @@ class AbiBuffers {
     return g;
   }
 
-  // The ABI problem for `p` (already validated and fitted), with its inputs bound here.
-  awb_problem problem(const ProblemSpec& p, int threads) {
+  // The ABI problem for `p` (already validated and fitted), with its inputs bound here, and the
+  // parameters `decls` declares with their `values` (resolve_params), in declaration order.
+  awb_problem problem(const ProblemSpec& p, int threads, const std::vector<ParamDecl>& decls = {},
+                      const std::vector<double>& values = {}) {
     awb_problem prob{};
     prob.struct_size = sizeof(awb_problem);
     prob.scalar = std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
@@ -85,11 +87,17 @@ class AbiBuffers {
     prob.w_k = bind(p.w_k);
     prob.w_v = bind(p.w_v);
     prob.w_o = bind(p.w_o);
+    params_.clear();
+    for (size_t i = 0; i < decls.size() && i < values.size(); ++i)
+      params_.push_back(awb_param_value{decls[i].name.c_str(), values[i]});
+    prob.n_params = params_.size();
+    prob.params = params_.empty() ? nullptr : params_.data();
     return prob;
   }
 
  private:
-  std::vector<std::vector<T>> store_;  // vectors move, their heap blocks do not
+  std::vector<std::vector<T>> store_;    // vectors move, their heap blocks do not
+  std::vector<awb_param_value> params_;  // names point into the caller's declarations
 };
 
 // A rank-2 tensor's contents as a host matrix.

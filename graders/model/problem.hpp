@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graders/model/names.hpp"
+#include "graders/model/params.hpp"
 #include "graders/model/tensor.hpp"
 
 namespace awb {
@@ -30,6 +31,18 @@ inline constexpr std::array<EnumName<ScaleMode>, 3> kScaleModeNames{{
 constexpr const auto& enum_names(ScaleMode) { return kScaleModeNames; }
 constexpr const char* to_string(ScaleMode mode) { return name_in(kScaleModeNames, mode); }
 
+// The maths a problem asks for, hence what the reference computes: softmax attention (every
+// bundled teaching variant: parameter-free, projected, multi-head, causal), sliding-window
+// softmax (the `window` parameter) or linear attention (the `feature_map` parameter).
+enum class Family { kSoftmax, kSlidingWindow, kLinear };
+inline constexpr std::array<EnumName<Family>, 3> kFamilyNames{{
+    {Family::kSoftmax, "softmax"},
+    {Family::kSlidingWindow, "sliding-window"},
+    {Family::kLinear, "linear"},
+}};
+constexpr const auto& enum_names(Family) { return kFamilyNames; }
+constexpr const char* to_string(Family f) { return name_in(kFamilyNames, f); }
+
 struct ProblemSpec {
   std::vector<std::string> tokens;      // T labels, one per row of x
   Matrix x;                             // T × d_model
@@ -39,6 +52,8 @@ struct ProblemSpec {
   bool causal = false;
   double sharpness = 1.0;
   ScaleMode scale = ScaleMode::kAuto;
+  Family family = Family::kSoftmax;
+  ParamValues params;  // the variant's parameters as written; each subject resolves its own
 
   bool has_projections() const { return w_q && w_k && w_v; }
   int64_t tokens_count() const { return x.rows; }

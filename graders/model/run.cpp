@@ -18,6 +18,8 @@ ProblemSpec RunInput::layer_problem(size_t layer, const Matrix& input) const {
   p.causal = params.causal;
   p.sharpness = params.sharpness;
   p.scale = params.scale;
+  p.family = params.family;
+  p.params = params.variant;
   return p;
 }
 
@@ -26,7 +28,7 @@ RunInput single_layer(const ProblemSpec& p) {
   in.tokens = p.tokens;
   in.x = p.x;
   in.layers.push_back(LayerWeights{p.w_q, p.w_k, p.w_v, p.w_o, true});
-  in.params = Parameters{p.sharpness, p.heads, p.causal, p.scale};
+  in.params = Parameters{p.sharpness, p.heads, p.causal, p.scale, p.family, p.params};
   return in;
 }
 

@@ -24,6 +24,8 @@ struct Parameters {
   int heads = 1;
   bool causal = false;
   ScaleMode scale = ScaleMode::kAuto;
+  Family family = Family::kSoftmax;
+  ParamValues variant;  // the variant's parameters (`variant.params`, `--param`)
 };
 
 // One complete run: a sentence through every layer.

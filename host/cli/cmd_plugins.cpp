@@ -33,11 +33,26 @@ int run_plugins(const PluginsOptions& o) {
                         {"bundled", p.bundled},
                         {"isolation", runner::to_string(p.isolation)},
                         {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)}};
-      for (const auto& v : p.variants)
+      for (const auto& v : p.variants) {
+        nlohmann::json params = nlohmann::json::array();
+        for (const auto& d : v.params) {
+          nlohmann::json jd{{"name", d.name},
+                            {"type", to_string(d.type)},
+                            {"doc", d.doc},
+                            {"default", param_text(d, d.default_value)}};
+          if (d.type == ParamType::kInt || d.type == ParamType::kFloat)
+            jd["range"] = {d.min_value, d.max_value};
+          if (d.type == ParamType::kEnum) jd["choices"] = d.choices;
+          params.push_back(jd);
+        }
         jp["variants"].push_back({{"id", v.id},
                                   {"name", v.name},
                                   {"description", v.description},
-                                  {"capabilities", core::capability_names(v.capabilities)}});
+                                  {"capabilities", core::capability_names(v.capabilities)},
+                                  {"trainable", v.trainable},
+                                  {"cost_model", v.has_cost},
+                                  {"params", params}});
+      }
       j["plugins"].push_back(jp);
     }
     j["failures"] = nlohmann::json::array();
@@ -58,9 +73,11 @@ int run_plugins(const PluginsOptions& o) {
                         ? "in-process (trusted)"
                         : std::string("in awb-runner, isolation ") + runner::to_string(p.isolation))
                 << '\n';
-      for (const auto& v : p.variants)
+      for (const auto& v : p.variants) {
         std::cout << "  variant " << t(v.id) << ": " << t(v.name)
                   << "\n    capabilities: " << core::describe_capabilities(v.capabilities) << '\n';
+        for (const auto& d : v.params) std::cout << "    parameter " << t(describe(d)) << '\n';
+      }
     }
     // What did not load is an error: on stderr, so a listing piped elsewhere stays clean.
     if (!cat.failures.empty()) std::cerr << "\nCould not load:\n";

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
+#include "cli/param_options.hpp"
 #include "cli/print.hpp"
 #include "cli/validators.hpp"
 #include "core/exercises/exercise.hpp"
@@ -30,6 +31,7 @@ struct RunOptions {
   std::string format = "text";
   double sharpness = 0;  // 0: keep the problem's
   bool causal = false;
+  std::vector<std::string> params;  // --param name=value
   IsolationFlags isolation;
 };
 
@@ -64,6 +66,7 @@ int run_run(const RunOptions& o) {
   RunInput input = input_from(o, source);
   if (o.sharpness > 0) input.params.sharpness = o.sharpness;
   if (o.causal) input.params.causal = true;
+  apply_params(input.params.variant, o.params);
 
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat =
@@ -93,6 +96,15 @@ int run_run(const RunOptions& o) {
       const auto session = core::open_session(ref, o.isolation.session());
       core::ForwardOptions fo;
       fo.scalar = scalar;
+      // With --all, a value a variant does not declare is meant for another one.
+      fo.params = {ref.variant->params, "variant '" + ref.variant->id + "'", !o.all};
+      if (!ref.variant->params.empty()) {
+        const auto values = resolve_params(fo.params.decls, input.params.variant, fo.params.owner,
+                                           fo.params.strict);
+        const std::string shown = params_text(fo.params.decls, values);
+        if (text) std::cout << "   parameters: " << shown << '\n';
+        jr["params"] = shown;
+      }
       size_t layer = 0;
       run_layers(input, [&](const ProblemSpec& raw) {
         validate(raw);
@@ -162,6 +174,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--sharpness", opts->sharpness, "Override the problem's sharpness, 1e-9 to 1e9")
       ->check(InRange(1e-9, 1e9));
   cmd->add_flag("--causal", opts->causal, "Turn the causal mask on");
+  add_param_option(cmd, &opts->params);
   cmd->add_option("--format", opts->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

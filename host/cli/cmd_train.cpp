@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
+#include "cli/param_options.hpp"
 #include "core/base/atomic_file.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/plugins/plugin_loader.hpp"
@@ -21,7 +22,8 @@ struct TrainOptions {
   std::vector<std::string> exercise_dirs;
   std::vector<std::string> plugin_dirs;
   std::string out;
-  int steps = 0;  // 0: the exercise's
+  int steps = 0;                    // 0: the exercise's
+  std::vector<std::string> params;  // --param name=value
   IsolationFlags isolation;
 };
 
@@ -67,6 +69,7 @@ void print_target_rows(const core::Exercise& ex, const core::TrainOutcome& r) {
 
 int run_train(const TrainOptions& o) {
   core::Exercise ex = find_exercise(o);
+  apply_params(ex.parameters.variant, o.params);
   if (!ex.train) throw Error("exercise.no_train", ex.file.string(), "has no train section");
   if (o.steps > 0) ex.train->steps = o.steps;
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
@@ -123,6 +126,7 @@ void add_train_command(CLI::App& app, int& exit_code) {
                   "Variant id, or plugin-id:variant-id (--plugin: the former name)")
       ->required();
   cmd->add_option("--exercise", opts->exercise, "An exercise id or an exercise file")->required();
+  add_param_option(cmd, &opts->params);
   cmd->add_option("--exercises", opts->exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");
   add_plugin_dir_option(cmd, opts->plugin_dirs);

@@ -29,6 +29,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"batch.shard_missing", kExitUsage},
     {"batch.shard_duplicate", kExitUsage},
     {"batch.shard_overlap", kExitUsage},
+    {"param.syntax", kExitUsage},
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},
     {"exercise.no_train", kExitBadInput},
@@ -40,6 +41,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"exercise.*", kExitBadInput},
     {"problem.*", kExitBadInput},
     {"assignment.*", kExitBadInput},
+    {"param.invalid", kExitBadInput},
     // A plugin that does not load, or no plugin with the variant asked for.
     {"plugin.load_failed", kExitPluginError},
     {"plugin.variant_not_found", kExitPluginError},
@@ -47,10 +49,12 @@ constexpr std::pair<const char*, int> kTable[] = {
     // The variant cannot do what is asked: a capability or the backward pass is missing.
     {"run.cannot_run", kExitCannotRun},
     {"plugin.no_backward", kExitCannotRun},
+    {"param.unknown", kExitCannotRun},
     // The work ran and failed.
     {"plugin.create_failed", kExitFailed},
     {"plugin.forward_failed", kExitFailed},
     {"plugin.backward_failed", kExitFailed},
+    {"plugin.cost_failed", kExitFailed},
     {"reference.invalid", kExitFailed},
     {"run.backward_shape", kExitFailed},
     {"train.diverged", kExitFailed},

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/param_options.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::cli {
@@ -18,6 +19,7 @@ CLI::Option* add_grade_input_options(CLI::App* cmd, GradeInputs& inputs,
   cmd->add_flag("--after-due", inputs.after_due,
                 "Show after_due_date checks to students (with an assignment: also once its due "
                 "date has passed)");
+  add_param_option(cmd, &inputs.params);
   return assignment;
 }
 
@@ -34,6 +36,8 @@ LoadedInputs load_grade_inputs(const GradeInputs& inputs,
     out.exit_code = kExitBadInput;
     return out;
   }
+  // --param overrides what the exercises say: for the reference and the submission alike.
+  for (auto& ex : out.set.exercises) apply_params(ex.parameters.variant, inputs.params);
   if (out.set.exercises.empty())
     throw Error("exercise.none_found", locations.front().string(),
                 "no exercise file (*.yaml, *.yml) here: nothing to grade");

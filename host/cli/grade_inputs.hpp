@@ -21,6 +21,7 @@ struct GradeInputs {
   std::string assignment;                  // --assignment: a file or a bundled assignment's name
   std::string view = "student";            // --view
   bool after_due = false;                  // --after-due
+  std::vector<std::string> params;         // --param name=value: every exercise's variant.params
 };
 
 // Adds --exercises, --assignment (described by `assignment_help`), --view and --after-due;

@@ -11,6 +11,7 @@
 
 #include "core/compare/layer_trace.hpp"
 #include "core/grading/subject_factory.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::gui {
 namespace {
@@ -64,6 +65,8 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   controls->addWidget(new QLabel(tr("sharpness")));
   controls->addWidget(slider_, 1);
   controls->addWidget(sharpness_label_);
+  params_ = new ParamEditor;
+  controls->addWidget(params_);
   controls->addWidget(heatmap_toggle_);
   modes_ = new QButtonGroup(this);
   modes_->setExclusive(true);
@@ -129,6 +132,7 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
     status_->setText(tr("cancelling…"));
   });
   connect(slider_, &QSlider::valueChanged, this, [this] { rerun(); });
+  connect(params_, &ParamEditor::changed, this, [this] { rerun(); });
   connect(chips_, &QButtonGroup::idClicked, this, &ExploreView::chipClicked);
   connect(modes_, &QButtonGroup::idClicked, this, [this](int m) { setMode(Mode(m)); });
   connect(grid_, &HeadsGrid::headClicked, this, [this](int h) {
@@ -158,7 +162,22 @@ void ExploreView::setHeatmapVisible(bool on) { heatmap_toggle_->setChecked(on); 
 
 void ExploreView::setVariant(const QString& spec) {
   spec_ = spec;
+  refreshParams();
   rerun();
+}
+
+void ExploreView::refreshParams() {
+  std::vector<ParamDecl> decls;
+  const auto catalog = session_.catalog();
+  if (catalog && !spec_.isEmpty()) {
+    try {
+      decls = core::find_variant(*catalog, spec_.toStdString()).variant->params;
+    } catch (const Error&) {
+      // an unknown variant: the run says why
+    }
+  }
+  const QSignalBlocker block(params_);
+  params_->setDeclarations(decls, exercise_ ? exercise_->parameters.variant : ParamValues{});
 }
 
 void ExploreView::setExercise(const core::Exercise* exercise, const QString& case_id) {
@@ -172,6 +191,7 @@ void ExploreView::setExercise(const core::Exercise* exercise, const QString& cas
   // The exercise's own sharpness is where the slider starts.
   const QSignalBlocker block(slider_);
   if (exercise_) setSharpness(exercise_->parameters.sharpness);
+  refreshParams();
   rebuildChips();
   rerun();
 }
@@ -208,6 +228,7 @@ void ExploreView::rerun() {
   if (!runs_.begin(isVisible())) return;  // rerun with the latest state when the running job ends
   RunInput input = core::case_input(*exercise_, case_id_.toStdString());
   input.params.sharpness = sharpness();
+  for (const auto& [name, value] : params_->values()) input.params.variant[name] = value;
   status_->setText(tr("running %1…").arg(spec_));
   cancel_->show();
   arm_variant_runs();

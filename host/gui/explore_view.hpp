@@ -22,6 +22,7 @@
 #include "gui/heatmap_widget.hpp"
 #include "gui/latest_run.hpp"
 #include "gui/layer_view.hpp"
+#include "gui/param_editor.hpp"
 #include "gui/question_panel.hpp"
 #include "gui/session.hpp"
 
@@ -76,6 +77,7 @@ class ExploreView : public QWidget {
   // Shown while a run is in flight: stops it (a hanging plugin's runner ends within 100 ms).
   QPushButton* cancelButton() const { return cancel_; }
   QuestionPanel* questionPanel() const { return panel_; }
+  ParamEditor* paramEditor() const { return params_; }
   HeadsGrid* headsGrid() const { return grid_; }
   LayerView* layerView() const { return layers_view_; }
 
@@ -92,6 +94,7 @@ class ExploreView : public QWidget {
   void showRun();
   void showQuery();
   void rebuildChips();
+  void refreshParams();  // the editors for the variant's parameters, from the exercise's values
   void chipClicked(int id);
   void judgeIfReady();
   void showBody();
@@ -116,6 +119,7 @@ class ExploreView : public QWidget {
   std::optional<int> pick_;
   std::optional<core::Verdict> verdict_;
 
+  ParamEditor* params_;
   QHBoxLayout* chips_layout_;
   QButtonGroup* chips_;
   QComboBox *layer_box_, *head_box_;

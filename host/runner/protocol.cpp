@@ -54,6 +54,15 @@ void put_tensor(wire::Writer& w, const awb_tensor& t, size_t elem, bool data) {
           static_cast<size_t>(row_length(t)) * elem);
 }
 
+// Present flag, rank and shape of a tensor that may carry no data (a cost query's).
+void put_shape(wire::Writer& w, const awb_tensor& t) {
+  const bool present = t.data != nullptr || t.rank > 0;
+  w.u8(present);
+  if (!present) return;
+  w.i32(t.rank);
+  for (int i = 0; i < 3; ++i) w.i64(i < t.rank ? t.shape[i] : 1);
+}
+
 // Reads packed row-major elements into `t`'s buffer, honouring its strides; false when short.
 bool get_packed(wire::Reader& r, awb_tensor& t, size_t elem) {
   auto* base = static_cast<uint8_t*>(t.data);
@@ -121,18 +130,23 @@ bool get_tensor(wire::Reader& r, awb_tensor& t, size_t elem, bool data,
 }
 
 // The problem's scalars and inputs (x required), shared by forward and backward requests.
-void put_problem(wire::Writer& w, const awb_problem& p) {
+// The problem's flags and parameter values (everything but its tensors).
+void put_flags(wire::Writer& w, const awb_problem& p) {
   w.i32(p.scalar);
   w.i32(p.n_heads);
   w.i32(p.causal);
   w.i32(p.scale_mode);
   w.i32(p.n_threads);
   w.f64(p.sharpness);
-  const size_t elem = element_size(p.scalar);
-  for (const awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o}) put_tensor(w, *t, elem, true);
+  const size_t n = p.params ? p.n_params : 0;
+  w.u32(static_cast<uint32_t>(n));
+  for (size_t i = 0; i < n; ++i) {
+    w.str(bounded(p.params[i].name));
+    w.f64(p.params[i].value);
+  }
 }
 
-bool get_problem(wire::Reader& r, awb_problem& p, std::vector<std::vector<double>>& storage) {
+bool get_flags(wire::Reader& r, awb_problem& p, ParamStorage& params) {
   p.struct_size = sizeof(awb_problem);
   const int32_t scalar = r.i32();
   if (scalar != AWB_SCALAR_F64 && scalar != AWB_SCALAR_F32) return false;
@@ -144,6 +158,30 @@ bool get_problem(wire::Reader& r, awb_problem& p, std::vector<std::vector<double
   p.scale_mode = static_cast<awb_scale_mode>(scale);
   p.n_threads = r.i32();
   p.sharpness = r.f64();
+  const uint32_t n = r.u32();
+  if (!r.ok() || n > kMaxParams) return false;
+  params.names.resize(n);
+  params.values.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    params.names[i] = r.str(64);
+    params.values[i].value = r.f64();
+  }
+  for (uint32_t i = 0; i < n; ++i) params.values[i].name = params.names[i].c_str();
+  p.n_params = n;
+  p.params = n ? params.values.data() : nullptr;
+  return r.ok();
+}
+
+// The problem's flags, parameters and inputs (x required), shared by forward and backward.
+void put_problem(wire::Writer& w, const awb_problem& p) {
+  put_flags(w, p);
+  const size_t elem = element_size(p.scalar);
+  for (const awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o}) put_tensor(w, *t, elem, true);
+}
+
+bool get_problem(wire::Reader& r, awb_problem& p, std::vector<std::vector<double>>& storage,
+                 ParamStorage& params) {
+  if (!get_flags(r, p, params)) return false;
   const size_t elem = element_size(p.scalar);
   for (awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o})
     if (!get_tensor(r, *t, elem, true, storage)) return false;
@@ -234,7 +272,18 @@ void put_descriptor(wire::Writer& w, const RawDescriptor& d) {
     w.str(v.description);
     w.u64(v.capabilities);
     w.u8(static_cast<uint8_t>(v.has_create | v.has_destroy << 1 | v.has_forward << 2 |
-                              v.has_backward << 3));
+                              v.has_backward << 3 | v.has_cost << 4 | v.params_valid << 5));
+    w.u32(static_cast<uint32_t>(v.params.size()));
+    for (const auto& p : v.params) {
+      w.str(p.name);
+      w.str(p.doc);
+      w.i32(p.type);
+      w.f64(p.default_value);
+      w.f64(p.min_value);
+      w.f64(p.max_value);
+      w.u32(static_cast<uint32_t>(p.choices.size()));
+      for (const auto& c : p.choices) w.str(c);
+    }
   }
 }
 
@@ -261,8 +310,53 @@ bool get_descriptor(wire::Reader& r, RawDescriptor& d) {
     v.has_destroy = fns & 2;
     v.has_forward = fns & 4;
     v.has_backward = fns & 8;
+    v.has_cost = fns & 16;
+    v.params_valid = fns & 32;
+    const uint32_t n_params = r.u32();
+    if (!r.ok() || n_params > kMaxParams) return false;
+    v.params.resize(n_params);
+    for (auto& p : v.params) {
+      p.name = r.str(kMaxString);
+      p.doc = r.str(kMaxString);
+      p.type = r.i32();
+      p.default_value = r.f64();
+      p.min_value = r.f64();
+      p.max_value = r.f64();
+      const uint32_t n_choices = r.u32();
+      if (!r.ok() || n_choices > kMaxChoices) return false;
+      p.choices.resize(n_choices);
+      for (auto& c : p.choices) c = r.str(kMaxString);
+    }
   }
   return r.ok();
+}
+
+// The variant's declared parameters, each read as far as its struct_size covers; false when
+// the list cannot be read (too long, a NULL entry, too many choices).
+bool read_params(const awb_variant& v, std::vector<RawParam>& out) {
+  if (v.n_params == 0) return true;
+  if (!v.params || v.n_params > kMaxParams) return false;
+  for (size_t i = 0; i < v.n_params; ++i) {
+    const awb_param_decl* raw = v.params[i];
+    if (!raw || raw->struct_size < offsetof(awb_param_decl, max_value) + sizeof(double))
+      return false;
+    const awb_param_decl d = copy_declared(raw);
+    RawParam& p = out.emplace_back();
+    p.name = bounded(d.name);
+    p.doc = bounded(d.doc);
+    p.type = static_cast<int32_t>(d.type);
+    p.default_value = d.default_value;
+    p.min_value = d.min_value;
+    p.max_value = d.max_value;
+    if (d.n_choices > 0) {
+      if (!d.choices || d.n_choices > kMaxChoices) return false;
+      for (size_t c = 0; c < d.n_choices; ++c) {
+        if (!d.choices[c]) return false;
+        p.choices.push_back(bounded(d.choices[c]));
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -315,6 +409,9 @@ RawDescriptor read_descriptor(const awb_plugin_descriptor* raw) {
     v.has_destroy = cv.destroy != nullptr;
     v.has_forward = cv.forward != nullptr;
     v.has_backward = backward_extension(rv) != nullptr;
+    v.has_cost = cost_extension(rv) != nullptr;
+    if (rv->struct_size >= offsetof(awb_variant, params) + sizeof(void*))
+      v.params_valid = read_params(cv, v.params);
   }
   return d;
 }
@@ -328,6 +425,14 @@ const awb_backward_ext* backward_extension(const awb_variant* variant) {
   if (!ext || ext->struct_size < offsetof(awb_backward_ext, backward) + sizeof(ext->backward))
     return nullptr;
   return ext->backward ? ext : nullptr;
+}
+
+const awb_cost_ext* cost_extension(const awb_variant* variant) {
+  constexpr size_t kCovers = offsetof(awb_variant, get_extension) + sizeof(void*);
+  if (!variant || variant->struct_size < kCovers || !variant->get_extension) return nullptr;
+  const auto* ext = static_cast<const awb_cost_ext*>(variant->get_extension(variant, AWB_EXT_COST));
+  if (!ext || ext->struct_size < offsetof(awb_cost_ext, cost) + sizeof(ext->cost)) return nullptr;
+  return ext->cost ? ext : nullptr;
 }
 
 std::vector<uint8_t> encode(const Hello& hello) {
@@ -385,7 +490,7 @@ std::optional<DecodedForward> decode_forward(const std::vector<uint8_t>& payload
   wire::Reader r(payload.data(), payload.size());
   DecodedForward d;
   d.variant_index = r.u32();
-  if (!get_problem(r, d.problem, d.storage)) return std::nullopt;
+  if (!get_problem(r, d.problem, d.storage, d.params)) return std::nullopt;
   const size_t elem = element_size(d.problem.scalar);
   d.results.struct_size = sizeof(awb_results);
   for (awb_tensor* t : {&d.results.z, &d.results.a, &d.results.s})
@@ -446,7 +551,7 @@ std::optional<DecodedBackward> decode_backward(const std::vector<uint8_t>& paylo
   DecodedBackward d;
   d.variant_index = r.u32();
   awb_problem& p = d.problem;
-  if (!get_problem(r, p, d.storage) || p.n_heads < 1) return std::nullopt;
+  if (!get_problem(r, p, d.storage, d.params) || p.n_heads < 1) return std::nullopt;
   const size_t elem = element_size(p.scalar);
   const int64_t T = p.x.shape[0];
   // Z is T × d_out; A and S (where kept) and dA (where sent) are h × T × T; dZ is Z's shape.
@@ -557,6 +662,64 @@ size_t max_backward_result_size(const awb_gradients& grads, awb_scalar scalar) {
   for (const awb_tensor* t : gradient_slots(grads))
     if (t->data) bytes += 1 + 8 + static_cast<size_t>(element_count(*t)) * element_size(scalar);
   return bytes;
+}
+
+}  // namespace awb::runner
+
+namespace awb::runner {
+
+std::vector<uint8_t> encode_cost(uint32_t variant_index, const awb_problem& problem,
+                                 bool writes_weights) {
+  wire::Writer w;
+  w.u32(variant_index);
+  put_flags(w, problem);
+  for (const awb_tensor* t : {&problem.x, &problem.w_q, &problem.w_k, &problem.w_v, &problem.w_o})
+    put_shape(w, *t);
+  w.u8(writes_weights);
+  return std::move(w.bytes());
+}
+
+std::optional<DecodedCost> decode_cost(const std::vector<uint8_t>& payload) {
+  wire::Reader r(payload.data(), payload.size());
+  DecodedCost d;
+  d.variant_index = r.u32();
+  if (!get_flags(r, d.problem, d.params)) return std::nullopt;
+  for (awb_tensor* t :
+       {&d.problem.x, &d.problem.w_q, &d.problem.w_k, &d.problem.w_v, &d.problem.w_o}) {
+    TensorHead h;
+    if (!get_head(r, h)) return std::nullopt;
+    *t = awb_tensor{};
+    if (!h.present) continue;
+    t->rank = h.rank;
+    for (int i = 0; i < 3; ++i) t->shape[i] = h.shape[i];
+  }
+  const uint8_t writes = r.u8();
+  if (!r.ok() || !r.at_end() || writes > 1 || d.problem.x.rank != 2) return std::nullopt;
+  d.writes_weights = writes;
+  return d;
+}
+
+std::vector<uint8_t> encode_cost_result(awb_status status, const std::string& message,
+                                        const awb_cost& cost) {
+  wire::Writer w;
+  put_result_head(w, status, false, message);
+  if (status == AWB_OK) {
+    w.f64(cost.flops);
+    w.f64(cost.bytes);
+  }
+  return std::move(w.bytes());
+}
+
+std::optional<ResultHead> decode_cost_result(const std::vector<uint8_t>& payload, awb_cost& cost) {
+  wire::Reader r(payload.data(), payload.size());
+  auto h = get_result_head(r);
+  if (!h) return std::nullopt;
+  if (h->status == AWB_OK) {
+    cost.flops = r.f64();
+    cost.bytes = r.f64();
+  }
+  if (!r.ok() || !r.at_end()) return std::nullopt;
+  return h;
 }
 
 }  // namespace awb::runner

@@ -39,6 +39,16 @@ inline constexpr std::array<IsolationName, 4> kIsolationNames{{
 const char* to_string(Isolation level);
 std::optional<Isolation> parse_isolation(const std::string& name);
 
+// One declared parameter (awb_param_decl) as plain data, strings bounded.
+struct RawParam {
+  std::string name, doc;
+  int32_t type = 0;
+  double default_value = 0, min_value = 0, max_value = 0;
+  std::vector<std::string> choices;
+};
+inline constexpr size_t kMaxParams = 32;
+inline constexpr size_t kMaxChoices = 64;
+
 // A plugin's descriptor as plain data, read defensively from the C structs (struct-size rule,
 // bounded strings). The host validates it: in the runner case it comes from untrusted code.
 struct RawVariant {
@@ -48,6 +58,11 @@ struct RawVariant {
   uint64_t capabilities = 0;
   bool has_create = false, has_destroy = false, has_forward = false;
   bool has_backward = false;  // exports AWB_EXT_BACKWARD (asked through get_extension)
+  bool has_cost = false;      // exports AWB_EXT_COST
+  // SDK 1.2: the declared parameters, read as far as each struct_size covers; more than
+  // kMaxParams, or a NULL entry, leaves `params_valid` false for the host to refuse.
+  std::vector<RawParam> params;
+  bool params_valid = true;
 };
 struct RawDescriptor {
   bool present = false;
@@ -64,8 +79,11 @@ RawDescriptor read_descriptor(const awb_plugin_descriptor* raw);
 // The variant's backward extension when it exports one whose struct_size covers `backward`, else
 // null. Calls the plugin's get_extension (read only when the variant's struct_size covers it).
 const awb_backward_ext* backward_extension(const awb_variant* variant);
+// The variant's cost extension when it exports one whose struct_size covers `cost`, else null.
+const awb_cost_ext* cost_extension(const awb_variant* variant);
 // What a variant without it is told, in-process and in the runner alike.
 inline constexpr const char* kNotTrainable = "not trainable: the plugin exports no backward pass";
+inline constexpr const char* kNoCost = "no cost model: the plugin exports no org.awb.cost/1";
 
 struct Hello {
   Isolation level = Isolation::kProcess;
@@ -89,12 +107,19 @@ size_t element_size(awb_scalar scalar);
 std::vector<uint8_t> encode_forward(uint32_t variant_index, const awb_problem& problem,
                                     const awb_results& results);
 
+// The parameter values a decoded problem points at (names and values owned here).
+struct ParamStorage {
+  std::vector<std::string> names;
+  std::vector<awb_param_value> values;
+};
+
 // Runner side: a request decoded into buffers it owns; outputs pre-filled with NaN.
 struct DecodedForward {
   uint32_t variant_index = 0;
   awb_problem problem{};
   awb_results results{};
   std::vector<std::vector<double>> storage;  // 8-byte aligned backing of every tensor
+  ParamStorage params;
 };
 std::optional<DecodedForward> decode_forward(const std::vector<uint8_t>& payload);
 
@@ -130,6 +155,7 @@ struct DecodedBackward {
   awb_tensor dz{}, da{};
   awb_gradients grads{};
   std::vector<std::vector<double>> storage;
+  ParamStorage params;
 };
 std::optional<DecodedBackward> decode_backward(const std::vector<uint8_t>& payload);
 
@@ -149,6 +175,25 @@ std::optional<ResultHead> decode_backward_result(const std::vector<uint8_t>& pay
                                                  awb_scalar scalar, awb_gradients& grads,
                                                  std::string& why);
 size_t max_backward_result_size(const awb_gradients& grads, awb_scalar scalar);
+
+// The cost extension (AWB_EXT_COST). Host side: the problem's shapes, flags and parameters (no
+// data) and whether the pass writes A and S.
+std::vector<uint8_t> encode_cost(uint32_t variant_index, const awb_problem& problem,
+                                 bool writes_weights);
+// Runner side: the problem rebuilt with shapes only (every tensor's data null, rank and shape
+// set), as cost() expects it.
+struct DecodedCost {
+  uint32_t variant_index = 0;
+  awb_problem problem{};
+  bool writes_weights = false;
+  ParamStorage params;
+};
+std::optional<DecodedCost> decode_cost(const std::vector<uint8_t>& payload);
+// Runner side: status, message and, on success, the FLOP and byte counts.
+std::vector<uint8_t> encode_cost_result(awb_status status, const std::string& message,
+                                        const awb_cost& cost);
+// Host side; nullopt when malformed.
+std::optional<ResultHead> decode_cost_result(const std::vector<uint8_t>& payload, awb_cost& cost);
 
 }  // namespace awb::runner
 

@@ -114,7 +114,8 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
     if (h.magic != wire::kMagic || h.version != wire::kVersion) return 3;
     if (h.type == static_cast<uint16_t>(wire::Type::kBye)) break;
     const bool is_forward = h.type == static_cast<uint16_t>(wire::Type::kForward);
-    if (!is_forward && h.type != static_cast<uint16_t>(wire::Type::kBackward)) return 3;
+    const bool is_cost = h.type == static_cast<uint16_t>(wire::Type::kCost);
+    if (!is_forward && !is_cost && h.type != static_cast<uint16_t>(wire::Type::kBackward)) return 3;
     std::vector<uint8_t> payload(h.payload_size);
     if (!wire::read_all(request_fd, payload.data(), payload.size())) return 3;
     std::vector<uint8_t> answer;
@@ -131,6 +132,21 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
           },
           "");
       answer = encode_result(status, g_allocation_failed, message, *request);
+    } else if (is_cost) {
+      auto request = decode_cost(payload);
+      payload = {};
+      if (!request) return 3;
+      const awb_variant* variant = variant_at(request->variant_index);
+      const awb_cost_ext* ext = cost_extension(variant);
+      awb_cost cost{sizeof(awb_cost), 0, 0};
+      Call call;
+      if (ext)
+        call = [&](void*, char* error, size_t capacity) {
+          return ext->cost(variant, &request->problem, request->writes_weights, &cost, error,
+                           capacity);
+        };
+      const awb_status status = invoke(request->variant_index, call, kNoCost);
+      answer = encode_cost_result(status, message, cost);
     } else {
       auto request = decode_backward(payload);
       payload = {};

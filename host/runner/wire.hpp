@@ -24,6 +24,7 @@ enum class Type : uint16_t {
   kResult = 4,      // runner → host: exactly one per kForward or kBackward, same id and nonce
   kBye = 5,         // host → runner: destroy instances and exit
   kBackward = 6,    // host → runner: one backward pass (problem, forward results, dZ, dA)
+  kCost = 7,        // host → runner: what one forward pass of a problem shape costs
 };
 
 // Native byte order: both ends are the same build on the same machine.

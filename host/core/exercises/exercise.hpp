@@ -19,15 +19,23 @@
 
 namespace awb::core {
 
-enum class VariantKind { kParameterFree, kQkv, kMultiHead, kCausal };
-inline constexpr std::array<EnumName<VariantKind>, 4> kVariantKindNames{{
+enum class VariantKind { kParameterFree, kQkv, kMultiHead, kCausal, kSlidingWindow, kLinear };
+inline constexpr std::array<EnumName<VariantKind>, 6> kVariantKindNames{{
     {VariantKind::kParameterFree, "parameter-free"},
     {VariantKind::kQkv, "qkv"},
     {VariantKind::kMultiHead, "multi-head"},
     {VariantKind::kCausal, "causal"},
+    {VariantKind::kSlidingWindow, "sliding-window"},
+    {VariantKind::kLinear, "linear"},
 }};
 constexpr const auto& enum_names(VariantKind) { return kVariantKindNames; }
 constexpr const char* to_string(VariantKind k) { return name_in(kVariantKindNames, k); }
+// The maths a kind's reference computes.
+constexpr Family family_of(VariantKind k) {
+  return k == VariantKind::kSlidingWindow ? Family::kSlidingWindow
+         : k == VariantKind::kLinear      ? Family::kLinear
+                                          : Family::kSoftmax;
+}
 
 // An exercise's limits on one plugin run. What its file does not set is the runner's default.
 struct Limits {

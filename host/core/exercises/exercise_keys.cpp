@@ -31,6 +31,7 @@ constexpr ExerciseKey kKeys[] = {
 
     {S::kVariant, "kind", V::kWord, true},
     {S::kVariant, "requires", V::kList},
+    {S::kVariant, "params", V::kMapping},
 
     {S::kTransforms, "scale_embeddings", V::kNumber},
 

@@ -305,6 +305,31 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
   return o;
 }
 
+void variant_params(YamlReader& rd, const YAML::Node& n, const std::string& path,
+                    ParamValues& out) {
+  if (!n.IsMap()) {
+    rd.error(n, path, rd.id("type"), "must be a mapping of parameter names to values");
+    return;
+  }
+  if (n.size() > kMaxParams) {
+    rd.error(n, path, rd.id("limit"),
+             std::to_string(n.size()) + " parameters; the cap is " + std::to_string(kMaxParams));
+    return;
+  }
+  for (const auto& item : n) {
+    const std::string name = item.first.IsScalar() ? item.first.Scalar() : "";
+    const std::string where = path + "." + name;
+    if (name.empty() || name.size() > 64 ||
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+      rd.error(item.first, path, rd.id("value"),
+               "'" + name + "' is not a parameter name ([a-z0-9_])");
+    else if (!item.second.IsScalar())
+      rd.error(item.second, where, rd.id("type"), "must be a number, a boolean or a word");
+    else
+      out[name] = item.second.Scalar();
+  }
+}
+
 }  // namespace parse
 
 double Exercise::max_points() const {
@@ -350,6 +375,9 @@ std::vector<std::string> read_variant(YamlReader& rd, const YAML::Node& root, Ex
   if (auto k = section_key(rd, *v, "variant", Section::kVariant, "kind")) {
     if (auto w = rd.choice<VariantKind>(*k, "variant.kind")) ex.kind = *w;
   }
+  ex.parameters.family = family_of(ex.kind);
+  if (auto p = section_key(rd, *v, "variant", Section::kVariant, "params"))
+    parse::variant_params(rd, *p, "variant.params", ex.parameters.variant);
   if (auto r = section_key(rd, *v, "variant", Section::kVariant, "requires")) {
     if (auto list = rd.strings(*r, "variant.requires", 16)) {
       for (size_t i = 0; i < list->size(); ++i)

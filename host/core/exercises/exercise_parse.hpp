@@ -33,6 +33,10 @@ std::optional<YAML::Node> section_key(YamlReader& rd, const YAML::Node& map,
 // `parameters:` at the top level or in a check (only the keys present are set).
 grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const std::string& path);
 
+// `variant.params` (a problem file's too): a mapping of parameter names to scalars, kept as
+// written; they are checked against the declarations of whoever runs them.
+void variant_params(YamlReader& rd, const YAML::Node& n, const std::string& path, ParamValues& out);
+
 // Reads `checks:` into `ex.checks`, resolving token names against each check's case.
 void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex);
 // The same for a list of checks at `path` (e.g. "train.success.checks") into `out`.

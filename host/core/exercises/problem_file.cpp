@@ -4,13 +4,16 @@
 
 #include <new>
 
+#include "core/exercises/exercise.hpp"
+#include "core/exercises/exercise_parse.hpp"
 #include "core/exercises/yaml_reader.hpp"
 
 namespace awb::core {
 namespace {
 
-const std::vector<std::string> kKeys = {"tokens", "x",     "w_q",    "w_k",       "w_v",
-                                        "w_o",    "heads", "causal", "sharpness", "scale"};
+const std::vector<std::string> kKeys = {"tokens", "x",      "w_q",       "w_k",   "w_v",    "w_o",
+                                        "heads",  "causal", "sharpness", "scale", "variant"};
+const std::vector<std::string> kVariantKeys = {"kind", "params"};
 constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
 constexpr int64_t kMaxHeads = 64;
 
@@ -41,6 +44,13 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
     if (auto v = rd.boolean(n, "causal")) p.causal = *v;
   if (const auto n = root["scale"])
     if (auto w = rd.choice<ScaleMode>(n, "scale")) p.scale = *w;
+  // `variant: {kind, params}` as in an exercise: the kind says which maths (the reference) the
+  // problem asks for, the params are the variant's.
+  if (const auto v = root["variant"]; v && rd.check_keys(v, "variant", kVariantKeys)) {
+    if (const auto k = v["kind"])
+      if (auto kind = rd.choice<VariantKind>(k, "variant.kind")) p.family = family_of(*kind);
+    if (const auto n = v["params"]) parse::variant_params(rd, n, "variant.params", p.params);
+  }
   if (!rd.ok()) return finish(std::nullopt);
   // Shapes across keys (tokens vs rows, weights vs d_model, heads): the model's own rules.
   try {

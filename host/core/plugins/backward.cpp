@@ -12,7 +12,7 @@ namespace {
 
 template <class T>
 LayerGradients run_typed(const RawBackward& fn, const ProblemSpec& p, const ForwardResult& f,
-                         const BackwardSeed& up, int threads) {
+                         const BackwardSeed& up, const ParamBinding& o) {
   const int64_t T_ = p.tokens_count();
   if (up.dz.rows != T_ || up.dz.cols != p.d_out())
     throw Error("run.backward_shape",
@@ -21,7 +21,8 @@ LayerGradients run_typed(const RawBackward& fn, const ProblemSpec& p, const Forw
       (static_cast<int>(up.da.size()) != p.heads || up.da[0].rows != T_ || up.da[0].cols != T_))
     throw Error("run.backward_shape", "dA must hold one T x T matrix per head");
   AbiBuffers<T> b;
-  const awb_problem prob = b.problem(p, threads);
+  const std::vector<double> values = resolve_params(o.decls, p.params, o.owner, o.strict);
+  const awb_problem prob = b.problem(p, 0, o.decls, values);
   awb_results fwd{};
   fwd.struct_size = sizeof(awb_results);
   fwd.z = b.bind(f.z);
@@ -39,9 +40,9 @@ LayerGradients run_typed(const RawBackward& fn, const ProblemSpec& p, const Forw
 
 LayerGradients run_backward(const RawBackward& fn, const ProblemSpec& problem,
                             const ForwardResult& forward, const BackwardSeed& upstream,
-                            Scalar scalar) {
-  if (scalar == Scalar::kF64) return run_typed<double>(fn, problem, forward, upstream, 0);
-  return run_typed<float>(fn, problem, forward, upstream, 0);
+                            Scalar scalar, const ParamBinding& params) {
+  if (scalar == Scalar::kF64) return run_typed<double>(fn, problem, forward, upstream, params);
+  return run_typed<float>(fn, problem, forward, upstream, params);
 }
 
 RawBackward reference_backward(uint64_t capabilities, reference::BackwardVariation variation) {

@@ -17,7 +17,7 @@ namespace awb::core {
 // Throws awb::Error("run.backward_shape") when dZ or dA does not fit the problem.
 LayerGradients run_backward(const RawBackward& fn, const ProblemSpec& problem,
                             const ForwardResult& forward, const BackwardSeed& upstream,
-                            Scalar scalar);
+                            Scalar scalar, const ParamBinding& params = {});
 
 // The reference backward matching a variant with these capabilities (see reference_forward).
 // Errors surface as awb::Error("reference.invalid").

@@ -17,7 +17,9 @@ ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const Forwar
   const int64_t T_ = p.tokens_count();
   const int64_t H = p.heads;
   AbiBuffers<T> b;
-  const awb_problem prob = b.problem(p, o.threads);
+  const std::vector<double> values =
+      resolve_params(o.params.decls, p.params, o.params.owner, o.params.strict);
+  const awb_problem prob = b.problem(p, o.threads, o.params.decls, values);
 
   const T nan = std::numeric_limits<T>::quiet_NaN();
   awb_results res{};
@@ -80,6 +82,7 @@ VariantInstance::VariantInstance(std::shared_ptr<const Library> library, const V
     throw Error("plugin.create_failed", variant_.id,
                 std::string(to_string(st)) + ": " + message_from(err));
   backward_ = runner::backward_extension(variant_.raw);
+  cost_ = runner::cost_extension(variant_.raw);
 }
 
 VariantInstance::~VariantInstance() { variant_.raw->destroy(instance_); }
@@ -107,6 +110,19 @@ void VariantInstance::backward(const awb_problem& problem, const awb_results& fo
   if (st != AWB_OK)
     throw Error("plugin.backward_failed", variant_.id,
                 std::string(to_string(st)) + ": " + message_from(err));
+}
+
+std::optional<awb_cost> VariantInstance::cost(const awb_problem& problem,
+                                              bool writes_weights) const {
+  if (!cost_) return std::nullopt;
+  std::array<char, kErrorCapacity> err{};
+  awb_cost c{sizeof(awb_cost), 0, 0};
+  const awb_status st =
+      cost_->cost(variant_.raw, &problem, writes_weights ? 1 : 0, &c, err.data(), err.size());
+  if (st != AWB_OK)
+    throw Error("plugin.cost_failed", variant_.id,
+                std::string(to_string(st)) + ": " + message_from(err));
+  return c;
 }
 
 RawBackward VariantInstance::backward_raw() {

@@ -7,6 +7,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,21 @@
 
 namespace awb::core {
 
+// How a callee takes the problem's variant parameters: its declarations, its name in messages,
+// and whether a value it does not declare is an error (a variant) or ignored (the reference,
+// which sees the values meant for the variant).
+struct ParamBinding {
+  std::vector<ParamDecl> decls;
+  std::string owner = "the variant";
+  bool strict = true;
+};
+
 struct ForwardOptions {
   Scalar scalar = Scalar::kF64;
   bool want_weights = true;  // A
   bool want_scores = true;   // S
   int threads = 0;           // 0: the plugin's choice
+  ParamBinding params;       // the problem's parameter values are resolved against these
 };
 
 // The raw call: fills ABI results for an ABI problem; throws awb::Error on failure.
@@ -56,6 +67,9 @@ class VariantInstance {
   void backward(const awb_problem& problem, const awb_results& forward, const awb_tensor& dz,
                 const awb_tensor* da, awb_gradients& grads);
   RawBackward backward_raw();
+  // The variant's cost model for `problem`'s shapes (AWB_EXT_COST), or nothing without one.
+  // Throws awb::Error("plugin.cost_failed").
+  std::optional<awb_cost> cost(const awb_problem& problem, bool writes_weights) const;
   const VariantDesc& variant() const { return variant_; }
 
  private:
@@ -63,6 +77,7 @@ class VariantInstance {
   VariantDesc variant_;
   void* instance_ = nullptr;
   const awb_backward_ext* backward_ = nullptr;
+  const awb_cost_ext* cost_ = nullptr;
 };
 
 const char* to_string(awb_status status);

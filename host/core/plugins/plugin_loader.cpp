@@ -148,8 +148,20 @@ LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& p
     if (!v.has_forward) return fail(LoadStage::kDescriptor, vname + ": forward() is missing");
     if (auto why = inconsistent_capabilities(v.capabilities, d.abi_minor))
       return fail(LoadStage::kDescriptor, vname + ": inconsistent capabilities: " + *why);
+    if (!v.params_valid)
+      return fail(LoadStage::kDescriptor,
+                  vname + ": the parameter list cannot be read (more than " +
+                      std::to_string(runner::kMaxParams) +
+                      " parameters, a NULL entry, a short struct_size or too many choices)");
+    std::vector<ParamDecl> params;
+    for (const auto& p : v.params)
+      params.push_back(ParamDecl{p.name, static_cast<ParamType>(p.type), p.doc, p.default_value,
+                                 p.min_value, p.max_value, p.choices});
+    if (auto why = invalid_declarations(params); !why.empty())
+      return fail(LoadStage::kDescriptor, vname + ": " + why);
     plugin->variants.push_back(VariantDesc{v.id, v.name, v.description, v.capabilities, nullptr,
-                                           static_cast<uint32_t>(i), v.has_backward});
+                                           static_cast<uint32_t>(i), v.has_backward, v.has_cost,
+                                           std::move(params)});
   }
   result.plugin = std::move(plugin);
   return result;

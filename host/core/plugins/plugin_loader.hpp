@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/runner_client/runner_process.hpp"
+#include "graders/model/params.hpp"
 #include "runner/protocol.hpp"
 
 namespace awb::core {
@@ -39,6 +40,8 @@ struct VariantDesc {
   const awb_variant* raw = nullptr;  // in-process only; valid while `library` is loaded
   uint32_t index = 0;                // position in the plugin's descriptor
   bool trainable = false;            // exports AWB_EXT_BACKWARD (as described at load)
+  bool has_cost = false;             // exports AWB_EXT_COST (as described at load)
+  std::vector<ParamDecl> params;     // SDK 1.2 parameters, validated
 };
 
 struct PluginDesc {

@@ -15,9 +15,10 @@ std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabiliti
 }
 
 RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar,
-                     const RawForward& fn) {
+                     const RawForward& fn, const ParamBinding& params) {
   ForwardOptions options;
   options.scalar = scalar;
+  options.params = params;
   return run_layers(input, [&](const ProblemSpec& p) {
     validate(p);
     const auto fitted = adapt(p, capabilities, scalar, Fit::kStrict);
@@ -28,25 +29,28 @@ RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar
 
 LayerGradients backward_fitted(const ProblemSpec& problem, const BackwardSeed& upstream,
                                uint64_t capabilities, Scalar scalar, const RawForward& forward,
-                               const RawBackward& backward) {
+                               const RawBackward& backward, const ParamBinding& params) {
   validate(problem);
   const auto fitted = adapt(problem, capabilities, scalar, Fit::kStrict);
   if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
   ForwardOptions options;
   options.scalar = scalar;
+  options.params = params;
   const ForwardResult f = run_forward(forward, *fitted.problem, options);
-  return run_backward(backward, *fitted.problem, f, upstream, scalar);
+  return run_backward(backward, *fitted.problem, f, upstream, scalar, params);
 }
 
 VariantSubject::VariantSubject(const VariantRef& ref, const SessionOptions& options)
-    : capabilities_(ref.variant->capabilities), session_(open_session(ref, options)) {}
+    : capabilities_(ref.variant->capabilities),
+      params_{ref.variant->params, "variant '" + ref.variant->id + "'", true},
+      session_(open_session(ref, options)) {}
 
 std::optional<std::string> VariantSubject::cannot_run(const RunInput& input, Scalar scalar) const {
   return fit_reason(input, capabilities_, scalar);
 }
 
 RunOutput VariantSubject::run(const RunInput& input, Scalar scalar) {
-  return run_fitted(input, capabilities_, scalar, session_->as_raw());
+  return run_fitted(input, capabilities_, scalar, session_->as_raw(), params_);
 }
 
 std::optional<std::string> VariantSubject::cannot_backward() const {
@@ -56,7 +60,7 @@ std::optional<std::string> VariantSubject::cannot_backward() const {
 LayerGradients VariantSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
                                         Scalar scalar) {
   return backward_fitted(problem, upstream, capabilities_, scalar, session_->as_raw(),
-                         session_->backward_raw());
+                         session_->backward_raw(), params_);
 }
 
 std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,

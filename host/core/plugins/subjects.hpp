@@ -29,6 +29,7 @@ class VariantSubject : public Subject {
 
  private:
   uint64_t capabilities_;
+  ParamBinding params_;
   std::unique_ptr<VariantSession> session_;
 };
 
@@ -51,13 +52,13 @@ std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabiliti
 
 // Runs all layers through `fn`, each layer's problem fitted strictly to `capabilities`.
 RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar,
-                     const RawForward& fn);
+                     const RawForward& fn, const ParamBinding& params = {});
 
 // One layer's backward: the problem fitted strictly, its forward run through `forward` (A and S
 // kept), then `backward` given those results.
 LayerGradients backward_fitted(const ProblemSpec& problem, const BackwardSeed& upstream,
                                uint64_t capabilities, Scalar scalar, const RawForward& forward,
-                               const RawBackward& backward);
+                               const RawBackward& backward, const ParamBinding& params = {});
 
 }  // namespace awb::core
 

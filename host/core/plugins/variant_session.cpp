@@ -19,6 +19,9 @@ class InProcessSession : public VariantSession {
                 const awb_tensor* da, awb_gradients& g) override {
     instance_.backward(p, f, dz, da, g);
   }
+  std::optional<awb_cost> cost(const awb_problem& p, bool writes_weights) override {
+    return instance_.cost(p, writes_weights);
+  }
 
  private:
   VariantInstance instance_;
@@ -47,6 +50,12 @@ class RunnerSession : public VariantSession {
                 const awb_tensor* da, awb_gradients& g) override {
     if (!trainable_) throw Error("plugin.no_backward", runner::kNotTrainable);
     guarded([&](RunnerProcess& runner) { runner.backward(index_, p, f, dz, da, g); });
+  }
+  std::optional<awb_cost> cost(const awb_problem& p, bool writes_weights) override {
+    if (!has_cost_) return std::nullopt;
+    awb_cost c{};
+    guarded([&](RunnerProcess& runner) { c = runner.cost(index_, p, writes_weights); });
+    return c;
   }
   void set_limits(double cpu_seconds, double wall_seconds) override {
     options_.runner.limits.cpu_seconds = cpu_seconds;
@@ -98,6 +107,7 @@ class RunnerSession : public VariantSession {
     level_ = process_->level();
     const auto& variants = process_->hello()->descriptor.variants;
     trainable_ = index_ < variants.size() && variants[index_].has_backward;
+    has_cost_ = index_ < variants.size() && variants[index_].has_cost;
     if (level_ < options_.minimum)
       throw Error("runner.isolation", std::string("the runner reached isolation '") +
                                           runner::to_string(level_) + "', below the required '" +
@@ -111,6 +121,7 @@ class RunnerSession : public VariantSession {
   std::unique_ptr<RunnerProcess> process_;
   runner::Isolation level_ = runner::Isolation::kProcess;
   bool trainable_ = false;
+  bool has_cost_ = false;
   int starts_ = 0, timeouts_ = 0;
   std::optional<Error> given_up_;
   std::string output_;

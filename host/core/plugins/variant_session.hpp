@@ -42,6 +42,10 @@ class VariantSession {
   // One backward call (awb_plugin.h, AWB_EXT_BACKWARD).
   virtual void backward(const awb_problem& problem, const awb_results& forward,
                         const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) = 0;
+  // What one forward pass of `problem` (shapes, flags and parameters; its tensors' data is not
+  // read) costs, by the variant's own cost model (AWB_EXT_COST); nothing when it has none.
+  // Throws awb::Error("plugin.cost_failed") when the model refuses the problem.
+  virtual std::optional<awb_cost> cost(const awb_problem& problem, bool writes_weights) = 0;
   RawBackward backward_raw() {
     return [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
                   const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };

@@ -58,6 +58,9 @@ class RunnerProcess {
   // gradient is a malformed result). NaN in a gradient is data: judging it is the check's job.
   void backward(uint32_t variant, const awb_problem& problem, const awb_results& forward,
                 const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads);
+  // The cost extension (AWB_EXT_COST) of variant #`variant` for `problem`'s shapes and
+  // parameters (its tensors' data is not sent). Throws awb::Error("plugin.cost_failed").
+  awb_cost cost(uint32_t variant, const awb_problem& problem, bool writes_weights);
 
   // Ends the session: asks the runner to exit and checks that it sent nothing it was not asked
   // for. Throws awb::Error("runner.malformed_result") for a stray frame (a forged result).

@@ -197,6 +197,16 @@ void RunnerProcess::backward(uint32_t variant, const awb_problem& problem,
   raise_for_status(*head, "plugin.backward_failed");
 }
 
+awb_cost RunnerProcess::cost(uint32_t variant, const awb_problem& problem, bool writes_weights) {
+  const auto payload =
+      call(wire::Type::kCost, runner::encode_cost(variant, problem, writes_weights), 4096 + 64);
+  awb_cost cost{sizeof(awb_cost), 0, 0};
+  auto head = runner::decode_cost_result(payload, cost);
+  if (!head) fail(Fault::kMalformedResult, "the cost result frame is malformed");
+  raise_for_status(*head, "plugin.cost_failed");
+  return cost;
+}
+
 void RunnerProcess::close() {
   if (!alive()) return;
   using namespace wire;
