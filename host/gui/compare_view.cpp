@@ -9,6 +9,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/compare/matrix_export.hpp"
 #include "core/grading/subject_factory.hpp"
 
 namespace awb::gui {
@@ -242,13 +243,11 @@ QString CompareView::csv() const {
                                                  .arg(e.metrics.max_abs_diff, 0, 'g', 17)
                                                  .arg(e.metrics.row_entropy, 0, 'g', 17)
                                                  .arg(e.metrics.argmax_agreement, 0, 'g', 17);
+  // Each matrix a table of its own after a blank line: its name in the corner, the tokens as
+  // column and row headers.
   auto matrix = [&](const QString& name, const Matrix& m) {
-    out += name + "\n";
-    for (int64_t r = 0; r < m.rows; ++r) {
-      QStringList cells;
-      for (int64_t c = 0; c < m.cols; ++c) cells << QString::number(m(r, c), 'g', 17);
-      out += cells.join(",") + "\n";
-    }
+    out += "\n" + QString::fromStdString(
+                      core::matrix_csv(m, input_.tokens, input_.tokens, name.toStdString()));
   };
   const auto& ref = core::last_weights(comparison_.reference);
   for (size_t h = 0; h < ref.size(); ++h)

@@ -71,6 +71,10 @@ TEST_CASE("compare view: parameter-free against Q/K/V on river-bank", "[gui][com
   CHECK(*std::max_element(dp.data.begin(), dp.data.end()) ==
         Approx(c.entries[0].metrics.max_abs_diff));
   CHECK(cv->csv().startsWith("variant,max_abs_error"));
+  // Each matrix of the CSV is a table with the tokens as its headers.
+  const QString csv = cv->csv();
+  CHECK(csv.contains("\nA reference head 0,she,sat,by,the,river,bank\nshe,"));
+  CHECK(csv.contains("\nA qkv head 0,she,sat,by,the,river,bank\nshe,"));
 }
 
 TEST_CASE("grade view: a mutant loses points with feedback and hints", "[gui][grade]") {
