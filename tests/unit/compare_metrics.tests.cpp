@@ -35,10 +35,14 @@ LayerRun layer(std::vector<Matrix> weights, Matrix z) {
 
 }  // namespace
 
-TEST_CASE("entropy: ln n for a uniform row, 0 for one-hot, 0 ln 0 = 0", "[compare]") {
-  CHECK_THAT(core::row_entropy(Row{0.2, 0.2, 0.2, 0.2, 0.2}), WithinAbs(std::log(5.0), 1e-15));
-  CHECK(core::row_entropy(Row{0, 1, 0}) == 0.0);
-  CHECK_THAT(core::row_entropy(Row{0.5, 0.5, 0}), WithinAbs(std::log(2.0), 1e-15));
+TEST_CASE("head entropy: ln n for uniform rows, 0 for one-hot, 0 ln 0 = 0", "[compare]") {
+  const Matrix uniform = rows({{0.2, 0.2, 0.2, 0.2, 0.2}});
+  CHECK_THAT(core::head_metrics(uniform, uniform, 1).entropy, WithinAbs(std::log(5.0), 1e-15));
+  const Matrix masked = rows({{0, 1, 0}, {0.5, 0.5, 0}});
+  const auto m = core::head_metrics(masked, masked, 1);
+  CHECK_THAT(m.entropy, WithinAbs(std::log(2.0) / 2, 1e-15));
+  CHECK(m.kl_max == 0.0);  // masked keys in both rows add nothing
+  CHECK(m.js_max == 0.0);
 }
 
 TEST_CASE("KL of known rows; a key the variant leaves at 0 makes it infinite", "[compare]") {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "graders/checks/measures.hpp"
+
 namespace awb::core {
 namespace {
 
@@ -13,11 +15,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::span<const double> row(const Matrix& m, int64_t r) {
   return {m.data.data() + r * m.cols, static_cast<size_t>(m.cols)};
-}
-
-// The first largest key: ties go to the lower index, as in top_k_overlap.
-size_t argmax(std::span<const double> p) {
-  return static_cast<size_t>(std::max_element(p.begin(), p.end()) - p.begin());
 }
 
 std::vector<size_t> top_keys(std::span<const double> p, size_t k) {
@@ -38,13 +35,6 @@ std::string head_range(int first, int last) {
 }
 
 }  // namespace
-
-double row_entropy(std::span<const double> p) {
-  double h = 0;
-  for (double v : p)
-    if (v > 0) h -= v * std::log(v);
-  return h;
-}
 
 double kl_divergence(std::span<const double> p, std::span<const double> q) {
   if (p.size() != q.size()) return kNaN;
@@ -96,9 +86,9 @@ HeadMetrics head_metrics(const Matrix& a, const Matrix& baseline, int top_k) {
     m.kl_max = std::max(m.kl_max, kl);
     m.js_mean += js;
     m.js_max = std::max(m.js_max, js);
-    m.entropy += row_entropy(q);
-    m.baseline_entropy += row_entropy(p);
-    m.argmax_agreement += argmax(p) == argmax(q) ? 1 : 0;
+    m.entropy += grade::row_entropy(a, r);
+    m.baseline_entropy += grade::row_entropy(baseline, r);
+    m.argmax_agreement += grade::row_argmax(a, r) == grade::row_argmax(baseline, r) ? 1 : 0;
     m.top_k_overlap += top_k_overlap(p, q, top_k);
   }
   const double n = static_cast<double>(a.rows);

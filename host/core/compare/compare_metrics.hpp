@@ -14,10 +14,9 @@
 
 namespace awb::core {
 
-// Distributions over keys: one row of an attention matrix (masked keys hold 0). In nats.
+// Distributions over keys: one row of an attention matrix (masked keys hold 0). In nats; a row's
+// entropy and argmax are the graders' (graders/checks/measures.hpp: 0 · ln 0 = 0, first on ties).
 //
-// -Σ p ln p, with 0 · ln 0 = 0: ln n for a uniform row over n keys, 0 for a one-hot row.
-double row_entropy(std::span<const double> p);
 // KL(p‖q) = Σ p ln(p / q). A key p gives 0 adds nothing (a key both mask adds nothing); a key p
 // weights and q gives exactly 0 makes it +infinity. No epsilon: a variant that puts no weight
 // where the baseline looks is infinitely far from it in KL, and it is reported as "inf" (JS
