@@ -118,7 +118,7 @@ std::string report_csv(const Report& r) {
       continue;
     }
     auto line = [&](const core::HeadMetrics& m) {
-      out += lead + (m.head >= 0 ? std::to_string(m.head) : "all") + "," + std::to_string(m.rows);
+      out += lead + (m.head >= 0 ? std::to_string(m.head) : r.head) + "," + std::to_string(m.rows);
       for (double v :
            {m.max_abs_diff, m.kl_mean, m.kl_max, m.js_mean, m.js_max, m.entropy, m.baseline_entropy,
             m.argmax_agreement, m.top_k_overlap, row.layer.z_error, row.layer.z_max_abs})
@@ -126,7 +126,8 @@ std::string report_csv(const Report& r) {
       out += "," + own_error + "," + core::csv_field(notes) + ",\n";
     };
     for (const auto& h : row.layer.heads) line(h);
-    if (r.head == "all") line(row.layer.pooled);
+    // The pooled row; with one head asked, a row of n/a when that head is unpaired.
+    if (r.head == "all" || row.layer.heads.empty()) line(row.layer.pooled);
   }
   return out;
 }
@@ -147,7 +148,7 @@ void print_table(const Report& r) {
     }
     auto line = [&](const core::HeadMetrics& m) {
       std::printf("%-18s %4s %8s %8s %8s %8s %8s %8s %8s %7s %6s\n", row.label.c_str(),
-                  m.head >= 0 ? std::to_string(m.head).c_str() : "all",
+                  m.head >= 0 ? std::to_string(m.head).c_str() : r.head.c_str(),
                   number(m.max_abs_diff, 4).c_str(), number(m.kl_mean, 4).c_str(),
                   number(m.kl_max, 4).c_str(), number(m.js_mean, 4).c_str(),
                   number(m.js_max, 4).c_str(), number(m.entropy, 4).c_str(),
@@ -155,7 +156,8 @@ void print_table(const Report& r) {
                   number(m.top_k_overlap, 3).c_str());
     };
     for (const auto& h : row.layer.heads) line(h);
-    if (r.head == "all") line(row.layer.pooled);
+    // The pooled row; with one head asked, a row of n/a when that head is unpaired.
+    if (r.head == "all" || row.layer.heads.empty()) line(row.layer.pooled);
     if (row.z_shapes.empty())
       std::printf("%-18s   ||dZ|| %s (max %s)", "", number(row.layer.z_error, 0).c_str(),
                   number(row.layer.z_max_abs, 0).c_str());
