@@ -9,6 +9,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/compare/compare_metrics.hpp"
 #include "core/compare/matrix_export.hpp"
 #include "core/grading/subject_factory.hpp"
 
@@ -206,6 +207,15 @@ void CompareView::showComparison() {
     QStringList notes;
     for (const auto& n : e.notes) notes << QString::fromStdString(n);
     if (!e.error.empty()) notes << QString::fromStdString(e.error);
+    // Heads are paired by index: a head count that differs from the reference's is said, so a
+    // single-head variant's agreement is not read as the whole layer's.
+    if (e.error.empty() && !e.output.layers.empty() && !comparison_.reference.layers.empty()) {
+      const auto pairing =
+          core::compare_layer(e.output.layers.back(), comparison_.reference.layers.back(),
+                              std::nullopt, 1, "reference")
+              .pairing_note;
+      if (!pairing.empty()) notes << QString::fromStdString(pairing);
+    }
     const auto& m = e.metrics;
     add_row({label, e.error.empty() ? metric_text(m.max_abs_error, 'e', 2) : tr("failed"),
              metric_text(m.max_abs_diff), metric_text(m.row_entropy),
