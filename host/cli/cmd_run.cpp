@@ -6,9 +6,8 @@
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
+#include "cli/problem_source.hpp"
 #include "cli/validators.hpp"
-#include "core/exercises/exercise.hpp"
-#include "core/exercises/problem_file.hpp"
 #include "core/grading/subject_factory.hpp"
 #include "core/plugins/capabilities.hpp"
 #include "core/plugins/forward.hpp"
@@ -19,11 +18,7 @@ namespace awb::cli {
 namespace {
 
 struct RunOptions {
-  std::string example;
-  std::string problem_file;
-  std::string exercise;
-  std::string case_id;
-  std::vector<std::string> exercise_dirs;
+  ProblemSource source;
   std::vector<std::string> variants;
   bool all = false;
   std::vector<std::string> plugin_dirs;
@@ -35,35 +30,10 @@ struct RunOptions {
   IsolationFlags isolation;
 };
 
-// What to run, whatever the source: a problem file, an example, or an exercise case.
-RunInput input_from(const RunOptions& o, std::string& source) {
-  if (!o.exercise.empty()) {
-    std::vector<std::filesystem::path> dirs(o.exercise_dirs.begin(), o.exercise_dirs.end());
-    if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
-    const core::ExerciseSet set = core::load_exercises(dirs);
-    for (const auto& ex : set.exercises) {
-      if (ex.id != o.exercise) continue;
-      const RunInput input = core::case_input(ex, o.case_id);
-      const std::string case_id = o.case_id.empty() ? ex.cases.front().id : o.case_id;
-      source = "exercise " + ex.id + (ex.cases.size() > 1 ? ", case " + case_id : "");
-      return input;
-    }
-    for (const auto& e : set.errors) std::cerr << e.what() << '\n';
-    throw core::unknown_exercise(set, o.exercise);
-  }
-  source = o.problem_file.empty() ? "example " + o.example : o.problem_file;
-  if (o.problem_file.empty()) return single_layer(core::example_problem(o.example));
-  // Every problem of the file at once; the last one is thrown for the exit code.
-  core::ProblemLoad l = core::read_problem_file(o.problem_file);
-  if (l.problem) return single_layer(*l.problem);
-  for (size_t i = 0; i + 1 < l.errors.size(); ++i)
-    std::cerr << "awb: " << l.errors[i].what() << '\n';
-  throw l.errors.back();
-}
-
 int run_run(const RunOptions& o) {
-  std::string source;
-  RunInput input = input_from(o, source);
+  const LoadedProblem loaded = load_problem(o.source);
+  const std::string& source = loaded.label;
+  RunInput input = loaded.input;
   if (o.sharpness > 0) input.params.sharpness = o.sharpness;
   if (o.causal) input.params.causal = true;
   apply_params(input.params.variant, o.params);
@@ -153,16 +123,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       "Run variants on a problem and print scores S, weights A and context vectors Z.\n"
       "A variant runs on what it understands of the problem: a parameter-free variant ignores\n"
       "weights, a single-head one takes the first head; each change is printed as a note.");
-  auto* ex = cmd->add_option("--example", opts->example, "A built-in problem by name: journey");
-  auto* pf = cmd->add_option("--problem", opts->problem_file, "A YAML problem file")
-                 ->check(CLI::ExistingFile);
-  auto* ee = cmd->add_option("--exercise", opts->exercise, "An exercise id (its first case)");
-  ex->excludes(pf)->excludes(ee);
-  pf->excludes(ee);
-  cmd->add_option("--case", opts->case_id, "Which case of the exercise, by id (default: the first)")
-      ->needs(ee);
-  cmd->add_option("--exercises", opts->exercise_dirs,
-                  "Exercise folders or files (default: the bundled exercises)");
+  add_problem_source_options(cmd, opts->source);
   auto* var = cmd->add_option("--variant", opts->variants,
                               "Variant id, or plugin-id:variant-id; repeatable");
   auto* all = cmd->add_flag("--all", opts->all, "Run every loaded variant");
@@ -180,7 +141,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   add_isolation_options(cmd, opts->isolation);
   cmd->callback([opts, &exit_code] {
-    if (opts->example.empty() && opts->problem_file.empty() && opts->exercise.empty())
+    if (!opts->source.given())
       throw CLI::ValidationError("--example, --problem or --exercise", "one of them is required");
     if (opts->variants.empty() && !opts->all)
       throw CLI::ValidationError("--variant or --all", "one of them is required");

@@ -18,6 +18,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"grade.usage", kExitUsage},
     {"batch.usage", kExitUsage},
     {"bench.usage", kExitUsage},
+    {"compare.usage", kExitUsage},
     {"autograder.usage", kExitUsage},
     {"batch.journal_exists", kExitUsage},  // --resume was not given
     {"build.not_source", kExitUsage},      // awb build on a folder without a CMakeLists.txt

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <utility>
 
+#include "core/compare/compare_metrics.hpp"
+#include "core/compare/matrix_export.hpp"
 #include "core/grading/subject_factory.hpp"
 
 namespace awb::gui {
@@ -205,6 +207,15 @@ void CompareView::showComparison() {
     QStringList notes;
     for (const auto& n : e.notes) notes << QString::fromStdString(n);
     if (!e.error.empty()) notes << QString::fromStdString(e.error);
+    // Heads are paired by index: a head count that differs from the reference's is said, so a
+    // single-head variant's agreement is not read as the whole layer's.
+    if (e.error.empty() && !e.output.layers.empty() && !comparison_.reference.layers.empty()) {
+      const auto pairing =
+          core::compare_layer(e.output.layers.back(), comparison_.reference.layers.back(),
+                              std::nullopt, 1, "reference")
+              .pairing_note;
+      if (!pairing.empty()) notes << QString::fromStdString(pairing);
+    }
     const auto& m = e.metrics;
     add_row({label, e.error.empty() ? metric_text(m.max_abs_error, 'e', 2) : tr("failed"),
              metric_text(m.max_abs_diff), metric_text(m.row_entropy),
@@ -242,13 +253,11 @@ QString CompareView::csv() const {
                                                  .arg(e.metrics.max_abs_diff, 0, 'g', 17)
                                                  .arg(e.metrics.row_entropy, 0, 'g', 17)
                                                  .arg(e.metrics.argmax_agreement, 0, 'g', 17);
+  // Each matrix a table of its own after a blank line: its name in the corner, the tokens as
+  // column and row headers.
   auto matrix = [&](const QString& name, const Matrix& m) {
-    out += name + "\n";
-    for (int64_t r = 0; r < m.rows; ++r) {
-      QStringList cells;
-      for (int64_t c = 0; c < m.cols; ++c) cells << QString::number(m(r, c), 'g', 17);
-      out += cells.join(",") + "\n";
-    }
+    out += "\n" + QString::fromStdString(
+                      core::matrix_csv(m, input_.tokens, input_.tokens, name.toStdString()));
   };
   const auto& ref = core::last_weights(comparison_.reference);
   for (size_t h = 0; h < ref.size(); ++h)

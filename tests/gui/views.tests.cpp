@@ -71,6 +71,25 @@ TEST_CASE("compare view: parameter-free against Q/K/V on river-bank", "[gui][com
   CHECK(*std::max_element(dp.data.begin(), dp.data.end()) ==
         Approx(c.entries[0].metrics.max_abs_diff));
   CHECK(cv->csv().startsWith("variant,max_abs_error"));
+  // Each matrix of the CSV is a table with the tokens as its headers.
+  const QString csv = cv->csv();
+  CHECK(csv.contains("\nA reference head 0,she,sat,by,the,river,bank\nshe,"));
+  CHECK(csv.contains("\nA qkv head 0,she,sat,by,the,river,bank\nshe,"));
+}
+
+TEST_CASE("compare view: a single-head variant on two heads says head 1 is unpaired",
+          "[gui][compare]") {
+  gui::MainWindow w(test::gui_session());
+  w.resize(1280, 800);
+  w.show();
+  REQUIRE(w.setView("compare"));
+  REQUIRE(w.selectExercise("multi-head"));
+  REQUIRE(w.selectVariants({"qkv"}));
+  REQUIRE(test::wait_for([&] { return !w.busy(); }));
+  auto* table = w.compare()->metricsTable();
+  REQUIRE(table->rowCount() == 2);
+  CHECK(table->item(1, 0)->text() == "qkv");
+  CHECK(table->item(1, 5)->text().contains("variant has 1 head, reference 2: head 1 unpaired"));
 }
 
 TEST_CASE("grade view: a mutant loses points with feedback and hints", "[gui][grade]") {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "core/compare/compare_metrics.hpp"
 #include "core/grading/subject_factory.hpp"
 #include "support/test_support.hpp"
 
@@ -107,4 +108,38 @@ TEST_CASE("a variant that cannot run is reported, not thrown", "[compare][plugin
                                         {{"qkv", qkv.variant->capabilities, subject.get()}});
   REQUIRE(c.entries.size() == 1);
   CHECK(c.entries[0].error.find("needs W_q") != std::string::npos);
+}
+
+TEST_CASE("single-head qkv on the multi-head exercise: head 0 paired, head 1 said unpaired",
+          "[compare][plugin]") {
+  const auto& ex = core::find_exercise(exercises(), "multi-head");
+  const auto& cat = test::bundled_catalog();
+  const auto qkv = core::find_variant(cat, "qkv");
+  const auto mh = core::find_variant(cat, "multi-head");
+  auto qkv_subject = core::make_subject(qkv);
+  auto mh_subject = core::make_subject(mh);
+  const auto c =
+      core::compare_variants(core::case_input(ex), ex.reference_capabilities,
+                             {{"qkv", qkv.variant->capabilities, qkv_subject.get()},
+                              {"multi-head", mh.variant->capabilities, mh_subject.get()}});
+  REQUIRE(c.entries.size() == 2);
+  const auto& ref = c.reference.layers.back();
+  const auto single =
+      core::compare_layer(c.entries[0].output.layers.back(), ref, std::nullopt, 3, "reference");
+  CHECK(single.pairing_note == "variant has 1 head, reference 2: head 1 unpaired");
+  REQUIRE(single.heads.size() == 1);
+  CHECK(single.heads[0].js_max < 1e-12);
+  // Its entropy is head 0's, not the two heads' mean the old single number mixed it with.
+  CHECK_THAT(single.heads[0].entropy, WithinAbs(single.heads[0].baseline_entropy, 1e-12));
+  CHECK(std::isnan(single.z_error));  // no W_o: Z is d_v wide, the reference's d_model
+
+  const auto both =
+      core::compare_layer(c.entries[1].output.layers.back(), ref, std::nullopt, 3, "reference");
+  CHECK(both.pairing_note.empty());
+  REQUIRE(both.heads.size() == 2);
+  CHECK(both.pooled.rows == 2 * ref.result.weights[0].rows);
+  CHECK(both.pooled.js_max < 1e-12);
+  CHECK(both.z_error < 1e-12);
+  CHECK_THAT(both.pooled.baseline_entropy,
+             WithinAbs(core::mean_row_entropy(ref.result.weights), 1e-12));
 }

@@ -7,6 +7,7 @@
 
 #include "core/plugins/capabilities.hpp"
 #include "core/plugins/subjects.hpp"
+#include "graders/checks/measures.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::core {
@@ -27,13 +28,6 @@ double max_abs(const Matrix& a, const Matrix& b) {
   double m = 0;
   for (size_t i = 0; i < a.data.size(); ++i) m = std::max(m, std::abs(a.data[i] - b.data[i]));
   return m;
-}
-
-int64_t row_argmax(const Matrix& m, int64_t r) {
-  int64_t best = 0;
-  for (int64_t c = 1; c < m.cols; ++c)
-    if (m(r, c) > m(r, best)) best = c;
-  return best;
 }
 
 // Largest difference over every layer's Z and A; NaN when the runs differ in shape.
@@ -90,9 +84,7 @@ double mean_row_entropy(const std::vector<Matrix>& weights) {
   double total = 0;
   int64_t rows = 0;
   for (const Matrix& a : weights)
-    for (int64_t r = 0; r < a.rows; ++r, ++rows)
-      for (int64_t c = 0; c < a.cols; ++c)
-        if (a(r, c) > 0) total -= a(r, c) * std::log(a(r, c));
+    for (int64_t r = 0; r < a.rows; ++r, ++rows) total += grade::row_entropy(a, r);
   return rows == 0 ? kNaN : total / static_cast<double>(rows);
 }
 
@@ -102,7 +94,7 @@ double argmax_agreement(const std::vector<Matrix>& a, const std::vector<Matrix>&
   int64_t rows = 0, same = 0;
   for (size_t h = 0; h < n; ++h)
     for (int64_t r = 0; r < a[h].rows; ++r, ++rows)
-      same += row_argmax(a[h], r) == row_argmax(b[h], r);
+      same += grade::row_argmax(a[h], r) == grade::row_argmax(b[h], r);
   return rows == 0 ? kNaN : static_cast<double>(same) / static_cast<double>(rows);
 }
 
