@@ -7,7 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "core/base/version.hpp"
+#include "core/bench/bench_plan.hpp"
+#include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
 
 namespace awb::cli {
@@ -35,11 +36,24 @@ std::string shape_label(const BenchRow& r) {
          (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
 }
 
+std::vector<double> scaled(const std::vector<double>& v, double factor) {
+  std::vector<double> out;
+  for (double x : v) out.push_back(x * factor);
+  return out;
+}
+
+// "±0.8%" of the median, or "±n/a" below the six calls a 95 % interval needs.
+std::string interval_text(const core::MedianInterval& ci) {
+  if (ci.coverage < 0.95) return "±n/a";
+  return "±" + fixed(100 * ci.relative_half_width(), 1) + "%";
+}
+
 nlohmann::json row_json(const BenchRow& r) {
   const auto& s = r.shape;
   const auto& m = r.measure;
   nlohmann::json j{{"plugin", r.plugin},
                    {"variant", r.variant},
+                   {"mode", r.mode},
                    {"scalar", to_string(s.scalar)},
                    {"tokens", s.tokens},
                    {"d", s.d},
@@ -47,52 +61,48 @@ nlohmann::json row_json(const BenchRow& r) {
                    {"causal", s.causal},
                    {"want_a", s.want_weights},
                    {"want_s", s.want_scores},
-                   {"status", r.status}};
+                   {"status", r.status},
+                   // Variant parameters: none yet; the key is kept so saved runs stay comparable.
+                   {"params", nlohmann::json::object()}};
+  if (!r.plugin_file.empty()) j["plugin_file"] = r.plugin_file;
+  if (!r.plugin_sha256.empty()) j["plugin_sha256"] = r.plugin_sha256;
   if (!r.goal.empty()) j["goal"] = r.goal;
   if (!r.note.empty()) j["note"] = r.note;
   if (r.status != "ok") return j;
   j.update({{"flops", m.flops},
             {"first_call_ms", m.first_call * 1e3},
             {"median_ms", m.median * 1e3},
+            {"n", m.interval.n},
+            {"ci_low_ms", m.interval.low * 1e3},
+            {"ci_high_ms", m.interval.high * 1e3},
+            {"ci_coverage", m.interval.coverage},
             {"min_ms", m.min * 1e3},
             {"max_ms", m.max * 1e3},
             {"gflops", m.gflops()},
+            {"gemm_median_ms", m.gemm_median * 1e3},
             {"gemm_gflops", m.gemm_gflops()},
             {"gemm_ratio", m.gemm_ratio()},
             {"fma_peak_gflops", m.fma_peak_gflops},
             {"peak_share", m.peak_share()},
             {"io_bytes", m.io_bytes},
             {"peak_first_bytes", m.peak_first},
-            {"peak_warm_bytes", m.peak_warm}});
+            {"peak_warm_bytes", m.peak_warm},
+            {"samples_ms", scaled(m.samples, 1e3)}});
   return j;
 }
 
-void write_json(std::ostream& out, const BenchRun& run) {
-  nlohmann::json rows = nlohmann::json::array(), fits = nlohmann::json::array();
-  for (const auto& r : run.rows) rows.push_back(row_json(r));
-  for (const auto& f : scaling_fits(run))
-    fits.push_back({{"label", f.label},
-                    {"from", f.from},
-                    {"to", f.to},
-                    {"points", f.points},
-                    {"time_slope", f.time_slope},
-                    {"memory_slope", f.memory_slope}});
-  nlohmann::json doc{{"awb_version", AWB_VERSION},
-                     {"threads", run.threads},
-                     {"warmup", run.warmup},
-                     {"reps", run.reps},
-                     {"gemm_n", run.gemm_n},
-                     {"fma_isa", run.fma_isa},
-                     {"flop_count", kFlopCount},
-                     {"memory_method", kMemoryMethod},
-                     {"points", rows},
-                     {"scaling", fits}};
-  out << doc.dump(2) << '\n';
+nlohmann::json machine_json(const core::MachineInfo& m) {
+  return {{"cpu_model", m.cpu_model},       {"isa", m.isa},
+          {"logical_cpus", m.logical_cpus}, {"compiler", m.compiler},
+          {"build_type", m.build_type},     {"flags", m.flags}};
 }
+
+void write_json(std::ostream& out, const BenchRun& run) { out << bench_json(run).dump(2) << '\n'; }
 
 void write_csv(std::ostream& out, const BenchRun& run) {
   const char* keys[] = {"plugin",
                         "variant",
+                        "mode",
                         "scalar",
                         "tokens",
                         "d",
@@ -104,6 +114,9 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "flops",
                         "first_call_ms",
                         "median_ms",
+                        "n",
+                        "ci_low_ms",
+                        "ci_high_ms",
                         "min_ms",
                         "max_ms",
                         "gflops",
@@ -124,7 +137,9 @@ void write_csv(std::ostream& out, const BenchRun& run) {
       if (i) out << ',';
       if (!j.contains(keys[i])) continue;
       const auto& v = j[keys[i]];
-      if (v.is_string()) {
+      if (v.is_array() || v.is_object()) {
+        continue;  // samples and parameters: JSON only
+      } else if (v.is_string()) {
         out << grade::csv_quoted(v.get<std::string>());
       } else if (v.is_boolean()) {
         out << (v.get<bool>() ? "1" : "0");
@@ -136,64 +151,85 @@ void write_csv(std::ostream& out, const BenchRun& run) {
   }
 }
 
+std::string repetition_rule(const core::BenchSettings& s) {
+  if (s.reps > 0) return std::to_string(s.reps) + " timed calls per point";
+  return "timed calls per point until the median's 95 % interval is within +-" +
+         fixed(100 * s.target, 1) + " % (at least " + std::to_string(s.min_reps) + ", at most " +
+         std::to_string(s.max_reps) + " calls or " + fixed(s.max_seconds, 2) + " s)";
+}
+
 void write_table(std::ostream& out, const BenchRun& run) {
-  out << "threads " << run.threads << ", " << run.warmup << " warm-up + " << run.reps
-      << " timed calls per point; yardsticks: Eigen GEMM n=" << run.gemm_n
-      << " (interleaved with the calls), FMA loop (" << run.fma_isa << ")\n"
+  out << "threads " << run.settings.threads << ", " << run.settings.warmup << " warm-up + "
+      << repetition_rule(run.settings) << (run.quick ? " (quick)" : "")
+      << "; yardsticks: Eigen GEMM n=" << run.gemm_n
+      << " (after each of the first 7 timed calls), FMA loop (" << run.fma_isa << ")\n"
+      << "machine: " << run.machine.cpu_model << ", " << run.machine.logical_cpus
+      << " logical CPUs; built with " << run.machine.compiler << " " << run.machine.flags
+      << "\nmedian ±: the distribution-free 95 % interval of the median (order statistics), as a "
+         "share of it; mode: in-process (a trusted plugin loaded into awb) or runner (an "
+         "awb-runner process, a round trip per call)\n"
       << "FLOPs: " << kFlopCount << "\nmemory: " << kMemoryMethod << "\n\n";
-  char line[512];
+  char line[640];
   std::snprintf(line, sizeof line,
-                "%-16s %-4s %6s %4s %2s %-3s %-2s %9s %9s %19s %8s %8s %6s %6s %8s %8s  %s\n",
-                "variant", "type", "T", "d", "h", "msk", "A", "first ms", "median ms",
-                "min..max ms", "GFLOP/s", "GEMM", "xGEMM", "%peak", "mem MiB", "warm MiB",
-                "goal / note");
+                "%-16s %-10s %-4s %6s %4s %2s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s %6s %8s "
+                "%8s  %s\n",
+                "variant", "mode", "type", "T", "d", "h", "msk", "A", "first ms", "median ms",
+                "±95%", "n", "min..max ms", "GFLOP/s", "GEMM", "xGEMM", "%peak", "mem MiB",
+                "warm MiB", "goal / note");
   out << line;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     const auto& m = r.measure;
     const std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
     if (r.status != "ok") {
-      std::snprintf(line, sizeof line, "%-16s %-4s %6lld %4lld %2d %-3s %-2s %s: %s\n",
-                    r.variant.c_str(), to_string(s.scalar), static_cast<long long>(s.tokens),
-                    static_cast<long long>(s.d), s.heads, s.causal ? "yes" : "no",
-                    s.want_weights ? "yes" : "no", r.status.c_str(), tail.c_str());
+      std::snprintf(line, sizeof line, "%-16s %-10s %-4s %6lld %4lld %2d %-3s %-2s %s: %s\n",
+                    r.variant.c_str(), r.mode.c_str(), to_string(s.scalar),
+                    static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads,
+                    s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", r.status.c_str(),
+                    tail.c_str());
     } else {
       const std::string spread = fixed(m.min * 1e3, 2) + ".." + fixed(m.max * 1e3, 2);
       std::snprintf(line, sizeof line,
-                    "%-16s %-4s %6lld %4lld %2d %-3s %-2s %9.2f %9.2f %19s %8.1f %8.1f %6.2f "
-                    "%5.1f%% %8s %8s  %s\n",
-                    r.variant.c_str(), to_string(s.scalar), static_cast<long long>(s.tokens),
-                    static_cast<long long>(s.d), s.heads, s.causal ? "yes" : "no",
-                    s.want_weights ? "yes" : "no", m.first_call * 1e3, m.median * 1e3,
-                    spread.c_str(), m.gflops(), m.gemm_gflops(), m.gemm_ratio(),
-                    100 * m.peak_share(), mib(m.peak_first).c_str(), mib(m.peak_warm).c_str(),
-                    tail.c_str());
+                    "%-16s %-10s %-4s %6lld %4lld %2d %-3s %-2s %9.3f %9.3f %7s %5d %19s %8.1f "
+                    "%8.1f %6.2f %5.1f%% %8s %8s  %s\n",
+                    r.variant.c_str(), r.mode.c_str(), to_string(s.scalar),
+                    static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads,
+                    s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", m.first_call * 1e3,
+                    m.median * 1e3, interval_text(m.interval).c_str(), m.interval.n, spread.c_str(),
+                    m.gflops(), m.gemm_gflops(), m.gemm_ratio(), 100 * m.peak_share(),
+                    mib(m.peak_first).c_str(), mib(m.peak_warm).c_str(), tail.c_str());
     }
     out << line;
   }
   const auto fits = scaling_fits(run);
-  if (!fits.empty()) out << "\nscaling (log-log slope, T >= 1024):\n";
-  for (const auto& f : fits)
-    out << "  " << f.label << ": T " << f.from << ".." << f.to << " (" << f.points
-        << " points): time slope " << fixed(f.time_slope, 2) << ", memory slope "
-        << fixed(f.memory_slope, 2) << '\n';
+  if (!fits.empty()) out << "\nscaling (log-log least squares over T >= 1024, with R^2):\n";
+  for (const auto& f : fits) {
+    out << "  " << f.label << ": T " << f.from << ".." << f.to << " (" << f.points << " points): ";
+    if (f.too_few) {
+      out << "n/a: needs >= 3 points\n";
+      continue;
+    }
+    out << "time slope " << fixed(f.time.slope, 2) << " (R^2 " << fixed(f.time.r_squared, 3)
+        << "), memory slope " << fixed(f.memory.slope, 2) << " (R^2 "
+        << fixed(f.memory.r_squared, 3) << ")\n";
+  }
 }
 
 }  // namespace
 
 std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
-  using Key = std::tuple<std::string, std::string, int, int64_t, int, bool, bool, bool>;
+  using Key =
+      std::tuple<std::string, std::string, std::string, int, int64_t, int, bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     if (r.status != "ok" || s.tokens < 1024) continue;
-    groups[{r.plugin, r.variant, static_cast<int>(s.scalar), s.d, s.heads, s.causal, s.want_weights,
-            s.want_scores}]
+    groups[{r.plugin, r.variant, r.mode, static_cast<int>(s.scalar), s.d, s.heads, s.causal,
+            s.want_weights, s.want_scores}]
         .push_back(&r);
   }
   std::vector<ScalingFit> out;
   for (const auto& [key, rows] : groups) {
-    if (rows.size() < 2) continue;
     std::vector<double> t, time, memory;
     for (const BenchRow* r : rows) {
       t.push_back(static_cast<double>(r->shape.tokens));
@@ -204,13 +240,122 @@ std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
     f.label = shape_label(*rows.front());
     f.from = static_cast<int64_t>(*std::min_element(t.begin(), t.end()));
     f.to = static_cast<int64_t>(*std::max_element(t.begin(), t.end()));
-    if (f.from == f.to) continue;
+    if (f.from == f.to) continue;  // one T: nothing to fit, nothing to miss
     f.points = static_cast<int>(rows.size());
-    f.time_slope = core::loglog_slope(t, time);
-    f.memory_slope = core::loglog_slope(t, memory);
+    const auto time_fit = core::loglog_fit(t, time), memory_fit = core::loglog_fit(t, memory);
+    if (time_fit && memory_fit) {
+      f.time = *time_fit;
+      f.memory = *memory_fit;
+    } else {
+      f.too_few = true;
+    }
     out.push_back(f);
   }
   return out;
+}
+
+nlohmann::json bench_json(const BenchRun& run) {
+  nlohmann::json rows = nlohmann::json::array(), fits = nlohmann::json::array();
+  for (const auto& r : run.rows) rows.push_back(row_json(r));
+  for (const auto& f : scaling_fits(run)) {
+    nlohmann::json j{{"label", f.label}, {"from", f.from}, {"to", f.to}, {"points", f.points}};
+    if (f.too_few) {
+      j["note"] = "n/a: needs >= 3 points";
+    } else {
+      j.update({{"time_slope", f.time.slope},
+                {"time_r_squared", f.time.r_squared},
+                {"memory_slope", f.memory.slope},
+                {"memory_r_squared", f.memory.r_squared}});
+    }
+    fits.push_back(j);
+  }
+  const auto& s = run.settings;
+  return {{"awb_version", run.awb_version},
+          {"threads", s.threads},
+          {"warmup", s.warmup},
+          {"reps", s.reps},
+          {"repetition",
+           {{"rule", s.reps > 0 ? "fixed" : "adaptive"},
+            {"target", s.target},
+            {"min_reps", s.min_reps},
+            {"max_reps", s.max_reps},
+            {"max_seconds", s.max_seconds},
+            {"interval", "distribution-free 95 % interval of the median (order statistics)"}}},
+          {"quick", run.quick},
+          {"gemm_n", run.gemm_n},
+          {"fma_isa", run.fma_isa},
+          {"machine", machine_json(run.machine)},
+          {"flop_count", kFlopCount},
+          {"memory_method", kMemoryMethod},
+          {"points", rows},
+          {"scaling", fits}};
+}
+
+BenchRun bench_run_from_json(const nlohmann::json& doc) {
+  try {
+    BenchRun run;
+    run.awb_version = doc.at("awb_version").get<std::string>();
+    run.settings.threads = doc.at("threads").get<int>();
+    run.settings.warmup = doc.at("warmup").get<int>();
+    run.settings.reps = doc.at("reps").get<int>();
+    if (const auto rep = doc.find("repetition"); rep != doc.end()) {
+      run.settings.target = rep->value("target", run.settings.target);
+      run.settings.min_reps = rep->value("min_reps", run.settings.min_reps);
+      run.settings.max_reps = rep->value("max_reps", run.settings.max_reps);
+      run.settings.max_seconds = rep->value("max_seconds", run.settings.max_seconds);
+    }
+    run.quick = doc.value("quick", false);
+    run.gemm_n = doc.at("gemm_n").get<int64_t>();
+    run.fma_isa = doc.at("fma_isa").get<std::string>();
+    if (const auto m = doc.find("machine"); m != doc.end()) {
+      run.machine.cpu_model = m->value("cpu_model", "");
+      run.machine.isa = m->value("isa", std::vector<std::string>{});
+      run.machine.logical_cpus = m->value("logical_cpus", 0);
+      run.machine.compiler = m->value("compiler", "");
+      run.machine.build_type = m->value("build_type", "");
+      run.machine.flags = m->value("flags", "");
+    }
+    for (const auto& p : doc.at("points")) {
+      BenchRow r;
+      r.plugin = p.at("plugin").get<std::string>();
+      r.variant = p.at("variant").get<std::string>();
+      r.mode = p.value("mode", "");
+      r.plugin_file = p.value("plugin_file", "");
+      r.plugin_sha256 = p.value("plugin_sha256", "");
+      r.shape.scalar = core::parse_scalar(p.at("scalar").get<std::string>());
+      r.shape.tokens = p.at("tokens").get<int64_t>();
+      r.shape.d = p.at("d").get<int64_t>();
+      r.shape.heads = p.at("heads").get<int>();
+      r.shape.causal = p.at("causal").get<bool>();
+      r.shape.want_weights = p.at("want_a").get<bool>();
+      r.shape.want_scores = p.value("want_s", false);
+      r.status = p.at("status").get<std::string>();
+      r.goal = p.value("goal", "");
+      r.note = p.value("note", "");
+      if (r.status == "ok") {
+        auto& m = r.measure;
+        m.samples = scaled(p.at("samples_ms").get<std::vector<double>>(), 1e-3);
+        if (m.samples.empty()) throw Error("bench.baseline", "a measured point has no samples");
+        m.interval = core::median_interval(m.samples);
+        m.median = m.interval.median;
+        m.min = *std::min_element(m.samples.begin(), m.samples.end());
+        m.max = *std::max_element(m.samples.begin(), m.samples.end());
+        m.first_call = p.at("first_call_ms").get<double>() * 1e-3;
+        m.flops = p.at("flops").get<double>();
+        m.gemm_median = p.at("gemm_median_ms").get<double>() * 1e-3;
+        const double n = static_cast<double>(run.gemm_n);
+        m.gemm_flops = 2 * n * n * n;
+        m.fma_peak_gflops = p.at("fma_peak_gflops").get<double>();
+        m.io_bytes = p.at("io_bytes").get<double>();
+        m.peak_first = p.at("peak_first_bytes").get<int64_t>();
+        m.peak_warm = p.at("peak_warm_bytes").get<int64_t>();
+      }
+      run.rows.push_back(std::move(r));
+    }
+    return run;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("bench.baseline", std::string("not a saved awb bench run: ") + e.what());
+  }
 }
 
 void write_bench(std::ostream& out, const BenchRun& run, const std::string& format) {

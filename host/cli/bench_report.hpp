@@ -2,16 +2,20 @@
 #ifndef AWB_CLI_BENCH_REPORT_HPP_
 #define AWB_CLI_BENCH_REPORT_HPP_
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "core/bench/bench.hpp"
+#include "core/bench/machine.hpp"
 
 namespace awb::cli {
 
 struct BenchRow {
   std::string plugin, variant;
+  std::string plugin_file, plugin_sha256;
+  std::string mode;  // in-process | runner (core::bench_run_mode)
   core::BenchShape shape;
   uint64_t capabilities = 0;
   std::string goal;
@@ -21,24 +25,34 @@ struct BenchRow {
 };
 
 struct BenchRun {
-  int threads = 0, warmup = 0, reps = 0;
+  std::string awb_version;
+  core::BenchSettings settings;  // threads, warm-up, the repetition rule
+  bool quick = false;
   int64_t gemm_n = 0;
   std::string fma_isa;
+  core::MachineInfo machine;
   std::vector<BenchRow> rows;
 };
 
-// Log-log least-squares slopes over T >= 1024 for the rows that differ only in T: time, and
-// memory (inputs + outputs + the first call's high water).
+// Log-log least-squares fits over T >= 1024 for the rows that differ only in T: time, and
+// memory (inputs + outputs + the first call's high water). A group with at least three such T
+// has a fit; one with two has none, and `too_few` says so (two points always fit a line).
 struct ScalingFit {
   std::string label;
   int64_t from = 0, to = 0;
   int points = 0;
-  double time_slope = 0, memory_slope = 0;
+  bool too_few = false;
+  core::PowerFit time, memory;
 };
 std::vector<ScalingFit> scaling_fits(const BenchRun& run);
 
 // format: table | csv | json.
 void write_bench(std::ostream& out, const BenchRun& run, const std::string& format);
+
+// The JSON document of --format json (and of a saved baseline), and a run read back from one.
+// Reading throws awb::Error("bench.baseline") on a document it cannot use.
+nlohmann::json bench_json(const BenchRun& run);
+BenchRun bench_run_from_json(const nlohmann::json& doc);
 
 }  // namespace awb::cli
 

@@ -1,13 +1,20 @@
 // cmd_bench.cpp: `awb bench`: time, throughput and memory of variants over a sweep of shapes.
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
 
+#include "cli/bench_baseline.hpp"
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/validators.hpp"
+#include "core/base/sha256.hpp"
+#include "core/base/version.hpp"
 #include "core/bench/bench_calibration.hpp"
 #include "core/bench/bench_plan.hpp"
+#include "core/bench/machine.hpp"
 #include "core/bench/runner_overhead.hpp"
 #include "core/exercises/problem_file.hpp"
 #include "graders/model/error.hpp"
@@ -28,8 +35,11 @@ struct BenchOptions {
   bool with_scores = false;
   int threads = 0;
   int warmup = -1, reps = -1;
+  double target_pct = -1, max_seconds = -1;
   double budget_gib = core::kDefaultBenchBudgetGiB;
   std::string format = "table";
+  std::string save, compare, from;
+  double alpha = 0.05, min_change_pct = 2;
 };
 
 std::vector<bool> on_off(const std::vector<std::string>& v) {
@@ -63,7 +73,11 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
     for (const auto& p : cat.plugins)
       if (p.bundled)
         for (const auto& v : p.variants) chosen.push_back({&p, &v});
-  core::BenchGrid g = o.quick ? core::quick_grid() : core::BenchGrid{};
+  // --quick's tiny sweep only when no list is given; any list means the defaults for the rest,
+  // as the help says.
+  const bool any_list = !o.tokens.empty() || !o.dims.empty() || !o.heads.empty() ||
+                        !o.causal.empty() || !o.want_a.empty() || !o.scalars.empty();
+  core::BenchGrid g = o.quick && !any_list ? core::quick_grid() : core::BenchGrid{};
   if (!o.tokens.empty()) g.tokens = o.tokens;
   if (!o.dims.empty()) g.dims = o.dims;
   if (!o.heads.empty()) g.heads = o.heads;
@@ -110,35 +124,49 @@ int run_runner_overhead(const BenchOptions& o) {
   return kExitOk;
 }
 
-int run_bench(const BenchOptions& o) {
+// Measures the planned points (or reads them from --from), prints them, saves and compares.
+BenchRun measure_run(const BenchOptions& o, int& code) {
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
-  if (o.runner_runs > 0) return run_runner_overhead(o);
   const core::Catalog cat =
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
   const std::vector<Job> jobs = plan(o, cat);
 
-  const core::BenchSettings settings = core::bench_settings(o.quick, o.threads, o.warmup, o.reps);
+  const double target = o.target_pct > 0 ? o.target_pct / 100 : -1;
+  const core::BenchSettings settings =
+      core::bench_settings(o.quick, o.threads, o.warmup, o.reps, target, o.max_seconds);
   const double budget = o.budget_gib * 1024.0 * 1024.0 * 1024.0;
   core::EigenYardstick yardstick;
 
   BenchRun run;
-  run.threads = settings.threads;
-  run.warmup = settings.warmup;
-  run.reps = settings.reps;
+  run.awb_version = AWB_VERSION;
+  run.settings = settings;
+  run.quick = o.quick;
   run.gemm_n = yardstick.gemm_n();
   run.fma_isa = yardstick.fma_isa();
-  int code = kExitOk;
+  run.machine = core::this_machine();
+  std::map<std::string, std::string> sha_of;  // plugin file -> its sha256
   size_t index = 0;
   for (const auto& j : jobs) {
     ++index;
     BenchRow row;
     row.plugin = j.ref.plugin->id;
     row.variant = j.ref.variant->id;
+    row.mode = core::bench_run_mode(j.ref);
+    row.plugin_file = j.ref.plugin->path.filename().string();
+    const std::string file = j.ref.plugin->path.string();
+    if (!sha_of.count(file)) {
+      try {
+        sha_of[file] = core::sha256_file(j.ref.plugin->path);
+      } catch (const Error&) {
+        sha_of[file] = "";  // unreadable now: the row goes without it
+      }
+    }
+    row.plugin_sha256 = sha_of[file];
     row.shape = j.shape;
     row.capabilities = j.ref.variant->capabilities;
     row.goal = j.goal;
-    std::fprintf(stderr, "[%zu/%zu] %s %s T=%lld d=%lld h=%d%s%s ... ", index, jobs.size(),
-                 row.variant.c_str(), to_string(j.shape.scalar),
+    std::fprintf(stderr, "[%zu/%zu] %s (%s) %s T=%lld d=%lld h=%d%s%s ... ", index, jobs.size(),
+                 row.variant.c_str(), row.mode.c_str(), to_string(j.shape.scalar),
                  static_cast<long long>(j.shape.tokens), static_cast<long long>(j.shape.d),
                  j.shape.heads, j.shape.causal ? " causal" : "", j.shape.want_weights ? " A" : "");
     std::fflush(stderr);
@@ -148,12 +176,36 @@ int run_bench(const BenchOptions& o) {
     row.note = std::move(point.note);
     row.measure = point.measure;
     if (row.status == "failed") code = kExitFailed;
-    std::fprintf(stderr, "%s\n",
-                 row.status == "ok" ? (std::to_string(row.measure.median * 1e3) + " ms").c_str()
-                                    : (row.status + ": " + row.note).c_str());
+    if (row.status == "ok") {
+      const auto& ci = row.measure.interval;
+      std::fprintf(stderr, "%.4f ms, 95 %% interval %.4f..%.4f (n=%d)\n", ci.median * 1e3,
+                   ci.low * 1e3, ci.high * 1e3, ci.n);
+    } else {
+      std::fprintf(stderr, "%s: %s\n", row.status.c_str(), row.note.c_str());
+    }
     run.rows.push_back(std::move(row));
   }
+  return run;
+}
+
+int run_bench(const BenchOptions& o) {
+  if (o.runner_runs > 0) return run_runner_overhead(o);
+  int code = kExitOk;
+  // Read the baseline first: a bad name should fail before minutes of measuring.
+  std::optional<BenchRun> baseline;
+  if (!o.compare.empty()) baseline = load_baseline(baseline_path(o.compare));
+  const BenchRun run = o.from.empty() ? measure_run(o, code) : load_baseline(baseline_path(o.from));
   write_bench(std::cout, run, o.format);
+  if (!o.save.empty()) {
+    const auto path = baseline_path(o.save);
+    save_baseline(path, run);
+    std::fprintf(stderr, "saved as %s\n", path.c_str());
+  }
+  if (baseline) {
+    std::ostringstream text;
+    write_comparison(text, *baseline, run, o.compare, {o.alpha, o.min_change_pct / 100});
+    (o.format == "table" ? std::cout : std::cerr) << text.str();
+  }
   return code;
 }
 
@@ -180,7 +232,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "goals: exactly the points of the performance goals (ignores the sweep lists)")
       ->check(CLI::IsMember({"goals"}));
   cmd->add_flag("--quick", opts->quick,
-                "Fewer runs (1 warm-up, 3 timed); without sweep lists, a tiny sweep");
+                "Fewer calls (1 warm-up; timed calls until +-5 % or 0.25 s a point). Without any "
+                "sweep list (-T, -d, --heads, --causal, --want-a, --scalar) it sweeps tiny "
+                "shapes: T = 33,100, d = 16, causal off,on, A off,on; with one, the lists not "
+                "given keep their defaults");
   cmd->add_option("--tokens,-T", opts->tokens,
                   "Sequence lengths, 1 to 1048576 (default 128 ... 8192)")
       ->delimiter(',')
@@ -208,8 +263,35 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--warmup", opts->warmup,
                   "Untimed calls before timing, at most 10000 (default 2)")
       ->check(InRange(0, 10000));
-  cmd->add_option("--reps", opts->reps, "Timed calls per point, 1 to 100000 (default 7)")
+  cmd->add_option("--reps", opts->reps,
+                  "A fixed count of timed calls per point, 1 to 100000 (default: adaptive, see "
+                  "--target)")
       ->check(InRange(1, 100000));
+  cmd->add_option("--target", opts->target_pct,
+                  "Repeat timed calls until the 95 % confidence interval of the median (order "
+                  "statistics) is within +-PCT % of it, at least 6 and at most 1000 calls "
+                  "(default 2; 5 with --quick)")
+      ->check(InRange(0.01, 100, "%"));
+  cmd->add_option("--max-time", opts->max_seconds,
+                  "Seconds of timed calls per point after which the repetition stops short of "
+                  "--target, once it has its 6 calls (default 1; 0.25 with --quick)")
+      ->check(InRange(0.001, 3600, "seconds"));
+  cmd->add_option("--save", opts->save,
+                  "Save the run (every sample, the machine, the build) as baseline NAME: "
+                  "$XDG_DATA_HOME/awb/bench/NAME.json (~/.local/share when unset), or the path "
+                  "NAME when it has a '/' or ends in .json");
+  cmd->add_option("--compare", opts->compare,
+                  "Compare each point with saved baseline NAME: both medians, the change, a "
+                  "Mann-Whitney U test's p and the verdict (slower / faster / no significant "
+                  "change). After the table on stdout; on stderr with --format csv or json");
+  cmd->add_option("--from", opts->from,
+                  "Report saved run NAME instead of measuring (the sweep options are ignored); "
+                  "with --compare, compares two saved runs");
+  cmd->add_option("--alpha", opts->alpha, "Significance level of --compare's test (default 0.05)")
+      ->check(InRange(1e-9, 0.5));
+  cmd->add_option("--min-change", opts->min_change_pct,
+                  "Smallest change of the median, in %, that --compare flags (default 2)")
+      ->check(InRange(0, 1000, "%"));
   cmd->add_option("--memory-budget", opts->budget_gib,
                   "GiB the host may allocate for one point: A and S, and all its inputs and "
                   "outputs; larger points are skipped with a note")

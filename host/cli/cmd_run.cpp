@@ -4,7 +4,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
-#include "cli/param_options.hpp"
 #include "cli/print.hpp"
 #include "cli/problem_source.hpp"
 #include "cli/validators.hpp"
@@ -26,7 +25,6 @@ struct RunOptions {
   std::string format = "text";
   double sharpness = 0;  // 0: keep the problem's
   bool causal = false;
-  std::vector<std::string> params;  // --param name=value
   IsolationFlags isolation;
 };
 
@@ -36,7 +34,6 @@ int run_run(const RunOptions& o) {
   RunInput input = loaded.input;
   if (o.sharpness > 0) input.params.sharpness = o.sharpness;
   if (o.causal) input.params.causal = true;
-  apply_params(input.params.variant, o.params);
 
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat =
@@ -135,7 +132,6 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--sharpness", opts->sharpness, "Override the problem's sharpness, 1e-9 to 1e9")
       ->check(InRange(1e-9, 1e9));
   cmd->add_flag("--causal", opts->causal, "Turn the causal mask on");
-  add_param_option(cmd, &opts->params);
   cmd->add_option("--format", opts->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

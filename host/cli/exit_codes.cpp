@@ -34,7 +34,8 @@ constexpr std::pair<const char*, int> kTable[] = {
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},
     {"exercise.no_train", kExitBadInput},
-    {"train.none", kExitBadInput},  // the same condition, found by the trainer itself
+    {"train.none", kExitBadInput},      // the same condition, found by the trainer itself
+    {"bench.baseline", kExitBadInput},  // a saved run that is missing or not one
     {"exercise.export", kExitBadInput},
     {"exercise.unknown_case", kExitBadInput},
     {"exercise.duplicate_id", kExitBadInput},

@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "cli/param_options.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/exercises/problem_file.hpp"
 #include "core/grading/subject_factory.hpp"
@@ -20,9 +21,12 @@ void add_problem_source_options(CLI::App* cmd, ProblemSource& s) {
       ->needs(ee);
   cmd->add_option("--exercises", s.exercise_dirs,
                   "Exercise folders or files (default: the bundled exercises)");
+  add_param_option(cmd, &s.params);
 }
 
-LoadedProblem load_problem(const ProblemSource& s) {
+namespace {
+
+LoadedProblem read_source(const ProblemSource& s) {
   LoadedProblem out;
   if (!s.exercise.empty()) {
     std::vector<std::filesystem::path> dirs(s.exercise_dirs.begin(), s.exercise_dirs.end());
@@ -54,6 +58,14 @@ LoadedProblem load_problem(const ProblemSource& s) {
   }
   out.input = single_layer(*l.problem);
   out.label = s.problem_file;
+  return out;
+}
+
+}  // namespace
+
+LoadedProblem load_problem(const ProblemSource& s) {
+  LoadedProblem out = read_source(s);
+  apply_params(out.input.params.variant, s.params);
   return out;
 }
 

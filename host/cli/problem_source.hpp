@@ -19,10 +19,12 @@ struct ProblemSource {
   std::string exercise;                    // --exercise
   std::string case_id;                     // --case
   std::vector<std::string> exercise_dirs;  // --exercises
+  std::vector<std::string> params;         // --param name=value, over the source's own values
   bool given() const { return !example.empty() || !problem_file.empty() || !exercise.empty(); }
 };
 
-// Adds --example, --problem, --exercise, --case and --exercises (at most one of the first three).
+// Adds --example, --problem, --exercise, --case, --exercises (at most one of the first three) and
+// --param.
 void add_problem_source_options(CLI::App* cmd, ProblemSource& source);
 
 struct LoadedProblem {

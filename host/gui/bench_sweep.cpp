@@ -80,19 +80,23 @@ void bench_sweep_job(QPromise<BenchPoint>& promise, const CatalogPtr& catalog,
 QString bench_csv(const std::vector<BenchPoint>& points) {
   // The key names of `awb bench --format csv`, so the two files read alike.
   QString out = QStringLiteral(
-      "variant,tokens,d,scalar,causal,want_a,median_ms,min_ms,max_ms,gflops,gemm_gflops,"
-      "gemm_ratio,peak_mib\n");
+      "variant,mode,tokens,d,scalar,causal,want_a,median_ms,n,ci_low_ms,ci_high_ms,min_ms,max_ms,"
+      "gflops,gemm_gflops,gemm_ratio,peak_mib\n");
   for (const auto& p : points) {
     if (p.result.status != "ok") continue;
     const auto& s = p.shape;
     const auto& m = p.result.measure;
     const QStringList cells{QString::fromStdString(grade::csv_field(p.spec.toStdString())),
+                            QString::fromStdString(p.result.mode),
                             QString::number(s.tokens),
                             QString::number(s.d),
                             QString::fromUtf8(to_string(s.scalar)),
                             s.causal ? "1" : "0",
                             s.want_weights ? "1" : "0",
                             number(m.median * 1e3),
+                            QString::number(m.interval.n),
+                            number(m.interval.low * 1e3),
+                            number(m.interval.high * 1e3),
                             number(m.min * 1e3),
                             number(m.max * 1e3),
                             number(m.gflops()),

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <map>
 
+#include "core/base/version.hpp"
 #include "core/bench/bench_plan.hpp"
+#include "core/bench/machine.hpp"
 #include "gui/export.hpp"
 
 namespace awb::gui {
@@ -21,9 +23,11 @@ namespace {
 constexpr int kSpecRole = Qt::UserRole + 1;
 constexpr const char* kDefaultTokens = "128, 256, 512, 1024, 2048, 4096";
 
+// Only from three points or more (two always fit a line), with how well the line fits.
 QString slope_note(const std::vector<double>& t, const std::vector<double>& y) {
-  if (t.size() < 2 || t.front() == t.back()) return {};
-  return QObject::tr("slope %1").arg(core::loglog_slope(t, y), 0, 'f', 2);
+  const auto fit = core::loglog_fit(t, y);
+  if (!fit) return {};
+  return QObject::tr("slope %1 (R² %2)").arg(fit->slope, 0, 'f', 2).arg(fit->r_squared, 0, 'f', 3);
 }
 
 }  // namespace
@@ -89,6 +93,10 @@ BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), sessi
   plot_layout->setContentsMargins(0, 0, 0, 0);
   plot_layout->addWidget(time_, 1);
   plot_layout->addWidget(memory_, 1);
+  // Part of the exported image, so a PNG says how its numbers were made.
+  caption_ = new QLabel;
+  caption_->setWordWrap(true);
+  plot_layout->addWidget(caption_);
   notes_ = new QLabel;
   notes_->setWordWrap(true);
   notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -192,12 +200,11 @@ void BenchView::start(const BenchRequest& request) {
   points_.clear();
   total_ = request.total();
   cancel_ = std::make_shared<std::atomic<bool>>(false);
+  request_ = request;
   const core::BenchSettings s =
       core::bench_settings(request.quick, 0, request.warmup, request.reps);
-  status_->setText(tr("%1 warm-up + %2 timed calls per point, %3 threads")
-                       .arg(s.warmup)
-                       .arg(s.reps)
-                       .arg(s.threads));
+  status_->setText(
+      tr("%1 warm-up + %2 per point, %3 threads").arg(s.warmup).arg(timing_text(s)).arg(s.threads));
   progress_->setRange(0, total_);
   progress_->setValue(0);
   run_->setEnabled(false);
@@ -278,7 +285,42 @@ void BenchView::showPoints() {
   }
   time_->setSeries(std::move(times));
   memory_->setSeries(std::move(memories));
+  caption_->setText(caption());
   notes_->setText(notes.isEmpty() ? QString() : tr("Not plotted: ") + notes.join("; "));
+}
+
+QString BenchView::timing_text(const core::BenchSettings& s) {
+  if (s.reps > 0) return tr("%1 timed calls").arg(s.reps);
+  return tr("timed calls to ±%1 % (95 % interval of the median, ≤ %2 s)")
+      .arg(100 * s.target, 0, 'g', 3)
+      .arg(s.max_seconds, 0, 'g', 3);
+}
+
+QString BenchView::caption() const {
+  if (!request_) return {};
+  const BenchRequest& r = *request_;
+  const core::BenchSettings s = core::bench_settings(r.quick, 0, r.warmup, r.reps);
+  QStringList modes;  // of the points drawn so far
+  for (const auto& p : points_)
+    if (!p.result.mode.empty() && !modes.contains(QString::fromStdString(p.result.mode)))
+      modes << QString::fromStdString(p.result.mode);
+  static const core::MachineInfo machine = core::this_machine();
+  return tr("d = %1, %2, causal %3, A %4, quick %5, %6 threads, %7, run %8; %9 (%10), awb %11")
+      .arg(r.d)
+      .arg(QString::fromUtf8(to_string(r.scalar)))
+      .arg(r.causal ? tr("on") : tr("off"))
+      .arg(r.want_weights ? tr("on") : tr("off"))
+      .arg(r.quick ? tr("on") : tr("off"))
+      .arg(s.threads)
+      .arg(timing_text(s))
+      .arg(modes.isEmpty() ? tr("mode pending") : modes.join(QStringLiteral(", ")))
+      .arg(QString::fromStdString(machine.cpu_model))
+      .arg(QString::fromStdString([&] {
+        std::string isa;
+        for (const auto& f : machine.isa) isa += (isa.empty() ? "" : " ") + f;
+        return isa;
+      }()))
+      .arg(QStringLiteral(AWB_VERSION));
 }
 
 bool BenchView::exportPng(const QString& path, double device_pixel_ratio) const {

@@ -50,6 +50,10 @@ class BenchView : public QWidget {
   QLineEdit* tokensEdit() const { return tokens_; }
   QProgressBar* progress() const { return progress_; }
   QLabel* notes() const { return notes_; }
+  // The settings of the last sweep, drawn under the charts (so in the PNG too): d, scalar,
+  // causal, A, quick, threads, the repetition rule, in-process or runner, the machine.
+  QString caption() const;
+  QLabel* captionLabel() const { return caption_; }
 
  signals:
   void pointAdded();
@@ -65,9 +69,11 @@ class BenchView : public QWidget {
   void addPoints(int begin, int end);
   void runEnded();
   void showPoints();
+  static QString timing_text(const core::BenchSettings& s);
 
   Session& session_;
   std::vector<BenchPoint> points_;
+  std::optional<BenchRequest> request_;  // of the last sweep started
   int total_ = 0;
   QFutureWatcher<BenchPoint>* watcher_ = nullptr;
   std::shared_ptr<std::atomic<bool>> cancel_;
@@ -79,7 +85,7 @@ class BenchView : public QWidget {
   QCheckBox *causal_, *want_a_, *quick_;
   QPushButton *run_, *cancel_button_, *export_png_, *export_csv_;
   QProgressBar* progress_;
-  QLabel *status_, *notes_;
+  QLabel *status_, *notes_, *caption_;
   QWidget* plots_;
   LogLogChart *time_, *memory_;
 };

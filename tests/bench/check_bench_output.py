@@ -4,13 +4,16 @@
 usage: check_bench_output.py AWB json|csv [awb bench options...]
 
 Checks the structure, recomputes every FLOP count from the shape (independently of the C++),
-checks the ratios against the figures they are made of, and that exactly the points whose
-materialised A/S exceed the memory budget are skipped, with a note.
+checks the ratios against the figures they are made of, that every point says whether it ran
+in-process or in a runner, that the JSON median and its interval are those of the samples it
+lists, that scaling fits come from three points or more with their R^2, and that exactly the
+points whose materialised A/S exceed the memory budget are skipped, with a note.
 """
 import csv
 import io
 import json
 import math
+import statistics
 import subprocess
 import sys
 
@@ -50,10 +53,12 @@ def close(a, b, rel=1e-9):
 
 
 def check_point(p, budget):
-    for key in ("plugin", "variant", "scalar", "tokens", "d", "heads", "causal", "want_a",
+    for key in ("plugin", "variant", "mode", "scalar", "tokens", "d", "heads", "causal", "want_a",
                 "status"):
         if key not in p:
             fail(f"point without '{key}': {p}")
+    if p["mode"] not in ("in-process", "runner"):
+        fail(f"bad run mode {p['mode']}")
     if p["status"] not in ("ok", "skipped", "failed"):
         fail(f"bad status {p['status']}")
     over = budget is not None and materialised(p) > budget
@@ -79,7 +84,32 @@ def check_point(p, budget):
         fail(f"peak share is not gflops / fma peak: {p}")
     if p["peak_first_bytes"] < 0 or p["peak_warm_bytes"] < 0:
         fail(f"no memory figure on Linux: {p}")
+    if not 1 <= p["n"]:
+        fail(f"no timed call: {p}")
+    if not p["ci_low_ms"] <= p["median_ms"] <= p["ci_high_ms"]:
+        fail(f"median outside its interval: {p}")
+    if "samples_ms" in p:  # JSON
+        samples = p["samples_ms"]
+        if len(samples) != p["n"]:
+            fail(f"n is not the count of samples: {p}")
+        if not close(statistics.median(samples), p["median_ms"], 1e-9):
+            fail(f"the median is not the samples' median: {p}")
+        if not close(min(samples), p["min_ms"]) or not close(max(samples), p["max_ms"]):
+            fail(f"min or max is not the samples': {p}")
     return False
+
+
+def check_fits(fits):
+    for f in fits:
+        if "note" in f:
+            if f["points"] >= 3:
+                fail(f"a fit of {f['points']} points left out: {f}")
+            continue
+        if f["points"] < 3:
+            fail(f"a slope from fewer than 3 points: {f}")
+        for key in ("time_r_squared", "memory_r_squared"):
+            if not 0 <= f[key] <= 1:
+                fail(f"R^2 out of [0, 1]: {f}")
 
 
 def main():
@@ -94,12 +124,14 @@ def main():
         fail("no progress on stderr")
     if fmt == "json":
         doc = json.loads(run.stdout)
-        for key in ("threads", "gemm_n", "fma_isa", "flop_count", "memory_method", "points"):
+        for key in ("threads", "gemm_n", "fma_isa", "flop_count", "memory_method", "points",
+                    "machine", "repetition", "scaling"):
             if key not in doc:
                 fail(f"no '{key}' in the document")
         if doc["gemm_n"] != 1024:
             fail("the GEMM yardstick is not n = 1024")
         points = doc["points"]
+        check_fits(doc["scaling"])
     else:
         rows = list(csv.DictReader(io.StringIO(run.stdout)))
         points = []
@@ -107,9 +139,12 @@ def main():
             p = {k: v for k, v in r.items() if v != ""}
             for k in ("tokens", "d", "heads"):
                 p[k] = int(p[k])
+            if "n" in p:
+                p["n"] = int(p["n"])
             for k in ("causal", "want_a", "want_s"):
                 p[k] = p[k] == "1"
-            for k in ("flops", "first_call_ms", "median_ms", "min_ms", "max_ms", "gflops",
+            for k in ("flops", "first_call_ms", "median_ms", "ci_low_ms", "ci_high_ms", "min_ms",
+                      "max_ms", "gflops",
                       "gemm_gflops", "gemm_ratio", "fma_peak_gflops", "peak_share",
                       "peak_first_bytes", "peak_warm_bytes"):
                 if k in p:

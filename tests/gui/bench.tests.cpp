@@ -105,6 +105,21 @@ TEST_CASE("bench view: a tiny sweep of parameter-free is one line of three point
     CHECK(cells[t_col].toInt() == (16 << (i - 1)));
   }
 
+  CHECK(header.contains("mode"));
+  CHECK(header.contains("n"));
+  CHECK(lines[1].split(',')[static_cast<int>(header.indexOf("mode"))] == "in-process");
+
+  // The run's settings are drawn under the charts, inside the exported widget: the PNG says
+  // how its numbers were made.
+  const QString caption = bv->caption();
+  INFO(caption.toStdString());
+  for (const char* words : {"d = 64", "f32", "causal off", "A off", "quick on", "threads",
+                            "timed calls", "run in-process", "awb "})
+    CHECK(caption.contains(QString::fromUtf8(words)));
+  CHECK(bv->captionLabel()->text() == caption);
+  CHECK(bv->captionLabel()->isVisible());
+  CHECK(bv->plots()->isAncestorOf(bv->captionLabel()));
+
   REQUIRE(bv->exportPng(png));
   const QImage image(png);
   REQUIRE_FALSE(image.isNull());

@@ -1,8 +1,11 @@
-// bench.tests.cpp: the counts `awb bench` divides by, its plan, its memory probe, one real point.
+// bench.tests.cpp: the counts `awb bench` divides by, its plan, its memory probe, one real point,
+// and when the repetition of timed calls stops.
 #include "core/bench/bench.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "core/bench/bench_plan.hpp"
@@ -107,8 +110,8 @@ TEST_CASE("log-log slopes recover the exponent", "[bench]") {
     square.push_back(3e-9 * x * x);
     linear.push_back(5 * x + 0);
   }
-  CHECK(core::loglog_slope(t, square) == Approx(2.0));
-  CHECK(core::loglog_slope(t, linear) == Approx(1.0));
+  CHECK(core::loglog_fit(t, square)->slope == Approx(2.0));
+  CHECK(core::loglog_fit(t, linear)->slope == Approx(1.0));
 }
 
 TEST_CASE("bench grids expand to every combination, the goals preset names its points", "[bench]") {
@@ -158,4 +161,53 @@ TEST_CASE("one bench point runs a bundled variant and fills every figure", "[ben
   CHECK(m.gemm_ratio() == Approx(m.gflops() / m.gemm_gflops()));
   CHECK(m.peak_share() == Approx(m.gflops() / 50));
   CHECK(m.io_bytes == core::io_bytes(s, ref.variant->capabilities));
+}
+
+TEST_CASE("timed calls repeat until the median's interval meets the target, within bounds",
+          "[bench][statistics]") {
+  FixedYardstick yardstick;
+  int calls = 0;
+  auto counting = [&calls](std::chrono::microseconds pause) {
+    return core::ForwardFactory([&calls, pause] {
+      return core::RawForward([&calls, pause](const awb_problem&, awb_results&) {
+        ++calls;
+        if (pause.count() > 0) std::this_thread::sleep_for(pause);
+      });
+    });
+  };
+  const auto s = shape(16, 4, 1, false);
+  core::BenchSettings settings;
+  settings.threads = 1;
+  settings.warmup = 1;
+
+  SECTION("adaptive: at least min_reps, at most max_reps, stopped by the target or the cap") {
+    settings.min_reps = 6;
+    settings.max_reps = 200;
+    settings.target = 0.5;
+    settings.max_seconds = 60;
+    const auto m = core::measure_point(counting({}), kParameterFree, s, settings, yardstick);
+    const int n = static_cast<int>(m.samples.size());
+    CHECK(n >= 6);
+    CHECK(n <= 200);
+    CHECK(calls == 1 + 1 + 1 + n);  // the first call, the warm-up, the warm memory probe
+    CHECK(m.interval.n == n);
+    CHECK(m.median == core::median(m.samples));
+    if (n < 200) CHECK(m.interval.relative_half_width() <= 0.5);
+  }
+  SECTION("adaptive: the time budget stops a target that cannot be met, after min_reps") {
+    settings.min_reps = 6;
+    settings.max_reps = 1000;
+    settings.target = 1e-12;
+    settings.max_seconds = 0.02;
+    const auto m = core::measure_point(counting(std::chrono::microseconds(2000)), kParameterFree, s,
+                                       settings, yardstick);
+    CHECK(m.samples.size() >= 6);
+    CHECK(m.samples.size() < 1000);
+  }
+  SECTION("a fixed count is exactly that, even below the adaptive minimum") {
+    settings.reps = 4;
+    const auto m = core::measure_point(counting({}), kParameterFree, s, settings, yardstick);
+    CHECK(m.samples.size() == 4);
+    CHECK(m.interval.coverage < 0.95);  // four samples make no 95 % interval
+  }
 }

@@ -90,10 +90,17 @@ struct PointBuffers {
   }
 };
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+// Yardstick GEMMs per point: enough for a median, few enough not to dominate small points.
+constexpr int kGemmSamples = 7;
+
+bool enough_calls(const BenchSettings& settings, const std::vector<double>& times, double elapsed) {
+  const int n = static_cast<int>(times.size());
+  if (settings.reps > 0) return n >= settings.reps;
+  // The minimum first: without it there is no interval to report.
+  if (n < std::max(1, settings.min_reps)) return false;
+  if (n >= settings.max_reps || elapsed >= settings.max_seconds) return true;
+  const MedianInterval ci = median_interval(times);
+  return ci.coverage >= 0.95 && ci.relative_half_width() <= settings.target;
 }
 
 template <class T>
@@ -122,16 +129,20 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
   m.peak_warm = probe.stop();
 
   std::vector<double> times, gemms;
-  for (int i = 0; i < std::max(1, settings.reps); ++i) {
+  const auto start = std::chrono::steady_clock::now();
+  while (!enough_calls(settings, times, seconds_since(start))) {
     t0 = std::chrono::steady_clock::now();
     call(b.problem, b.results);
     times.push_back(seconds_since(t0));
-    gemms.push_back(yardstick.gemm_seconds(shape.scalar, settings.threads));
+    if (gemms.size() < kGemmSamples)
+      gemms.push_back(yardstick.gemm_seconds(shape.scalar, settings.threads));
   }
-  m.median = median_of(times);
+  m.samples = times;
+  m.interval = median_interval(times);
+  m.median = m.interval.median;
   m.min = *std::min_element(times.begin(), times.end());
   m.max = *std::max_element(times.begin(), times.end());
-  m.gemm_median = median_of(gemms);
+  m.gemm_median = median(gemms);
   return m;
 }
 
@@ -156,22 +167,6 @@ double point_flops(const BenchShape& s, uint64_t caps) {
     if (l.output_projection) f += projection_flops(s.tokens, s.heads * s.d, l.d_model);
   }
   return f;
-}
-
-double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
-  const size_t n = std::min(x.size(), y.size());
-  double mx = 0, my = 0;
-  for (size_t i = 0; i < n; ++i) {
-    mx += std::log(x[i]) / static_cast<double>(n);
-    my += std::log(y[i]) / static_cast<double>(n);
-  }
-  double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double dx = std::log(x[i]) - mx;
-    sxy += dx * (std::log(y[i]) - my);
-    sxx += dx * dx;
-  }
-  return sxx > 0 ? sxy / sxx : 0;
 }
 
 double materialised_bytes(const BenchShape& s) {
@@ -235,6 +230,11 @@ ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& opti
   };
 }
 
+std::string bench_run_mode(const VariantRef& ref) {
+  // The same test open_session makes: a plugin loaded here runs here.
+  return ref.plugin->library ? "in-process" : "runner";
+}
+
 BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
                            const BenchShape& shape, const BenchSettings& settings,
                            Yardstick& yardstick) {
@@ -247,6 +247,7 @@ BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
                              const BenchSettings& settings, Yardstick& yardstick,
                              double budget_bytes, const SessionOptions& options) {
   BenchPointResult r;
+  r.mode = bench_run_mode(ref);
   const uint64_t caps = ref.variant->capabilities;
   if (auto why = bench_skip_reason(shape, caps, budget_bytes)) {
     r.status = "skipped";

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bench/statistics.hpp"
 #include "core/plugins/forward.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "core/plugins/variant_session.hpp"
@@ -36,9 +37,6 @@ double attention_flops(int64_t tokens, int64_t d, int heads, bool causal);
 double projection_flops(int64_t tokens, int64_t d_in, int64_t d_out);
 // Everything a point costs on a variant with `capabilities` (projections only where it has them).
 double point_flops(const BenchShape& shape, uint64_t capabilities);
-
-// Least-squares slope of log(y) against log(x): the exponent p of y ∝ x^p. Needs two distinct x.
-double loglog_slope(const std::vector<double>& x, const std::vector<double>& y);
 
 // Bytes of the T × T matrices the host allocates for a point (A and/or S, every head).
 double materialised_bytes(const BenchShape& shape);
@@ -69,12 +67,22 @@ class Yardstick {
   virtual std::string fma_isa() const = 0;
 };
 
-// How a point is timed.
+// How a point is timed. With `reps` 0 the timed calls repeat, at least `min_reps` times, until
+// the 95 % interval of their median is within ±`target` of it, or `max_reps` calls, or until the
+// timed calls and their yardstick GEMMs have taken `max_seconds`, whichever comes first. Six is
+// the fewest calls whose order statistics give a 95 % interval (1 - 2/2^6 = 96.9 %).
 struct BenchSettings {
   int threads = 0;  // passed to the plugin; 0: every core
   int warmup = 2;
-  int reps = 7;
+  int reps = 0;  // > 0: exactly this many timed calls
+  int min_reps = 6, max_reps = 1000;
+  double target = 0.02;      // relative half-width of the median's interval
+  double max_seconds = 1.0;  // per point
 };
+
+// How a point's variant runs: "in-process" (trusted: loaded into awb) or "runner" (an
+// awb-runner process; every call pays a round trip).
+std::string bench_run_mode(const VariantRef& ref);
 
 // A fresh instance of the subject under test, returning its forward call; the instance lives as
 // long as the returned function. In-process this wraps a VariantInstance; the isolated runner
@@ -89,6 +97,8 @@ ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& opti
 struct BenchMeasure {
   double first_call = 0;                // a fresh instance's first call
   double median = 0, min = 0, max = 0;  // warm calls
+  std::vector<double> samples;          // every timed warm call, in order
+  MedianInterval interval;              // of the median of `samples`, 95 %
   double gemm_median = 0;               // the yardstick GEMM, interleaved with the calls
   double flops = 0;                     // the count above
   double gemm_flops = 0;                // 2·n³
@@ -107,8 +117,10 @@ struct BenchMeasure {
 };
 
 // Measures one point: inputs are random, filled once; a fresh instance's first call is timed
-// and its memory high water read; then `warmup` calls, then `reps` timed calls each followed by
-// one yardstick GEMM (so both see the same machine load). Throws awb::Error from the plugin.
+// and its memory high water read; then `warmup` calls, then the timed calls (as `settings`
+// says), the first seven each followed by one yardstick GEMM (so both see the same machine
+// load; more would make the GEMM the cost of every small point). Throws awb::Error from the
+// plugin.
 BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
                            const BenchShape& shape, const BenchSettings& settings,
                            Yardstick& yardstick);
@@ -116,6 +128,7 @@ BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
 // One point of a sweep on one variant, as every front end reports it.
 struct BenchPointResult {
   std::string status;    // ok | skipped | failed
+  std::string mode;      // bench_run_mode
   std::string note;      // why it was skipped, or the error that stopped it
   BenchMeasure measure;  // when ok
 };

@@ -64,12 +64,15 @@ std::vector<PlannedPoint> goal_points() {
   return out;
 }
 
-BenchSettings bench_settings(bool quick, int threads, int warmup, int reps) {
+BenchSettings bench_settings(bool quick, int threads, int warmup, int reps, double target,
+                             double max_seconds) {
   BenchSettings s;
   s.threads =
       threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s.warmup = warmup >= 0 ? warmup : (quick ? 1 : 2);
-  s.reps = reps > 0 ? reps : (quick ? 3 : 7);
+  s.reps = std::max(0, reps);
+  s.target = target > 0 ? target : (quick ? 0.05 : 0.02);
+  s.max_seconds = max_seconds > 0 ? max_seconds : (quick ? 0.25 : 1.0);
   return s;
 }
 

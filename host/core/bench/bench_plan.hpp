@@ -22,8 +22,9 @@ struct BenchGrid {
 };
 std::vector<BenchShape> expand(const BenchGrid& grid);
 
-// The default sweep with --quick: tiny shapes (T not a multiple of the kernel's tiles), both
-// paths, causal on and off; seconds in all.
+// The sweep of --quick when no sweep list is given: tiny shapes (T = 33 and 100, not multiples
+// of the kernel's tiles; d = 16), both paths, causal on and off; seconds in all. With any list
+// given, the lists not given take BenchGrid's defaults, quick or not.
 BenchGrid quick_grid();
 
 // A point with the variant it is about ("" for every chosen variant).
@@ -37,9 +38,13 @@ struct PlannedPoint {
 // 512) at T = 1024, streaming at T = 1024 in f32 and f64, and the scaling run T = 1024…8192.
 std::vector<PlannedPoint> goal_points();
 
-// How points are timed unless told: `threads` 0 is every core; `warmup` < 0 and `reps` <= 0
-// take the defaults (2 warm-up calls and 7 timed, or 1 and 3 when `quick`).
-BenchSettings bench_settings(bool quick, int threads = 0, int warmup = -1, int reps = -1);
+// How points are timed unless told: `threads` 0 is every core; `warmup` < 0 takes 2 warm-up
+// calls (1 when `quick`); `reps` > 0 is a fixed count of timed calls, else they adapt: until the
+// median's 95 % interval is within ±`target` (<= 0: 2 %, 5 % when `quick`), at least 6 calls,
+// at most 1000, and after the sixth at most `max_seconds` a point (<= 0: 1 s, 0.25 s when
+// `quick`).
+BenchSettings bench_settings(bool quick, int threads = 0, int warmup = -1, int reps = -1,
+                             double target = -1, double max_seconds = -1);
 
 // GiB the host may allocate for A and S of one point unless told otherwise.
 constexpr double kDefaultBenchBudgetGiB = 2.0;
