@@ -40,8 +40,10 @@ void apply_feature_map(M&& m, FeatureMap phi) {
   if (phi == FeatureMap::kRelu) {
     m = m.cwiseMax(Scalar(0));
   } else {
-    // elu(x) + 1 = x + 1 for x > 0, else eˣ (eˣ − 1 + 1: no cancellation for small eˣ).
-    m = (m.array() > Scalar(0)).select(m.array() + Scalar(1), m.array().exp()).matrix();
+    // elu(x) + 1 = x + 1 for x > 0, else eˣ: both at once as max(x, 0) + exp(min(x, 0)), which
+    // vectorises (a select of the two does not, and the scalar exp took 60 % of the kernel) and
+    // never overflows.
+    m = (m.array().max(Scalar(0)) + m.array().min(Scalar(0)).exp()).matrix();
   }
 }
 
