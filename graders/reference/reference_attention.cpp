@@ -1,6 +1,10 @@
 // reference_attention.cpp: plain-loop attention (llm.c style) that grading trusts.
 #include "graders/reference/reference_attention.hpp"
 
+#include <cstddef>
+#include <cstring>
+#include <string>
+
 #include "graders/reference/reference_common.hpp"
 
 namespace awb::reference {
@@ -9,7 +13,7 @@ namespace detail {
 Shapes shapes_of(const awb_problem& p, Kind kind) {
   require(p.x.data != nullptr && p.x.rank == 2, "X must be a T x d_model matrix");
   Shapes s;
-  s.projected = kind == Kind::kProjected;
+  s.projected = kind != Kind::kParameterFree;
   s.T_ = p.x.shape[0];
   s.C = p.x.shape[1];
   s.H = s.projected ? p.n_heads : 1;
@@ -37,32 +41,115 @@ namespace {
 
 using namespace detail;
 
+// The research kinds' parameters, declared here again (the reference shares nothing with the
+// plugins it checks).
+constexpr awb_param_decl kWindow{sizeof(awb_param_decl),
+                                 "window",
+                                 AWB_PARAM_INT,
+                                 "keys each query sees on either side",
+                                 2,
+                                 0,
+                                 1048576,
+                                 0,
+                                 nullptr};
+constexpr const char* kFeatureMaps[] = {"elu+1", "relu"};
+constexpr awb_param_decl kFeatureMap{sizeof(awb_param_decl),
+                                     "feature_map",
+                                     AWB_PARAM_ENUM,
+                                     "the feature map phi applied to queries and keys",
+                                     0,
+                                     0,
+                                     1,
+                                     2,
+                                     kFeatureMaps};
+constexpr const awb_param_decl* kSlidingWindowParams[] = {&kWindow};
+constexpr const awb_param_decl* kLinearParams[] = {&kFeatureMap};
+
+// The linear kind's normaliser ε: a row without weight divides 0 by ε, not by 0.
+constexpr double kLinearEpsilon = 1e-6;
+
+// A declared parameter's value in `p`, or its default when the problem carries none; an int or
+// enum must be integral and in its range.
+int64_t integer_param(const awb_problem& p, const awb_param_decl& decl) {
+  double value = decl.default_value;
+  if (p.struct_size >= offsetof(awb_problem, params) + sizeof(p.params) && p.params) {
+    for (size_t i = 0; i < p.n_params; ++i)
+      if (p.params[i].name && std::strcmp(p.params[i].name, decl.name) == 0)
+        value = p.params[i].value;
+  }
+  const double hi =
+      decl.type == AWB_PARAM_ENUM ? static_cast<double>(decl.n_choices) - 1 : decl.max_value;
+  if (!(value >= decl.min_value && value <= hi) || value != std::floor(value))
+    throw std::invalid_argument(std::string("parameter '") + decl.name + "' is out of range");
+  return static_cast<int64_t>(value);
+}
+
+// φ of the linear kind: elu(x) + 1 (elu(x) = x for x > 0, eˣ − 1 otherwise) or max(x, 0). For
+// x ≤ 0, elu(x) + 1 is eˣ itself: written so, f32 keeps eˣ's precision instead of cancelling.
+template <class T>
+T feature(T x, bool relu) {
+  if (relu) return x > T(0) ? x : T(0);
+  return x > T(0) ? x + T(1) : std::exp(x);
+}
+
 template <class T>
 void forward(const awb_problem& p, awb_results& r, Kind kind) {
   const Shapes sh = shapes_of(p, kind);
   const int64_t T_ = sh.T_, H = sh.H, DV = sh.DV, OUT = sh.OUT;
   require(r.z.data && r.z.shape[0] == T_ && r.z.shape[1] == OUT, "Z has the wrong shape");
+  const int64_t window = kind == Kind::kSlidingWindow ? integer_param(p, kWindow) : 0;
+  const bool relu = kind == Kind::kLinear && integer_param(p, kFeatureMap) == 1;
 
-  // Pass 0: queries, keys and values.
-  const Projections<T> pr = project<T>(p, sh);
+  // Pass 0: queries, keys and values. The linear kind's feature maps: q̃ = φ(factor·q), k̃ = φ(k);
+  // its scores are then q̃·k̃ with no further factor.
+  Projections<T> pr = project<T>(p, sh);
+  Shapes score_shapes = sh;
+  if (kind == Kind::kLinear) {
+    for (auto& q : pr.q) q = feature(q * static_cast<T>(sh.factor), relu);
+    for (auto& k : pr.k) k = feature(k, relu);
+    score_shapes.factor = 1;
+  }
 
   std::vector<T> heads_out(T_ * H * DV, T(0));
   std::vector<T> scores(T_), weights(T_);
   for (int64_t h = 0; h < H; ++h) {
     for (int64_t t = 0; t < T_; ++t) {
-      const int64_t visible = p.causal ? t + 1 : T_;  // keys t2 < visible may be attended to
-      // Pass 1: the softmax input, with scale and sharpness, before any mask.
-      score_row(pr, sh, h, t, scores);
+      // Keys first..last (inclusive) may be attended to.
+      int64_t first = 0, last = p.causal ? t : T_ - 1;
+      if (kind == Kind::kSlidingWindow) {
+        first = t - window > 0 ? t - window : 0;
+        if (!p.causal) last = t + window < T_ - 1 ? t + window : T_ - 1;
+      }
+      // Pass 1: the scores, with scale and sharpness (softmax kinds), before any mask.
+      score_row(pr, score_shapes, h, t, scores);
       if (r.s.data)
         for (int64_t t2 = 0; t2 < T_; ++t2) at3<T>(r.s, h, t, t2) = scores[t2];
-      // Pass 2: softmax over the visible keys; masked entries exactly zero.
-      softmax_row(scores, visible, weights);
+      // Pass 2: the weights; masked entries exactly zero.
+      if (kind == Kind::kLinear) {
+        // Kernel scores are ≥ 0: each divided by the visible sum (+ ε).
+        T sum = 0;
+        for (int64_t t2 = first; t2 <= last; ++t2) sum += scores[t2];
+        for (int64_t t2 = 0; t2 < T_; ++t2)
+          weights[t2] =
+              t2 >= first && t2 <= last ? scores[t2] / (sum + static_cast<T>(kLinearEpsilon)) : 0;
+      } else if (kind == Kind::kSlidingWindow) {
+        // Softmax over the band; the maximum is subtracted only against overflow.
+        T maxval = -std::numeric_limits<T>::infinity();
+        for (int64_t t2 = first; t2 <= last; ++t2)
+          maxval = scores[t2] > maxval ? scores[t2] : maxval;
+        T sum = 0;
+        for (int64_t t2 = first; t2 <= last; ++t2) sum += std::exp(scores[t2] - maxval);
+        for (int64_t t2 = 0; t2 < T_; ++t2)
+          weights[t2] = t2 >= first && t2 <= last ? std::exp(scores[t2] - maxval) / sum : T(0);
+      } else {
+        softmax_row(scores, last + 1, weights);
+      }
       if (r.a.data)
         for (int64_t t2 = 0; t2 < T_; ++t2) at3<T>(r.a, h, t, t2) = weights[t2];
       // Pass 3: the context vector, a blend of the values.
       for (int64_t i = 0; i < DV; ++i) {
         T acc = 0;
-        for (int64_t t2 = 0; t2 < visible; ++t2)
+        for (int64_t t2 = first; t2 <= last; ++t2)
           acc += weights[t2] * pr.v[t2 * H * DV + h * DV + i];
         heads_out[t * H * DV + h * DV + i] = acc;
       }
@@ -84,6 +171,17 @@ void forward(const awb_problem& p, awb_results& r, Kind kind) {
 }
 
 }  // namespace
+
+std::span<const awb_param_decl* const> parameters(Kind kind) {
+  switch (kind) {
+    case Kind::kSlidingWindow:
+      return kSlidingWindowParams;
+    case Kind::kLinear:
+      return kLinearParams;
+    default:
+      return {};
+  }
+}
 
 void attention_forward(const awb_problem& problem, awb_results& results, Kind kind) {
   require(problem.x.data != nullptr && problem.x.rank == 2, "X must be a T x d_model matrix");

@@ -124,6 +124,8 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
 
 void attention_backward(const awb_problem& problem, const awb_tensor& dz, const awb_tensor* da,
                         awb_gradients& grads, Kind kind, BackwardVariation variation) {
+  detail::require(kind == Kind::kParameterFree || kind == Kind::kProjected,
+                  "the reference has a backward pass for softmax attention only");
   if (problem.scalar == AWB_SCALAR_F64) {
     backward<double>(problem, dz, da, grads, kind, variation);
   } else if (problem.scalar == AWB_SCALAR_F32) {

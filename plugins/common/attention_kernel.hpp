@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/projections.hpp"
 #include "common/softmax_exp.hpp"
 #include "common/thread_team.hpp"
 
@@ -32,8 +33,6 @@ inline constexpr Eigen::Index kKeyTile = 512;
 // Tiles start at multiples of kKeyTile and blocks at multiples of kRowBlock, so the first key
 // tile of any causal row holds at least its own key: no row's first tile is fully masked.
 static_assert(kKeyTile % kRowBlock == 0);
-// Below this many multiply-adds a call runs on one thread: starting threads costs more.
-inline constexpr double kThreadingThreshold = 1 << 20;
 
 // What one thread needs for one task, kept between calls so repeated calls touch no new pages.
 template <class Scalar>
@@ -159,32 +158,13 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
   const bool materialise = r.wants_weights() || r.wants_scores();
   const double work = double(H) * double(T) * double(T) * double(dk + dv) +
                       double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
-  const int threads = work < kThreadingThreshold ? 1
-                      : p.threads() > 0
-                          ? p.threads()
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = worker_threads(p, work);
   const Eigen::Index blocks = (T + kRowBlock - 1) / kRowBlock;
   if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
 
-  // Pass 1: projections, one band of rows per thread: a few large GEMMs pack each weight
-  // matrix once per band instead of once per row block. Without them Q = K = V = X (in place).
+  // Pass 1: projections (projections.hpp). Without them Q = K = V = X (in place).
   const auto x = p.x();
-  const Eigen::Index bands = std::min<Eigen::Index>(threads, T);
-  auto band_rows = [&](Eigen::Index b) {
-    const Eigen::Index r0 = T * b / bands;
-    return std::pair{r0, T * (b + 1) / bands - r0};
-  };
-  if (projected) {
-    ws.q.resize(T, H * dk);
-    ws.k.resize(T, H * dk);
-    ws.v.resize(T, H * dv);
-    workspaces.team.run(bands, threads, [&](Eigen::Index b, int) {
-      const auto [r0, n] = band_rows(b);
-      ws.q.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_q();
-      ws.k.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_k();
-      ws.v.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_v();
-    });
-  }
+  if (projected) project_qkv(p, ws.q, ws.k, ws.v, workspaces.team, threads);
   const bool direct = !projected || !p.has_output_projection();
   auto z = r.z();
   if (!direct) ws.heads_out.resize(T, H * dv);
@@ -234,13 +214,8 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
       attend(q, k, v, ws.heads_out.block(r0, h * dv, n, dv), h, r0, w);
   });
 
-  // Pass 3: the output projection, one band of rows per thread.
-  if (!direct) {
-    workspaces.team.run(bands, threads, [&](Eigen::Index b, int) {
-      const auto [r0, n] = band_rows(b);
-      z.middleRows(r0, n).noalias() = ws.heads_out.middleRows(r0, n) * p.w_o();
-    });
-  }
+  // Pass 3: the output projection.
+  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);
 }
 
 // Compiled once, in kernels.cpp (the awb_plugin_kernels library): a plugin's own translation

@@ -1,10 +1,12 @@
-// kernel_variant.hpp: the body every bundled variant shares: forward and backward through the
-// shared kernels, with the workspaces kept from call to call. A variant is this plus its kInfo.
+// kernel_variant.hpp: the body every bundled softmax variant shares: forward and backward through
+// the shared kernels, with the workspaces kept from call to call, and the cost model. A variant is
+// this plus its kInfo.
 // SPDX-License-Identifier: MIT
 #ifndef AWB_PLUGINS_COMMON_KERNEL_VARIANT_HPP_
 #define AWB_PLUGINS_COMMON_KERNEL_VARIANT_HPP_
 
 #include "common/attention_backward.hpp"
+#include "common/attention_cost.hpp"
 #include "common/attention_kernel.hpp"
 
 namespace awb::kernels {
@@ -21,6 +23,10 @@ struct KernelVariant {
   void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
                 awb::Gradients<Scalar>& g) {
     attention_backward(p, up, g, kInputs, kMask);
+  }
+  static Cost cost(const ProblemShape& p, bool writes_weights) {
+    return full_attention_cost(p, kInputs == Inputs::kProjected, kMask == Mask::kAlwaysCausal,
+                               writes_weights);
   }
   Workspaces workspaces_;
 };

@@ -85,6 +85,8 @@ TEST_CASE("bundled variants' backward matches the reference", "[plugin][gradient
   int checked = 0;
   for (const auto& plugin : test::bundled_catalog().plugins) {
     for (const auto& variant : plugin.variants) {
+      // The research variants have no backward pass (nor a reference one).
+      if (variant.id == "sliding-window" || variant.id == "linear") continue;
       const uint64_t caps = variant.capabilities;
       core::VariantSubject subject({&plugin, &variant}, {});
       REQUIRE(!subject.cannot_backward());

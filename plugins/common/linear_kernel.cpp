@@ -1,0 +1,142 @@
+// linear_kernel.cpp: the one compiled copy of the linear-attention kernel, f32 and f64.
+// SPDX-License-Identifier: MIT
+#define AWB_KERNELS_INSTANTIATE
+#include "common/linear_kernel.hpp"
+
+namespace awb::kernels {
+
+template <class Scalar>
+void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi,
+                    LinearWorkspaces& workspaces) {
+  const auto [projected, causal, H, T, dk, dv] =
+      geometry(p, Inputs::kProjected, Mask::kAsProblemSays);
+  (void)projected;
+  LinearWorkspace<Scalar>& lw = workspaces.get<Scalar>();
+  Workspace<Scalar>& ws = lw.base;
+  const Scalar factor = score_factor(p, dk), eps = static_cast<Scalar>(kLinearEpsilon);
+  const bool materialise = r.wants_weights() || r.wants_scores();
+  const double work =
+      double(H) * double(T) * (materialise ? double(T) * double(dk + dv) : 2.0 * double(dk * dv)) +
+      double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
+  const int threads = worker_threads(p, work);
+  if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
+
+  project_qkv(p, ws.q, ws.k, ws.v, workspaces.team, threads);
+  const bool direct = !p.has_output_projection();
+  auto z = r.z();
+  if (!direct) ws.heads_out.resize(T, H * dv);
+
+  const Eigen::Index B = causal ? kLinearCausalBlock : kLinearBlock;
+  const Eigen::Index blocks = (T + B - 1) / B;
+  const bool streaming = !materialise;
+  if (streaming) {
+    lw.kv.resize(Eigen::Index(H) * blocks * dk, dv);
+    lw.ksum.resize(Eigen::Index(H) * blocks, dk);
+  }
+  auto kv_of = [&](Eigen::Index h, Eigen::Index b) {
+    return lw.kv.middleRows((h * blocks + b) * dk, dk);
+  };
+  auto ksum_of = [&](Eigen::Index h, Eigen::Index b) { return lw.ksum.row(h * blocks + b); };
+
+  // Pass 1: the feature maps, q̃ = φ(c·q) and k̃ = φ(k), in place, per (head, block); streaming,
+  // also each block's K̃ᵀV and key sum.
+  workspaces.team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int) {
+    const Eigen::Index h = task / blocks, b = task % blocks;
+    const Eigen::Index t0 = b * B, n = std::min(B, T - t0);
+    auto q = ws.q.block(t0, h * dk, n, dk);
+    auto k = ws.k.block(t0, h * dk, n, dk);
+    q *= factor;
+    apply_feature_map(q, phi);
+    apply_feature_map(k, phi);
+    if (streaming) {
+      kv_of(h, b).noalias() = k.transpose() * ws.v.block(t0, h * dv, n, dv);
+      ksum_of(h, b) = k.colwise().sum();
+    }
+  });
+
+  // Pass 2 (streaming): per head, the sums each block's queries see: with the mask, those of the
+  // earlier blocks (an exclusive prefix sum over the blocks); without, the total, kept in block 0.
+  if (streaming) {
+    workspaces.team.run(H, std::min(threads, H), [&](Eigen::Index h, int) {
+      if (!causal) {
+        for (Eigen::Index b = 1; b < blocks; ++b) {
+          kv_of(h, 0) += kv_of(h, b);
+          ksum_of(h, 0) += ksum_of(h, b);
+        }
+        return;
+      }
+      RowMatrix<Scalar> running_kv = RowMatrix<Scalar>::Zero(dk, dv), block_kv;
+      Eigen::Matrix<Scalar, 1, Eigen::Dynamic> running_ksum =
+                                                   Eigen::Matrix<Scalar, 1, Eigen::Dynamic>::Zero(
+                                                       dk),
+                                               block_ksum;
+      for (Eigen::Index b = 0; b < blocks; ++b) {
+        block_kv = kv_of(h, b);
+        block_ksum = ksum_of(h, b);
+        kv_of(h, b) = running_kv;
+        ksum_of(h, b) = running_ksum;
+        running_kv += block_kv;
+        running_ksum += block_ksum;
+      }
+    });
+  }
+
+  // Pass 3: the outputs per (head, block). Outputs land in Z directly when no W_o follows.
+  workspaces.team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
+    const Eigen::Index h = task / blocks, b = task % blocks;
+    const Eigen::Index t0 = b * B, n = std::min(B, T - t0);
+    Scratch<Scalar>& w = ws.scratch[static_cast<size_t>(slot)];
+    const auto q = ws.q.block(t0, h * dk, n, dk);
+    const auto k = ws.k.middleCols(h * dk, dk);
+    const auto v = ws.v.middleCols(h * dv, dv);
+    auto attend = [&](auto out) {
+      if (streaming) {
+        const Eigen::Index src = causal ? b : 0;
+        w.out.noalias() = q * kv_of(h, src);
+        w.row_sum.noalias() = q * ksum_of(h, src).transpose();
+        if (causal) {
+          // The block's own keys: scores under the diagonal (the query's own key included).
+          w.scores.noalias() = q * k.middleRows(t0, n).transpose();
+          w.scores.template triangularView<Eigen::StrictlyUpper>().setZero();
+          w.out.noalias() += w.scores * v.middleRows(t0, n);
+          w.row_sum += w.scores.rowwise().sum();
+        }
+        out = (w.out.array().colwise() / (w.row_sum.array() + eps)).matrix();
+        return;
+      }
+      // Materialised: S over every key (the softmax's place has no mask), then each row divided
+      // by its visible sum in place (in A itself when A is wanted), then A·V over visible keys.
+      auto materialised = [&](auto&& a) {
+        a.noalias() = q * k.transpose();
+        if (r.wants_scores()) r.scores(h).middleRows(t0, n) = a;
+        for (Eigen::Index i = 0; i < n; ++i) {
+          const Eigen::Index visible = causal ? t0 + i + 1 : T;
+          auto row = a.row(i);
+          row.head(visible) /= row.head(visible).sum() + eps;
+          row.tail(T - visible).setZero();
+        }
+        const Eigen::Index keys = causal ? t0 + n : T;
+        out.noalias() = a.leftCols(keys) * v.topRows(keys);
+      };
+      if (r.wants_weights()) {
+        materialised(r.weights(static_cast<int>(h)).middleRows(t0, n));
+      } else {
+        w.scores.resize(n, T);
+        materialised(w.scores);
+      }
+    };
+    if (direct)
+      attend(z.block(t0, h * dv, n, dv));
+    else
+      attend(ws.heads_out.block(t0, h * dv, n, dv));
+  });
+
+  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);
+}
+
+template void linear_forward<float>(const Problem<float>&, Results<float>&, FeatureMap,
+                                    LinearWorkspaces&);
+template void linear_forward<double>(const Problem<double>&, Results<double>&, FeatureMap,
+                                     LinearWorkspaces&);
+
+}  // namespace awb::kernels

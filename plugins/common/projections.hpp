@@ -1,0 +1,65 @@
+// projections.hpp: what every bundled multi-head kernel does around its attention: the thread
+// count for a call, the Q/K/V projections (pass 1) and the output projection W_o (pass 3), each
+// as a few large GEMMs over one band of rows per thread.
+// SPDX-License-Identifier: MIT
+#ifndef AWB_PLUGINS_COMMON_PROJECTIONS_HPP_
+#define AWB_PLUGINS_COMMON_PROJECTIONS_HPP_
+
+#include <algorithm>
+#include <awb/plugin.hpp>
+#include <thread>
+#include <utility>
+
+#include "common/thread_team.hpp"
+
+namespace awb::kernels {
+
+// Below this many multiply-adds a call runs on one thread: starting threads costs more.
+inline constexpr double kThreadingThreshold = 1 << 20;
+
+// Threads for a call of `work` multiply-adds: the problem's n_threads, or every core when it is 0.
+inline int worker_threads(const ProblemShape& p, double work) {
+  if (work < kThreadingThreshold) return 1;
+  if (p.threads() > 0) return p.threads();
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// Rows [first, first + count) of band `b` of `bands` over `rows` rows.
+inline std::pair<Eigen::Index, Eigen::Index> band_rows(Eigen::Index rows, Eigen::Index bands,
+                                                       Eigen::Index b) {
+  const Eigen::Index r0 = rows * b / bands;
+  return {r0, rows * (b + 1) / bands - r0};
+}
+
+// Pass 1: Q = X·W_q, K = X·W_k, V = X·W_v, one band of rows per thread: a few large GEMMs pack
+// each weight matrix once per band instead of once per row block.
+template <class Scalar>
+void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scalar>& k,
+                 RowMatrix<Scalar>& v, ThreadTeam& team, int threads) {
+  const auto x = p.x();
+  const Eigen::Index T = p.tokens(), bands = std::min<Eigen::Index>(threads, T);
+  q.resize(T, p.w_q().cols());
+  k.resize(T, p.w_k().cols());
+  v.resize(T, p.w_v().cols());
+  team.run(bands, threads, [&](Eigen::Index b, int) {
+    const auto [r0, n] = band_rows(T, bands, b);
+    q.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_q();
+    k.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_k();
+    v.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_v();
+  });
+}
+
+// Pass 3: Z = heads · W_o, one band of rows per thread.
+template <class Scalar, class Z>
+void project_output(const Problem<Scalar>& p, const RowMatrix<Scalar>& heads, Z&& z,
+                    ThreadTeam& team, int threads) {
+  const Eigen::Index T = heads.rows(), bands = std::min<Eigen::Index>(threads, T);
+  team.run(bands, threads, [&](Eigen::Index b, int) {
+    const auto [r0, n] = band_rows(T, bands, b);
+    z.middleRows(r0, n).noalias() = heads.middleRows(r0, n) * p.w_o();
+  });
+}
+
+}  // namespace awb::kernels
+
+#endif  // AWB_PLUGINS_COMMON_PROJECTIONS_HPP_

@@ -1,0 +1,83 @@
+// sliding_window_kernel.cpp: the one compiled copy of the sliding-window kernel, f32 and f64.
+// SPDX-License-Identifier: MIT
+#define AWB_KERNELS_INSTANTIATE
+#include "common/sliding_window_kernel.hpp"
+
+namespace awb::kernels {
+
+template <class Scalar>
+void sliding_window_forward(const Problem<Scalar>& p, Results<Scalar>& r, Eigen::Index window,
+                            Workspaces& workspaces) {
+  const auto [projected, causal, H, T, dk, dv] =
+      geometry(p, Inputs::kProjected, Mask::kAsProblemSays);
+  (void)projected;
+  Workspace<Scalar>& ws = workspaces.get<Scalar>();
+  const Scalar factor = score_factor(p, dk);
+  const bool materialise = r.wants_weights() || r.wants_scores();
+  const Eigen::Index B = window_block(window);
+  // Keys one block computes against (the union of its rows' bands), at most T.
+  const double span = std::min(double(T), double(B) + 2.0 * double(window));
+  const double work = double(H) * double(T) * (materialise ? double(T) : span) * double(dk + dv) +
+                      double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
+  const int threads = worker_threads(p, work);
+  if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
+
+  project_qkv(p, ws.q, ws.k, ws.v, workspaces.team, threads);
+  const bool direct = !p.has_output_projection();
+  auto z = r.z();
+  if (!direct) ws.heads_out.resize(T, H * dv);
+
+  const Eigen::Index blocks = (T + B - 1) / B;
+  workspaces.team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
+    const int h = static_cast<int>(task / blocks);
+    const Eigen::Index t0 = (task % blocks) * B, n = std::min(B, T - t0);
+    // Keys any row of the block sees: from the first row's band start to the last row's end.
+    const Eigen::Index k0 = band_of(t0, window, T, causal).first;
+    const Eigen::Index k1 = band_of(t0 + n - 1, window, T, causal).last + 1;
+    Scratch<Scalar>& w = ws.scratch[static_cast<size_t>(slot)];
+    const auto q = ws.q.block(t0, h * dk, n, dk);
+    const auto k = ws.k.block(k0, h * dk, k1 - k0, dk);
+    const auto v = ws.v.block(k0, h * dv, k1 - k0, dv);
+    auto attend = [&](auto out) {
+      if (!materialise) {
+        w.q.noalias() = q * factor;
+        detail::stream_band_block<Scalar>(w.q, k, v, out, t0, k0, window, T, causal, w);
+        return;
+      }
+      // Materialised: S over every key when it is wanted (scores outside the band too), else only
+      // over the block's key range; the band's softmax in place (in A itself when A is wanted).
+      auto materialised = [&](auto&& a) {
+        if (r.wants_scores()) {
+          a.noalias() = factor * (q * ws.k.middleCols(h * dk, dk).transpose());
+          r.scores(h).middleRows(t0, n) = a;
+        } else {
+          a.middleCols(k0, k1 - k0).noalias() = factor * (q * k.transpose());
+        }
+        detail::band_softmax_rows(a.middleCols(k0, k1 - k0), t0, k0, window, T, causal);
+        a.leftCols(k0).setZero();
+        a.rightCols(T - k1).setZero();
+        out.noalias() = a.middleCols(k0, k1 - k0) * v;
+      };
+      if (r.wants_weights()) {
+        materialised(r.weights(h).middleRows(t0, n));
+      } else {
+        w.scores.resize(n, T);
+        materialised(w.scores);
+      }
+    };
+    // Outputs land in Z directly when no W_o follows.
+    if (direct)
+      attend(z.block(t0, h * dv, n, dv));
+    else
+      attend(ws.heads_out.block(t0, h * dv, n, dv));
+  });
+
+  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);
+}
+
+template void sliding_window_forward<float>(const Problem<float>&, Results<float>&, Eigen::Index,
+                                            Workspaces&);
+template void sliding_window_forward<double>(const Problem<double>&, Results<double>&, Eigen::Index,
+                                             Workspaces&);
+
+}  // namespace awb::kernels
