@@ -70,7 +70,8 @@ int run_compare(const CompareOptions& o) {
   for (const auto& spec : o.variants) {
     const core::VariantRef ref = core::find_variant(cat, spec);
     subjects.push_back(core::make_subject(ref));
-    contenders.push_back({ref.variant->id, ref.variant->capabilities, subjects.back().get()});
+    contenders.push_back(
+        {ref.variant->id, ref.variant->capabilities, subjects.back().get(), ref.variant->params});
     names.push_back(ref.variant->id);
   }
   // --against names the reference or one of the variants compared, by id.

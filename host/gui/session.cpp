@@ -72,7 +72,8 @@ core::Comparison compare_job(const CatalogPtr& catalog, const std::vector<std::s
   for (const auto& spec : specs) {
     const core::VariantRef ref = core::find_variant(*catalog, spec);
     subjects.push_back(core::make_subject(ref));
-    contenders.push_back({ref.variant->id, ref.variant->capabilities, subjects.back().get()});
+    contenders.push_back(
+        {ref.variant->id, ref.variant->capabilities, subjects.back().get(), ref.variant->params});
   }
   return core::compare_variants(input, reference_capabilities, contenders);
 }

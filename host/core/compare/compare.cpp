@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/plugins/capabilities.hpp"
+#include "core/plugins/reference_forward.hpp"
 #include "core/plugins/subjects.hpp"
 #include "graders/checks/measures.hpp"
 #include "graders/model/error.hpp"
@@ -103,6 +104,36 @@ const std::vector<Matrix>& last_weights(const RunOutput& output) {
   return output.layers.empty() ? kNone : output.layers.back().result.weights;
 }
 
+namespace {
+
+// Keeps the values `declared` takes (noting the others) and, when the variant does not take every
+// parameter of the input's family, runs its own reference as softmax attention.
+void fit_params(RunInput& in, const std::vector<ParamDecl>& declared,
+                std::vector<std::string>& notes) {
+  auto takes = [&](const std::string& name) {
+    return std::any_of(declared.begin(), declared.end(),
+                       [&](const ParamDecl& d) { return d.name == name; });
+  };
+  for (auto it = in.params.variant.begin(); it != in.params.variant.end();) {
+    if (takes(it->first)) {
+      ++it;
+      continue;
+    }
+    notes.push_back("takes no parameter '" + it->first + "': not given to it");
+    it = in.params.variant.erase(it);
+  }
+  if (in.params.family == Family::kSoftmax) return;
+  for (const auto& d : reference_params(in.params.family).decls) {
+    if (takes(d.name)) continue;
+    notes.push_back(std::string("takes no '") + d.name +
+                    "': checked against softmax attention, not " + to_string(in.params.family));
+    in.params.family = Family::kSoftmax;
+    return;
+  }
+}
+
+}  // namespace
+
 Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
                             const std::vector<Contender>& contenders, Scalar scalar) {
   Comparison out;
@@ -115,7 +146,8 @@ Comparison compare_variants(const RunInput& input, uint64_t reference_capabiliti
     CompareEntry e;
     e.label = c.label;
     try {
-      const RunInput fitted = demonstration_input(input, c.capabilities, scalar, &e.notes);
+      RunInput fitted = demonstration_input(input, c.capabilities, scalar, &e.notes);
+      fit_params(fitted, c.params, e.notes);
       e.output = c.subject->run(fitted, scalar);
       ReferenceSubject own(c.capabilities | AWB_CAP_F64);
       e.reference = own.run(fitted, Scalar::kF64);

@@ -33,6 +33,11 @@ struct Contender {
   std::string label;
   uint64_t capabilities = 0;
   Subject* subject = nullptr;
+  // The parameters it declares: it is given only those of the input's values (a note says which
+  // it does not take), and its own reference is the input's family only when it takes all of
+  // that family's parameters (a multi-head variant on a sliding-window problem is checked
+  // against softmax attention, which is what it computes).
+  std::vector<ParamDecl> params;
 };
 
 // Measured on the last layer's weights unless said otherwise.

@@ -12,6 +12,7 @@
 #include "core/exercises/exercise_parse.hpp"
 #include "core/exercises/seeded.hpp"
 #include "core/plugins/capabilities.hpp"
+#include "core/plugins/reference_forward.hpp"
 
 namespace awb::core {
 namespace {
@@ -376,8 +377,17 @@ std::vector<std::string> read_variant(YamlReader& rd, const YAML::Node& root, Ex
     if (auto w = rd.choice<VariantKind>(*k, "variant.kind")) ex.kind = *w;
   }
   ex.parameters.family = family_of(ex.kind);
-  if (auto p = section_key(rd, *v, "variant", Section::kVariant, "params"))
+  if (auto p = section_key(rd, *v, "variant", Section::kVariant, "params")) {
     parse::variant_params(rd, *p, "variant.params", ex.parameters.variant);
+    // The values the reference reads must fit its declarations; names it does not read are the
+    // variant's alone and are checked when a variant runs.
+    const ParamBinding ref = reference_params(ex.parameters.family);
+    try {
+      resolve_params(ref.decls, ex.parameters.variant, ref.owner, false);
+    } catch (const Error& e) {
+      rd.error(*p, "variant.params", rd.id("value"), e.message());
+    }
+  }
   if (auto r = section_key(rd, *v, "variant", Section::kVariant, "requires")) {
     if (auto list = rd.strings(*r, "variant.requires", 16)) {
       for (size_t i = 0; i < list->size(); ++i)

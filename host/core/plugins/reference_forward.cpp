@@ -4,13 +4,30 @@
 #include <stdexcept>
 
 #include "graders/model/error.hpp"
-#include "graders/reference/reference_attention.hpp"
 
 namespace awb::core {
 
-RawForward reference_forward(uint64_t capabilities) {
-  const auto kind =
-      (capabilities & AWB_CAP_QKV) ? reference::Kind::kProjected : reference::Kind::kParameterFree;
+reference::Kind reference_kind(uint64_t capabilities, Family family) {
+  switch (family) {
+    case Family::kSlidingWindow:
+      return reference::Kind::kSlidingWindow;
+    case Family::kLinear:
+      return reference::Kind::kLinear;
+    case Family::kSoftmax:
+      break;
+  }
+  return (capabilities & AWB_CAP_QKV) ? reference::Kind::kProjected
+                                      : reference::Kind::kParameterFree;
+}
+
+ParamBinding reference_params(Family family) {
+  const auto decls = reference::parameters(reference_kind(AWB_CAP_QKV, family));
+  return {to_decls(decls.data(), decls.size()),
+          std::string("the ") + to_string(family) + " reference", false};
+}
+
+RawForward reference_forward(uint64_t capabilities, Family family) {
+  const auto kind = reference_kind(capabilities, family);
   return [kind](const awb_problem& p, awb_results& r) {
     try {
       reference::attention_forward(p, r, kind);

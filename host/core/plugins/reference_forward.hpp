@@ -5,12 +5,21 @@
 #include <cstdint>
 
 #include "core/plugins/forward.hpp"
+#include "graders/reference/reference_attention.hpp"
 
 namespace awb::core {
 
-// The reference that matches a variant with these capabilities (parameter-free without QKV,
-// projected attention with it). Errors surface as awb::Error("reference.invalid").
-RawForward reference_forward(uint64_t capabilities);
+// The reference kernel of a problem family: for softmax attention the one that matches a variant
+// with these capabilities (parameter-free without QKV, projected attention with it); the
+// sliding-window and linear references otherwise.
+reference::Kind reference_kind(uint64_t capabilities, Family family = Family::kSoftmax);
+
+// That kernel behind the plugin call shape. Errors surface as awb::Error("reference.invalid").
+RawForward reference_forward(uint64_t capabilities, Family family = Family::kSoftmax);
+
+// How the reference of `family` takes a problem's parameter values: its own declarations (those
+// of the bundled variant of the family), values meant for a variant it does not read ignored.
+ParamBinding reference_params(Family family);
 
 }  // namespace awb::core
 

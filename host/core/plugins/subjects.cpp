@@ -69,11 +69,16 @@ std::optional<std::string> ReferenceSubject::cannot_run(const RunInput& input,
 }
 
 RunOutput ReferenceSubject::run(const RunInput& input, Scalar scalar) {
-  return run_fitted(input, capabilities_, scalar, reference_forward(capabilities_));
+  const Family family = input.params.family;
+  return run_fitted(input, capabilities_, scalar, reference_forward(capabilities_, family),
+                    reference_params(family));
 }
 
 LayerGradients ReferenceSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,
                                           Scalar scalar) {
+  if (problem.family != Family::kSoftmax)
+    throw Error("run.cannot_run", std::string("the reference has no backward pass for ") +
+                                      to_string(problem.family) + " attention");
   return backward_fitted(problem, upstream, capabilities_, scalar, reference_forward(capabilities_),
                          reference_backward(capabilities_));
 }
