@@ -28,6 +28,11 @@ std::vector<const core::Exercise*> all_exercises() {
   return out;
 }
 
+// The research variants (sliding window, linear) compute something else than the softmax
+// attention the bundled exercises grade: their exercises, with their own references, come with
+// the host's parameter support; until then their own tests check them against their references.
+bool is_research_variant(const std::string& id) { return id == "sliding-window" || id == "linear"; }
+
 }  // namespace
 
 TEST_CASE("every bundled plugin aces every exercise it can run", "[grader][plugin]") {
@@ -35,6 +40,7 @@ TEST_CASE("every bundled plugin aces every exercise it can run", "[grader][plugi
   std::set<std::string> exercised;
   for (const auto& plugin : test::bundled_catalog().plugins) {
     for (const auto& variant : plugin.variants) {
+      if (is_research_variant(variant.id)) continue;
       const auto report = core::grade_variant({&plugin, &variant}, all_exercises());
       for (const auto& ex : report.exercises) {
         INFO(variant.id << " on " << ex.exercise_id);
@@ -57,6 +63,7 @@ TEST_CASE("grading in f32 holds the bundled plugins to the f32 rule", "[grader][
   o.scalar = Scalar::kF32;
   for (const auto& plugin : test::bundled_catalog().plugins)
     for (const auto& variant : plugin.variants) {
+      if (is_research_variant(variant.id)) continue;
       const auto report = core::grade_variant({&plugin, &variant}, all_exercises(), o);
       for (const auto& ex : report.exercises)
         for (const auto& c : ex.checks) {

@@ -116,7 +116,7 @@ TEST_CASE("a missing folder is a discover failure", "[loader]") {
 
 TEST_CASE("the same folder twice loads each file once", "[loader]") {
   const auto cat = core::load_catalog({AWB_TEST_PLUGIN_DIR, AWB_TEST_PLUGIN_DIR});
-  CHECK(cat.plugins.size() == 4);
+  CHECK(cat.plugins.size() == 6);
   CHECK(cat.failures.empty());
 }
 
