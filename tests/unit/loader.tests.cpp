@@ -207,7 +207,9 @@ TEST_CASE("get_extension is read only when the variant's struct_size covers it",
                 &short_create,
                 &short_destroy,
                 &short_forward,
-                &counting_get_extension};
+                &counting_get_extension,
+                0,
+                nullptr};
   const awb_variant* variants[] = {&v};
   const awb_plugin_descriptor d{sizeof d, AWB_ABI_MAJOR, AWB_ABI_MINOR, "org.example.short",
                                 "Short",  "1.0",         nullptr,       nullptr,

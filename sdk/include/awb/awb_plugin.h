@@ -188,15 +188,15 @@ typedef enum awb_param_type {
 
 /* One declared parameter; static storage of the plugin, like the variant that lists it. */
 typedef struct awb_param_decl {
-  size_t struct_size;    /* sizeof(awb_param_decl) in the plugin's header */
-  const char* name;      /* [a-z0-9_]+, at most 64 bytes, unique within the variant: "window" */
-  awb_param_type type;   /* see awb_param_type */
-  const char* doc;       /* one line, UTF-8: "keys each query sees on either side" */
-  double default_value;  /* within the range; an enum's default is an index */
-  double min_value;      /* int and float: the inclusive range; ignored for bool and enum */
+  size_t struct_size;   /* sizeof(awb_param_decl) in the plugin's header */
+  const char* name;     /* [a-z0-9_]+, at most 64 bytes, unique within the variant: "window" */
+  awb_param_type type;  /* see awb_param_type */
+  const char* doc;      /* one line, UTF-8: "keys each query sees on either side" */
+  double default_value; /* within the range; an enum's default is an index */
+  double min_value;     /* int and float: the inclusive range; ignored for bool and enum */
   double max_value;
-  size_t n_choices;            /* enum: ≥ 1 choices; 0 otherwise */
-  const char* const* choices;  /* enum: n_choices names, [a-z0-9_+-]+, e.g. "elu+1" */
+  size_t n_choices;           /* enum: ≥ 1 choices; 0 otherwise */
+  const char* const* choices; /* enum: n_choices names, [a-z0-9_+-]+, e.g. "elu+1" */
 } awb_param_decl;
 
 /* A parameter's value in one problem. `name` is the declaration's name. */
@@ -381,8 +381,8 @@ typedef struct awb_cost {
 
 typedef struct awb_cost_ext {
   size_t struct_size; /* sizeof(awb_cost_ext) in the plugin's header */
-  awb_status (*cost)(const awb_variant* variant, const awb_problem* problem,
-                     int32_t writes_weights, awb_cost* cost, char* error, size_t error_capacity);
+  awb_status (*cost)(const awb_variant* variant, const awb_problem* problem, int32_t writes_weights,
+                     awb_cost* cost, char* error, size_t error_capacity);
 } awb_cost_ext;
 
 #ifdef __cplusplus

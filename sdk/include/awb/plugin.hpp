@@ -239,8 +239,10 @@ class ProblemShape {
   const awb_problem& raw() const { return p_; }
 
  protected:
-  // Present: data, or (in a cost query, which carries no data) a shape.
-  static bool present(const awb_tensor& t) { return t.data != nullptr || t.rank > 0; }
+  // Present: data, or (in a cost query, which carries no data) a rank and a non-empty shape.
+  static bool present(const awb_tensor& t) {
+    return t.data != nullptr || (t.rank > 0 && t.shape[0] > 0);
+  }
 
   const awb_param_decl* declaration(const char* name) const {
     constexpr size_t kCovers = offsetof(awb_variant, params) + sizeof(void*);
