@@ -36,15 +36,28 @@ struct FixedYardstick : core::Yardstick {
   std::string fma_isa() const override { return "test"; }
 };
 
-// A subject that does nothing and answers cost queries with `cost` (none: no model), keeping
-// the problem each query saw.
-core::ForwardFactory costing(std::optional<awb_cost> cost, std::vector<awb_problem>* asked) {
-  return [cost, asked] {
-    return core::BenchSubject([](const awb_problem&, awb_results&) {},
-                              [cost, asked](const awb_problem& p, bool) {
-                                asked->push_back(p);
-                                return cost;
-                              });
+// What a cost query saw: the problem (its pointers valid only during the query) and the
+// parameter values it carried.
+struct Asked {
+  awb_problem problem;
+  std::vector<double> values;
+};
+
+// A subject that sleeps `pause` a call and answers cost queries with `cost` (none: no model),
+// keeping what each query saw.
+core::ForwardFactory costing(std::optional<awb_cost> cost, std::vector<Asked>* asked,
+                             std::chrono::microseconds pause = {}) {
+  return [cost, asked, pause] {
+    return core::BenchSubject(
+        [pause](const awb_problem&, awb_results&) {
+          if (pause.count() > 0) std::this_thread::sleep_for(pause);
+        },
+        [cost, asked](const awb_problem& p, bool) {
+          Asked a{p, {}};
+          for (size_t i = 0; i < p.n_params; ++i) a.values.push_back(p.params[i].value);
+          asked->push_back(a);
+          return cost;
+        });
   };
 }
 
@@ -61,25 +74,26 @@ core::BenchSettings three_reps() {
 TEST_CASE("a point's FLOPs and bytes are the variant's cost model's, asked with shapes only",
           "[bench][cost]") {
   FixedYardstick yardstick;
-  std::vector<awb_problem> asked;
+  std::vector<Asked> asked;
   const std::vector<ParamDecl> decls{{"window", ParamType::kInt, "", 2, 0, 100, {}}};
   auto s = shape(40, 8, 1, true);
   s.params = {{"window", "16"}};
-  const auto m =
-      core::measure_point(costing(awb_cost{sizeof(awb_cost), 4e6, 3e3}, &asked), kParameterFree, s,
-                          three_reps(), yardstick, {decls, "variant 'banded'", true});
+  // 1 ms a call: 4e6 FLOPs then make about 4 GFLOP/s, below the fixed peak of 50.
+  const auto m = core::measure_point(
+      costing(awb_cost{sizeof(awb_cost), 4e6, 3e3}, &asked, std::chrono::microseconds(1000)),
+      kParameterFree, s, three_reps(), yardstick, {decls, "variant 'banded'", true});
   REQUIRE(asked.size() == 1);
-  const awb_problem& p = asked[0];
+  const awb_problem& p = asked[0].problem;
   CHECK(p.x.data == nullptr);
   CHECK(p.x.rank == 2);
   CHECK(p.x.shape[0] == 40);
   CHECK(p.x.shape[1] == 8);
   CHECK(p.causal == 1);
-  REQUIRE(p.n_params == 1);
-  CHECK(p.params[0].value == 16);
+  CHECK(asked[0].values == std::vector<double>{16});
   CHECK(m.flops == 4e6);
   CHECK(m.cost_bytes == 3e3);
   CHECK(m.has_cost());
+  REQUIRE_FALSE(m.above_peak());
   CHECK(m.gflops() == Approx(4e6 / m.median * 1e-9));
   CHECK(m.gbytes_per_s() == Approx(3e3 / m.median * 1e-9));
   CHECK(m.peak_share() == Approx(m.gflops() / 50));
@@ -88,7 +102,7 @@ TEST_CASE("a point's FLOPs and bytes are the variant's cost model's, asked with 
 TEST_CASE("without a cost model a point has time but no FLOPs, GFLOP/s or ratios",
           "[bench][cost]") {
   FixedYardstick yardstick;
-  std::vector<awb_problem> asked;
+  std::vector<Asked> asked;
   const auto m = core::measure_point(costing(std::nullopt, &asked), kParameterFree,
                                      shape(16, 4, 1, false), three_reps(), yardstick);
   CHECK(asked.size() == 1);
@@ -102,7 +116,7 @@ TEST_CASE("without a cost model a point has time but no FLOPs, GFLOP/s or ratios
 
 TEST_CASE("a cost model claiming more than the FMA peak is not reported", "[bench][cost]") {
   FixedYardstick yardstick;  // peak 50 GFLOP/s
-  std::vector<awb_problem> asked;
+  std::vector<Asked> asked;
   const auto m =
       core::measure_point(costing(awb_cost{sizeof(awb_cost), 1e18, 1}, &asked), kParameterFree,
                           shape(16, 4, 1, false), three_reps(), yardstick);
