@@ -30,6 +30,13 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+// "4.47e+13": a figure of any size in a note.
+std::string general(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
 std::string mib(int64_t bytes) { return bytes < 0 ? "n/a" : fixed(bytes / 1048576.0, 1); }
 
 // A throughput figure, or "n/a" when there is none (no cost model, or one above the peak).
@@ -307,9 +314,9 @@ std::vector<std::string> bench_notes(const BenchRun& run) {
       out.push_back(r.variant + ": no cost model (org.awb.cost/1): GFLOP/s left empty");
     if (r.measure.above_peak() && above_peak.insert(key).second)
       out.push_back(r.variant + ": its cost model claims more than the machine's FMA peak (" +
-                    fixed(r.measure.claimed_gflops(), 1) + " > " +
+                    general(r.measure.claimed_gflops()) + " > " +
                     fixed(r.measure.fma_peak_gflops, 1) +
-                    " GFLOP/s, first at T=" + std::to_string(r.shape.tokens) +
+                    " GFLOP/s at T=" + std::to_string(r.shape.tokens) +
                     "): a bug in the cost model; GFLOP/s left empty where it does");
   }
   return out;
