@@ -16,21 +16,24 @@
 namespace awb::cli {
 namespace {
 
-using PointKey =
-    std::tuple<std::string, std::string, std::string, int, int64_t, int64_t, int, bool, bool, bool>;
+using PointKey = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t,
+                            int64_t, int, bool, bool, bool>;
 
 PointKey key_of(const BenchRow& r) {
   const auto& s = r.shape;
-  return {r.plugin,       r.variant,    r.mode,  static_cast<int>(s.scalar),
-          s.tokens,       s.d,          s.heads, s.causal,
-          s.want_weights, s.want_scores};
+  return {r.plugin,     r.variant, r.mode,  s.params, static_cast<int>(s.scalar),
+          s.tokens,     s.d,       s.heads, s.causal, s.want_weights,
+          s.want_scores};
 }
 
 std::string point_label(const BenchRow& r) {
   const auto& s = r.shape;
-  return r.variant + " " + r.mode + " " + to_string(s.scalar) + " T=" + std::to_string(s.tokens) +
-         " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
-         (s.causal ? " causal" : "") + (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
+  std::string params;
+  for (const auto& [name, value] : s.params) params += " " + name + "=" + value;
+  return r.variant + params + " " + r.mode + " " + to_string(s.scalar) +
+         " T=" + std::to_string(s.tokens) + " d=" + std::to_string(s.d) +
+         " h=" + std::to_string(s.heads) + (s.causal ? " causal" : "") +
+         (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
 }
 
 }  // namespace

@@ -22,11 +22,11 @@ void save_baseline(const std::filesystem::path& path, const BenchRun& run);
 // Reads a saved run; throws awb::Error("bench.baseline") naming the file when it cannot.
 BenchRun load_baseline(const std::filesystem::path& path);
 
-// Matches the points of `current` with those of `baseline` by (plugin, variant, mode, scalar,
-// T, d, heads, causal, A, S) and prints, for each, both medians, the change, the p-value of the
-// Mann-Whitney U test on their samples and the verdict; then the points found in only one run,
-// and a warning for each way the machine or the build differs. Returns how many points are
-// significantly slower.
+// Matches the points of `current` with those of `baseline` by (plugin, variant, mode, parameter
+// values as written, scalar, T, d, heads, causal, A, S) and prints, for each, both medians, the
+// change, the p-value of the Mann-Whitney U test on their samples and the verdict; then the points
+// found in only one run, and a warning for each way the machine or the build differs. Returns how
+// many points are significantly slower.
 int write_comparison(std::ostream& out, const BenchRun& baseline, const BenchRun& current,
                      const std::string& baseline_name, const core::ChangeRule& rule = {});
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string_view>
 #include <tuple>
 
 #include "core/bench/bench_plan.hpp"
@@ -15,8 +17,9 @@ namespace awb::cli {
 namespace {
 
 constexpr const char* kFlopCount =
-    "2 per multiply-add: attention 4*T^2*d per head (causal: 4*d*T(T+1)/2, the unmasked pairs), "
-    "projections 2*T*d_in*d_out each; softmax not counted";
+    "the variant's own cost model (org.awb.cost/1, 2 per multiply-add, its parameters included); "
+    "without one, GFLOP/s, xGEMM and %peak are left empty, and so are they when the model claims "
+    "more than the measured FMA peak";
 constexpr const char* kMemoryMethod =
     "resident high water (VmHWM, reset via /proc/self/clear_refs after malloc_trim) above the "
     "resident size with the inputs and outputs already allocated and written";
@@ -27,13 +30,42 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+// "4.47e+13": a figure of any size in a note.
+std::string general(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
 std::string mib(int64_t bytes) { return bytes < 0 ? "n/a" : fixed(bytes / 1048576.0, 1); }
+
+// A throughput figure, or "n/a" when there is none (no cost model, or one above the peak).
+std::string figure(double v, int decimals, const char* suffix = "") {
+  return std::isfinite(v) ? fixed(v, decimals) + suffix : "n/a";
+}
+
+// "window=16 feature_map=relu", or "-" without parameters.
+std::string params_label(const ParamValues& params) {
+  std::string s;
+  for (const auto& [name, value] : params) s += (s.empty() ? "" : " ") + name + "=" + value;
+  return s.empty() ? "-" : s;
+}
+
+// NaN (no cost model, or a figure above the peak) as JSON null, so CSV leaves the cell empty.
+nlohmann::json or_null(double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); }
+
+// A number of a saved point that may be null (NaN when written: no cost model).
+double number_or_none(const nlohmann::json& p, const char* key) {
+  const auto it = p.find(key);
+  if (it == p.end() || it->is_null()) return core::BenchMeasure::kNone;
+  return it->get<double>();
+}
 
 std::string shape_label(const BenchRow& r) {
   const auto& s = r.shape;
-  return r.variant + " " + to_string(s.scalar) + " d=" + std::to_string(s.d) +
-         " h=" + std::to_string(s.heads) + (s.causal ? " causal" : "") +
-         (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
+  return r.variant + (s.params.empty() ? "" : " " + params_label(s.params)) + " " +
+         to_string(s.scalar) + " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
+         (s.causal ? " causal" : "") + (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
 }
 
 std::vector<double> scaled(const std::vector<double>& v, double factor) {
@@ -62,14 +94,17 @@ nlohmann::json row_json(const BenchRow& r) {
                    {"want_a", s.want_weights},
                    {"want_s", s.want_scores},
                    {"status", r.status},
-                   // Variant parameters: none yet; the key is kept so saved runs stay comparable.
-                   {"params", nlohmann::json::object()}};
+                   // Variant parameters as written; part of the point's identity.
+                   {"params", s.params}};
   if (!r.plugin_file.empty()) j["plugin_file"] = r.plugin_file;
   if (!r.plugin_sha256.empty()) j["plugin_sha256"] = r.plugin_sha256;
   if (!r.goal.empty()) j["goal"] = r.goal;
   if (!r.note.empty()) j["note"] = r.note;
   if (r.status != "ok") return j;
-  j.update({{"flops", m.flops},
+  // NaN (no cost model, or a figure above the peak) is written as null.
+  j.update({{"flops", or_null(m.flops)},
+            {"cost_bytes", or_null(m.cost_bytes)},
+            {"gbytes_per_s", or_null(m.gbytes_per_s())},
             {"first_call_ms", m.first_call * 1e3},
             {"median_ms", m.median * 1e3},
             {"n", m.interval.n},
@@ -78,12 +113,12 @@ nlohmann::json row_json(const BenchRow& r) {
             {"ci_coverage", m.interval.coverage},
             {"min_ms", m.min * 1e3},
             {"max_ms", m.max * 1e3},
-            {"gflops", m.gflops()},
+            {"gflops", or_null(m.gflops())},
             {"gemm_median_ms", m.gemm_median * 1e3},
             {"gemm_gflops", m.gemm_gflops()},
-            {"gemm_ratio", m.gemm_ratio()},
+            {"gemm_ratio", or_null(m.gemm_ratio())},
             {"fma_peak_gflops", m.fma_peak_gflops},
-            {"peak_share", m.peak_share()},
+            {"peak_share", or_null(m.peak_share())},
             {"io_bytes", m.io_bytes},
             {"peak_first_bytes", m.peak_first},
             {"peak_warm_bytes", m.peak_warm},
@@ -110,8 +145,11 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "causal",
                         "want_a",
                         "want_s",
+                        "params",
                         "status",
                         "flops",
+                        "cost_bytes",
+                        "gbytes_per_s",
                         "first_call_ms",
                         "median_ms",
                         "n",
@@ -137,8 +175,10 @@ void write_csv(std::ostream& out, const BenchRun& run) {
       if (i) out << ',';
       if (!j.contains(keys[i])) continue;
       const auto& v = j[keys[i]];
-      if (v.is_array() || v.is_object()) {
-        continue;  // samples and parameters: JSON only
+      if (std::string_view(keys[i]) == "params") {
+        if (!r.shape.params.empty()) out << grade::csv_quoted(params_label(r.shape.params));
+      } else if (v.is_array() || v.is_object() || v.is_null()) {
+        continue;  // samples: JSON only; null: an empty figure
       } else if (v.is_string()) {
         out << grade::csv_quoted(v.get<std::string>());
       } else if (v.is_boolean()) {
@@ -169,38 +209,48 @@ void write_table(std::ostream& out, const BenchRun& run) {
          "share of it; mode: in-process (a trusted plugin loaded into awb) or runner (an "
          "awb-runner process, a round trip per call)\n"
       << "FLOPs: " << kFlopCount << "\nmemory: " << kMemoryMethod << "\n\n";
-  char line[640];
+  // The params column is as wide as its longest entry, so a sweep's rows line up.
+  int params_width = 6;
+  for (const auto& r : run.rows)
+    params_width = std::max(params_width, static_cast<int>(params_label(r.shape.params).size()));
+  char line[1024];
   std::snprintf(line, sizeof line,
-                "%-16s %-10s %-4s %6s %4s %2s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s %6s %8s "
-                "%8s  %s\n",
-                "variant", "mode", "type", "T", "d", "h", "msk", "A", "first ms", "median ms",
-                "±95%", "n", "min..max ms", "GFLOP/s", "GEMM", "xGEMM", "%peak", "mem MiB",
-                "warm MiB", "goal / note");
+                "%-16s %-*s %-10s %-4s %6s %4s %2s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s %6s "
+                "%8s %8s  %s\n",
+                "variant", params_width, "params", "mode", "type", "T", "d", "h", "msk", "A",
+                "first ms", "median ms", "±95%", "n", "min..max ms", "GFLOP/s", "GEMM", "xGEMM",
+                "%peak", "mem MiB", "warm MiB", "goal / note");
   out << line;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     const auto& m = r.measure;
+    const std::string params = params_label(s.params);
     const std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
     if (r.status != "ok") {
-      std::snprintf(line, sizeof line, "%-16s %-10s %-4s %6lld %4lld %2d %-3s %-2s %s: %s\n",
-                    r.variant.c_str(), r.mode.c_str(), to_string(s.scalar),
-                    static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads,
-                    s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", r.status.c_str(),
-                    tail.c_str());
+      std::snprintf(line, sizeof line, "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-3s %-2s %s: %s\n",
+                    r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(),
+                    to_string(s.scalar), static_cast<long long>(s.tokens),
+                    static_cast<long long>(s.d), s.heads, s.causal ? "yes" : "no",
+                    s.want_weights ? "yes" : "no", r.status.c_str(), tail.c_str());
     } else {
       const std::string spread = fixed(m.min * 1e3, 2) + ".." + fixed(m.max * 1e3, 2);
       std::snprintf(line, sizeof line,
-                    "%-16s %-10s %-4s %6lld %4lld %2d %-3s %-2s %9.3f %9.3f %7s %5d %19s %8.1f "
-                    "%8.1f %6.2f %5.1f%% %8s %8s  %s\n",
-                    r.variant.c_str(), r.mode.c_str(), to_string(s.scalar),
-                    static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads,
-                    s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", m.first_call * 1e3,
-                    m.median * 1e3, interval_text(m.interval).c_str(), m.interval.n, spread.c_str(),
-                    m.gflops(), m.gemm_gflops(), m.gemm_ratio(), 100 * m.peak_share(),
+                    "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-3s %-2s %9.3f %9.3f %7s %5d %19s %8s "
+                    "%8.1f %6s %6s %8s %8s  %s\n",
+                    r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(),
+                    to_string(s.scalar), static_cast<long long>(s.tokens),
+                    static_cast<long long>(s.d), s.heads, s.causal ? "yes" : "no",
+                    s.want_weights ? "yes" : "no", m.first_call * 1e3, m.median * 1e3,
+                    interval_text(m.interval).c_str(), m.interval.n, spread.c_str(),
+                    figure(m.gflops(), 1).c_str(), m.gemm_gflops(),
+                    figure(m.gemm_ratio(), 2).c_str(), figure(100 * m.peak_share(), 1, "%").c_str(),
                     mib(m.peak_first).c_str(), mib(m.peak_warm).c_str(), tail.c_str());
     }
     out << line;
   }
+  const auto notes = bench_notes(run);
+  if (!notes.empty()) out << "\nnotes:\n";
+  for (const auto& n : notes) out << "  " << n << '\n';
   const auto fits = scaling_fits(run);
   if (!fits.empty()) out << "\nscaling (log-log least squares over T >= 1024, with R^2):\n";
   for (const auto& f : fits) {
@@ -218,14 +268,14 @@ void write_table(std::ostream& out, const BenchRun& run) {
 }  // namespace
 
 std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
-  using Key =
-      std::tuple<std::string, std::string, std::string, int, int64_t, int, bool, bool, bool>;
+  using Key = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t, int,
+                         bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     if (r.status != "ok" || s.tokens < 1024) continue;
-    groups[{r.plugin, r.variant, r.mode, static_cast<int>(s.scalar), s.d, s.heads, s.causal,
-            s.want_weights, s.want_scores}]
+    groups[{r.plugin, r.variant, r.mode, s.params, static_cast<int>(s.scalar), s.d, s.heads,
+            s.causal, s.want_weights, s.want_scores}]
         .push_back(&r);
   }
   std::vector<ScalingFit> out;
@@ -250,6 +300,24 @@ std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
       f.too_few = true;
     }
     out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<std::string> bench_notes(const BenchRun& run) {
+  std::vector<std::string> out;
+  std::set<std::pair<std::string, std::string>> no_model, above_peak;
+  for (const auto& r : run.rows) {
+    if (r.status != "ok") continue;
+    const std::pair<std::string, std::string> key{r.plugin, r.variant};
+    if (!r.measure.has_cost() && no_model.insert(key).second)
+      out.push_back(r.variant + ": no cost model (org.awb.cost/1): GFLOP/s left empty");
+    if (r.measure.above_peak() && above_peak.insert(key).second)
+      out.push_back(r.variant + ": its cost model claims more than the machine's FMA peak (" +
+                    general(r.measure.claimed_gflops()) + " > " +
+                    fixed(r.measure.fma_peak_gflops, 1) +
+                    " GFLOP/s at T=" + std::to_string(r.shape.tokens) +
+                    "): a bug in the cost model; GFLOP/s left empty where it does");
   }
   return out;
 }
@@ -288,7 +356,8 @@ nlohmann::json bench_json(const BenchRun& run) {
           {"flop_count", kFlopCount},
           {"memory_method", kMemoryMethod},
           {"points", rows},
-          {"scaling", fits}};
+          {"scaling", fits},
+          {"notes", bench_notes(run)}};
 }
 
 BenchRun bench_run_from_json(const nlohmann::json& doc) {
@@ -329,6 +398,8 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       r.shape.causal = p.at("causal").get<bool>();
       r.shape.want_weights = p.at("want_a").get<bool>();
       r.shape.want_scores = p.value("want_s", false);
+      if (const auto params = p.find("params"); params != p.end())
+        r.shape.params = params->get<ParamValues>();
       r.status = p.at("status").get<std::string>();
       r.goal = p.value("goal", "");
       r.note = p.value("note", "");
@@ -341,7 +412,8 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
         m.min = *std::min_element(m.samples.begin(), m.samples.end());
         m.max = *std::max_element(m.samples.begin(), m.samples.end());
         m.first_call = p.at("first_call_ms").get<double>() * 1e-3;
-        m.flops = p.at("flops").get<double>();
+        m.flops = number_or_none(p, "flops");
+        m.cost_bytes = number_or_none(p, "cost_bytes");
         m.gemm_median = p.at("gemm_median_ms").get<double>() * 1e-3;
         const double n = static_cast<double>(run.gemm_n);
         m.gemm_flops = 2 * n * n * n;

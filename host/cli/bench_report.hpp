@@ -46,6 +46,10 @@ struct ScalingFit {
 };
 std::vector<ScalingFit> scaling_fits(const BenchRun& run);
 
+// One line per variant whose figures are left empty: it has no cost model, or its model claims
+// more than the machine's FMA peak (a bug in the model). In the table and in JSON ("notes").
+std::vector<std::string> bench_notes(const BenchRun& run);
+
 // format: table | csv | json.
 void write_bench(std::ostream& out, const BenchRun& run, const std::string& format);
 

@@ -9,6 +9,7 @@
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
+#include "cli/param_options.hpp"
 #include "cli/validators.hpp"
 #include "core/base/sha256.hpp"
 #include "core/base/version.hpp"
@@ -32,6 +33,7 @@ struct BenchOptions {
   std::vector<int64_t> tokens, dims;
   std::vector<int> heads;
   std::vector<std::string> causal, want_a, scalars;
+  std::vector<std::string> params;  // name=v1,v2,... each
   bool with_scores = false;
   int threads = 0;
   int warmup = -1, reps = -1;
@@ -88,8 +90,16 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
     for (const auto& s : o.scalars) g.scalars.push_back(core::parse_scalar(s));
   }
   g.with_scores = o.with_scores;
-  for (const auto& ref : chosen)
-    for (const auto& shape : core::expand(g)) jobs.push_back({ref, shape, ""});
+  g.params = core::param_grid(o.params);
+  for (const auto& ref : chosen) {
+    const core::ParamBinding binding = core::bench_binding(ref);
+    for (const auto& shape : core::expand(g)) {
+      // Before anything is measured: a parameter the variant does not take, or a value out of
+      // its range, stops the run (param.unknown, param.invalid) instead of failing every row.
+      core::bench_param_values(shape, binding);
+      jobs.push_back({ref, shape, ""});
+    }
+  }
   return jobs;
 }
 
@@ -165,10 +175,13 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
     row.shape = j.shape;
     row.capabilities = j.ref.variant->capabilities;
     row.goal = j.goal;
-    std::fprintf(stderr, "[%zu/%zu] %s (%s) %s T=%lld d=%lld h=%d%s%s ... ", index, jobs.size(),
+    std::string params;
+    for (const auto& [name, value] : j.shape.params) params += " " + name + "=" + value;
+    std::fprintf(stderr, "[%zu/%zu] %s (%s) %s T=%lld d=%lld h=%d%s%s%s ... ", index, jobs.size(),
                  row.variant.c_str(), row.mode.c_str(), to_string(j.shape.scalar),
                  static_cast<long long>(j.shape.tokens), static_cast<long long>(j.shape.d),
-                 j.shape.heads, j.shape.causal ? " causal" : "", j.shape.want_weights ? " A" : "");
+                 j.shape.heads, j.shape.causal ? " causal" : "", j.shape.want_weights ? " A" : "",
+                 params.c_str());
     std::fflush(stderr);
     core::BenchPointResult point =
         core::bench_point(j.ref, j.shape, settings, yardstick, budget, o.isolation.session());
@@ -189,6 +202,8 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
 }
 
 int run_bench(const BenchOptions& o) {
+  // The lists' syntax first (param.syntax, a usage error), before loading any plugin.
+  core::param_grid(o.params);
   if (o.runner_runs > 0) return run_runner_overhead(o);
   int code = kExitOk;
   // Read the baseline first: a bad name should fail before minutes of measuring.
@@ -196,6 +211,8 @@ int run_bench(const BenchOptions& o) {
   if (!o.compare.empty()) baseline = load_baseline(baseline_path(o.compare));
   const BenchRun run = o.from.empty() ? measure_run(o, code) : load_baseline(baseline_path(o.from));
   write_bench(std::cout, run, o.format);
+  if (o.format == "csv")  // the table and JSON carry them; CSV has no place for them
+    for (const auto& note : bench_notes(run)) std::fprintf(stderr, "note: %s\n", note.c_str());
   if (!o.save.empty()) {
     const auto path = baseline_path(o.save);
     save_baseline(path, run);
@@ -215,10 +232,14 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench",
-      "Time variants over a sweep of shapes: median and spread of warm calls, a fresh\n"
-      "instance's first call, GFLOP/s, peak memory, and the ratio to a square Eigen GEMM\n"
-      "(n = 1024, same scalar type and threads) and to the FMA peak, both measured in the\n"
-      "same run. Progress goes to stderr, the results to stdout.");
+      "Time variants over a sweep of shapes and variant parameters: median and spread of warm\n"
+      "calls, a fresh instance's first call, GFLOP/s, peak memory, and the ratio to a square\n"
+      "Eigen GEMM (n = 1024, same scalar type and threads) and to the FMA peak, both measured\n"
+      "in the same run. FLOPs come from the variant's own cost model (org.awb.cost/1); a\n"
+      "variant without one gets time and memory only: GFLOP/s, xGEMM and %peak are left\n"
+      "empty (null in JSON) and a note says so. A cost model that claims more than the\n"
+      "measured FMA peak is a bug in it: that figure is left empty too, with a note.\n"
+      "Progress goes to stderr, the results to stdout.");
   cmd->add_option("--variant", opts->variants,
                   "Variant id, or plugin-id:variant-id; repeatable (default: every bundled "
                   "variant; with --preset goals, the variant each goal is about)");
@@ -253,6 +274,12 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "Request the weights A (the materialised path): off, on or off,on (default off)")
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on"}));
+  add_param_option(cmd, &opts->params, /*sweep=*/true)
+      ->description(
+          "A variant parameter to set or sweep: name=value, or name=v1,v2,... (repeatable; "
+          "every combination of the lists is a point, crossed with -T, -d, --heads, --causal, "
+          "--want-a and --scalar; each chosen variant must declare the name, see `awb plugins`). "
+          "Each row shows its values, and --save/--compare key points by them");
   cmd->add_flag("--with-scores", opts->with_scores, "Request the scores S too wherever A is");
   cmd->add_option("--scalar", opts->scalars, "f32, f64 or f32,f64 (default f32)")
       ->delimiter(',')

@@ -3,6 +3,7 @@
 #include "gui/bench_sweep.hpp"
 
 #include <QRegularExpression>
+#include <cmath>
 
 #include "core/bench/bench_calibration.hpp"
 #include "core/bench/bench_plan.hpp"
@@ -11,8 +12,9 @@
 namespace awb::gui {
 namespace {
 
-// Measurements, not exact values: six significant digits are more than they carry.
-QString number(double v) { return QString::number(v, 'g', 6); }
+// Measurements, not exact values: six significant digits are more than they carry. NaN (no
+// cost model) is an empty cell.
+QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QString(); }
 
 }  // namespace
 
@@ -40,6 +42,7 @@ void bench_sweep_job(QPromise<BenchPoint>& promise, const CatalogPtr& catalog,
   grid.causal = {request.causal};
   grid.dims = {request.d};
   grid.tokens = request.tokens;
+  grid.params = {request.params};
   const std::vector<core::BenchShape> shapes = core::expand(grid);
   const core::BenchSettings settings =
       core::bench_settings(request.quick, 0, request.warmup, request.reps);

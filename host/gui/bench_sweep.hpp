@@ -25,6 +25,7 @@ struct BenchRequest {
   bool want_weights = false;   // A requested: the materialised path
   bool quick = false;          // fewer calls per point
   int warmup = -1, reps = -1;  // overrides of the core's defaults (< 0: none)
+  ParamValues params;          // variant parameters for every point, as written
 
   int total() const { return static_cast<int>(specs.size() * tokens.size()); }
 };
@@ -49,6 +50,8 @@ void bench_sweep_job(QPromise<BenchPoint>& promise, const CatalogPtr& catalog,
 
 // The measured points, one row each; skipped and failed points are left out (the view lists
 // them as notes). Peak memory is the point's footprint (core::BenchMeasure::footprint_bytes).
+// GFLOP/s and the GEMM ratio are empty cells where the variant has no cost model (or one that
+// claims more than the FMA peak), as in `awb bench --format csv`.
 QString bench_csv(const std::vector<BenchPoint>& points);
 
 }  // namespace awb::gui

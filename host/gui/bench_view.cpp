@@ -305,7 +305,10 @@ QString BenchView::caption() const {
     if (!p.result.mode.empty() && !modes.contains(QString::fromStdString(p.result.mode)))
       modes << QString::fromStdString(p.result.mode);
   static const core::MachineInfo machine = core::this_machine();
-  return tr("d = %1, %2, causal %3, A %4, quick %5, %6 threads, %7, run %8; %9 (%10), awb %11")
+  QString params;  // "window=16, " when the request sets any
+  for (const auto& [name, value] : r.params)
+    params += QString::fromStdString(name + "=" + value) + QStringLiteral(", ");
+  return tr("%12d = %1, %2, causal %3, A %4, quick %5, %6 threads, %7, run %8; %9 (%10), awb %11")
       .arg(r.d)
       .arg(QString::fromUtf8(to_string(r.scalar)))
       .arg(r.causal ? tr("on") : tr("off"))
@@ -320,7 +323,8 @@ QString BenchView::caption() const {
         for (const auto& f : machine.isa) isa += (isa.empty() ? "" : " ") + f;
         return isa;
       }()))
-      .arg(QStringLiteral(AWB_VERSION));
+      .arg(QStringLiteral(AWB_VERSION))
+      .arg(params);
 }
 
 bool BenchView::exportPng(const QString& path, double device_pixel_ratio) const {

@@ -1,5 +1,5 @@
-// bench.tests.cpp: the counts `awb bench` divides by, its plan, its memory probe, one real point,
-// and when the repetition of timed calls stops.
+// bench.tests.cpp: the cost model's figures `awb bench` divides by, its parameters and plan, its
+// memory probe, one real point, and when the repetition of timed calls stops.
 #include "core/bench/bench.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,19 +17,6 @@ using namespace awb;
 namespace {
 
 constexpr uint64_t kParameterFree = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;
-constexpr uint64_t kMultiHead =
-    kParameterFree | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ;
-
-// Multiply-adds of attention counted the slow way: every (query, key) pair the mask lets
-// through costs d for its score and d for its share of the output.
-double counted_attention_flops(int64_t tokens, int64_t d, int heads, bool causal) {
-  double multiply_adds = 0;
-  for (int h = 0; h < heads; ++h)
-    for (int64_t t = 0; t < tokens; ++t)
-      for (int64_t t2 = 0; t2 < tokens; ++t2)
-        if (!causal || t2 <= t) multiply_adds += 2.0 * static_cast<double>(d);
-  return 2 * multiply_adds;
-}
 
 core::BenchShape shape(int64_t tokens, int64_t d, int heads, bool causal, bool want_a = false) {
   core::BenchShape s;
@@ -49,36 +36,136 @@ struct FixedYardstick : core::Yardstick {
   std::string fma_isa() const override { return "test"; }
 };
 
-}  // namespace
+// What a cost query saw: the problem (its pointers valid only during the query) and the
+// parameter values it carried.
+struct Asked {
+  awb_problem problem;
+  std::vector<double> values;
+};
 
-TEST_CASE("attention FLOPs are 4·T²·d per head, the unmasked pairs with the mask", "[bench]") {
-  for (int64_t tokens : {1, 2, 7, 64, 100})
-    for (int heads : {1, 3})
-      for (bool causal : {false, true}) {
-        INFO("T=" << tokens << " h=" << heads << " causal=" << causal);
-        CHECK(core::attention_flops(tokens, 5, heads, causal) ==
-              counted_attention_flops(tokens, 5, heads, causal));
-      }
-  CHECK(core::attention_flops(4096, 64, 1, false) == 4.0 * 4096 * 4096 * 64);
-  // About half with the mask: T(T+1)/2 of T² pairs.
-  CHECK(core::attention_flops(4096, 64, 1, true) / core::attention_flops(4096, 64, 1, false) ==
-        Approx(0.5).epsilon(1e-3));
+// A subject that sleeps `pause` a call and answers cost queries with `cost` (none: no model),
+// keeping what each query saw.
+core::ForwardFactory costing(std::optional<awb_cost> cost, std::vector<Asked>* asked,
+                             std::chrono::microseconds pause = {}) {
+  return [cost, asked, pause] {
+    return core::BenchSubject(
+        [pause](const awb_problem&, awb_results&) {
+          if (pause.count() > 0) std::this_thread::sleep_for(pause);
+        },
+        [cost, asked](const awb_problem& p, bool) {
+          Asked a{p, {}};
+          for (size_t i = 0; i < p.n_params; ++i) a.values.push_back(p.params[i].value);
+          asked->push_back(a);
+          return cost;
+        });
+  };
 }
 
-TEST_CASE("a point's FLOPs add the projections its variant applies", "[bench]") {
-  const auto s = shape(1024, 64, 8, false);  // d_model = 8 · 64 = 512
-  const double attention = core::attention_flops(1024, 64, 8, false);
-  CHECK(core::projection_flops(1024, 512, 512) == 2.0 * 1024 * 512 * 512);
-  // Q, K, V: 512 → 8·64 each; W_o: 8·64 → 512.
-  CHECK(core::point_flops(s, kMultiHead) == attention + 4 * 2.0 * 1024 * 512 * 512);
-  CHECK(core::point_flops(s, kMultiHead & ~AWB_CAP_OUTPUT_PROJ) ==
-        attention + 3 * 2.0 * 1024 * 512 * 512);
-  // Without projections X is T × d and nothing else is counted.
-  CHECK(core::point_flops(shape(1024, 64, 1, false), kParameterFree) ==
-        core::attention_flops(1024, 64, 1, false));
-  // A causal-only variant masks whatever the point says.
-  CHECK(core::point_flops(shape(100, 8, 1, false), kParameterFree | AWB_CAP_CAUSAL_ONLY) ==
-        core::attention_flops(100, 8, 1, true));
+core::BenchSettings three_reps() {
+  core::BenchSettings settings;
+  settings.threads = 1;
+  settings.warmup = 0;
+  settings.reps = 3;
+  return settings;
+}
+
+}  // namespace
+
+TEST_CASE("a point's FLOPs and bytes are the variant's cost model's, asked with shapes only",
+          "[bench][cost]") {
+  FixedYardstick yardstick;
+  std::vector<Asked> asked;
+  const std::vector<ParamDecl> decls{{"window", ParamType::kInt, "", 2, 0, 100, {}}};
+  auto s = shape(40, 8, 1, true);
+  s.params = {{"window", "16"}};
+  // 1 ms a call: 4e6 FLOPs then make about 4 GFLOP/s, below the fixed peak of 50.
+  const auto m = core::measure_point(
+      costing(awb_cost{sizeof(awb_cost), 4e6, 3e3}, &asked, std::chrono::microseconds(1000)),
+      kParameterFree, s, three_reps(), yardstick, {decls, "variant 'banded'", true});
+  REQUIRE(asked.size() == 1);
+  const awb_problem& p = asked[0].problem;
+  CHECK(p.x.data == nullptr);
+  CHECK(p.x.rank == 2);
+  CHECK(p.x.shape[0] == 40);
+  CHECK(p.x.shape[1] == 8);
+  CHECK(p.causal == 1);
+  CHECK(asked[0].values == std::vector<double>{16});
+  CHECK(m.flops == 4e6);
+  CHECK(m.cost_bytes == 3e3);
+  CHECK(m.has_cost());
+  REQUIRE_FALSE(m.above_peak());
+  CHECK(m.gflops() == Approx(4e6 / m.median * 1e-9));
+  CHECK(m.gbytes_per_s() == Approx(3e3 / m.median * 1e-9));
+  CHECK(m.peak_share() == Approx(m.gflops() / 50));
+}
+
+TEST_CASE("without a cost model a point has time but no FLOPs, GFLOP/s or ratios",
+          "[bench][cost]") {
+  FixedYardstick yardstick;
+  std::vector<Asked> asked;
+  const auto m = core::measure_point(costing(std::nullopt, &asked), kParameterFree,
+                                     shape(16, 4, 1, false), three_reps(), yardstick);
+  CHECK(asked.size() == 1);
+  CHECK(m.median > 0);
+  CHECK_FALSE(m.has_cost());
+  CHECK(std::isnan(m.gflops()));
+  CHECK(std::isnan(m.gemm_ratio()));
+  CHECK(std::isnan(m.peak_share()));
+  CHECK(m.gemm_gflops() > 0);  // the yardstick is measured all the same
+}
+
+TEST_CASE("a cost model claiming more than the FMA peak is not reported", "[bench][cost]") {
+  FixedYardstick yardstick;  // peak 50 GFLOP/s
+  std::vector<Asked> asked;
+  const auto m =
+      core::measure_point(costing(awb_cost{sizeof(awb_cost), 1e18, 1}, &asked), kParameterFree,
+                          shape(16, 4, 1, false), three_reps(), yardstick);
+  CHECK(m.flops == 1e18);
+  CHECK(m.above_peak());
+  CHECK(m.claimed_gflops() > 50);
+  CHECK(std::isnan(m.gflops()));
+  CHECK(std::isnan(m.peak_share()));
+}
+
+TEST_CASE("a point's parameters are resolved strictly against the variant's declarations",
+          "[bench][params]") {
+  const std::vector<ParamDecl> decls{{"window", ParamType::kInt, "", 2, 0, 100, {}}};
+  const core::ParamBinding binding{decls, "variant 'banded'", true};
+  auto s = shape(8, 4, 1, false);
+  CHECK(core::bench_param_values(s, binding) == std::vector<double>{2});  // the default
+  s.params = {{"window", "64"}};
+  CHECK(core::bench_param_values(s, binding) == std::vector<double>{64});
+  s.params = {{"widow", "64"}};
+  CHECK_THROWS_WITH(core::bench_param_values(s, binding), Catch::Contains("[param.unknown]"));
+  s.params = {{"window", "1000"}};
+  CHECK_THROWS_WITH(core::bench_param_values(s, binding), Catch::Contains("[param.invalid]"));
+  // A variant without parameters takes none.
+  s.params = {{"window", "4"}};
+  CHECK_THROWS_WITH(core::bench_param_values(s, {}), Catch::Contains("[param.unknown]"));
+}
+
+TEST_CASE("parameter sweeps expand to every combination, crossed with the shapes",
+          "[bench][params]") {
+  CHECK(core::param_grid({}) == std::vector<ParamValues>{{}});
+  const auto grid = core::param_grid({"window=16,64,256", "feature_map=relu,elu+1"});
+  REQUIRE(grid.size() == 6);
+  CHECK(grid[0] == ParamValues{{"window", "16"}, {"feature_map", "relu"}});
+  CHECK(grid[1] == ParamValues{{"window", "16"}, {"feature_map", "elu+1"}});
+  CHECK(grid[5] == ParamValues{{"window", "256"}, {"feature_map", "elu+1"}});
+  CHECK(core::param_grid({"window=1,2", "window=8"}) ==
+        std::vector<ParamValues>{{{"window", "8"}}});  // the later list
+  for (const char* bad : {"window", "window=", "=16", "window=16,", "window=,16", "window=1,,2"})
+    CHECK_THROWS_WITH(core::param_grid({bad}), Catch::Contains("[param.syntax]"));
+
+  core::BenchGrid g;
+  g.tokens = {10, 20};
+  g.params = core::param_grid({"window=16,64"});
+  const auto points = core::expand(g);
+  REQUIRE(points.size() == 4);
+  CHECK(points[0].params.at("window") == "16");
+  CHECK(points[1].params.at("window") == "16");  // tokens innermost
+  CHECK(points[2].params.at("window") == "64");
+  CHECK(points[3].tokens == 20);
 }
 
 TEST_CASE("bytes of a point: T × T planes only when A or S is requested", "[bench]") {
@@ -153,13 +240,17 @@ TEST_CASE("one bench point runs a bundled variant and fills every figure", "[ben
   const auto s = shape(70, 8, 2, true, true);
   const auto m = core::measure_point(core::session_factory(ref), ref.variant->capabilities, s,
                                      settings, yardstick);
-  CHECK(m.flops == core::point_flops(s, ref.variant->capabilities));
+  // FLOPs only from the variant's own cost model; none is asked of the host.
+  CHECK(m.has_cost() == ref.variant->has_cost);
+  if (m.has_cost()) CHECK(m.gflops() == Approx(m.flops / m.median * 1e-9));
   CHECK(m.first_call > 0);
   CHECK(m.min <= m.median);
   CHECK(m.median <= m.max);
   CHECK(m.gemm_gflops() == Approx(2e6 / 0.25 * 1e-9));
-  CHECK(m.gemm_ratio() == Approx(m.gflops() / m.gemm_gflops()));
-  CHECK(m.peak_share() == Approx(m.gflops() / 50));
+  if (m.has_cost()) {
+    CHECK(m.gemm_ratio() == Approx(m.gflops() / m.gemm_gflops()));
+    CHECK(m.peak_share() == Approx(m.gflops() / 50));
+  }
   CHECK(m.io_bytes == core::io_bytes(s, ref.variant->capabilities));
 }
 

@@ -1,4 +1,4 @@
-// bench.cpp: FLOP and byte counts of a bench point, and the timing of one point.
+// bench.cpp: byte counts of a bench point, its parameters and cost model, and its timing.
 #include "core/bench/bench.hpp"
 
 #include <algorithm>
@@ -39,10 +39,15 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 template <class T>
 struct PointBuffers {
   std::vector<T> x, wq, wk, wv, wo, z, a, s;
+  std::vector<awb_param_value> params;  // names point into the binding's declarations
   awb_problem problem{};
   awb_results results{};
 
-  PointBuffers(const BenchShape& shape, uint64_t caps, int threads) {
+  PointBuffers(const BenchShape& shape, uint64_t caps, int threads, const ParamBinding& binding) {
+    // The parameters first: a value the variant does not take fails before anything is filled.
+    const std::vector<double> values = bench_param_values(shape, binding);
+    for (size_t i = 0; i < binding.decls.size(); ++i)
+      params.push_back(awb_param_value{binding.decls[i].name.c_str(), values[i]});
     const Layout l = layout(shape, caps);
     const int64_t T_ = shape.tokens, H = shape.heads, hd = H * shape.d;
     std::mt19937 rng(20261129);
@@ -58,6 +63,8 @@ struct PointBuffers {
     problem.scale_mode = AWB_SCALE_INV_SQRT_DK;
     problem.n_threads = threads;
     problem.sharpness = 1.0;
+    problem.n_params = params.size();
+    problem.params = params.empty() ? nullptr : params.data();
     fill(x, static_cast<size_t>(T_ * l.d_model), 1.0);
     problem.x = make_tensor(x.data(), 2, {T_, l.d_model, 1});
     const double w_scale = 1.0 / std::sqrt(static_cast<double>(l.d_model));
@@ -88,6 +95,13 @@ struct PointBuffers {
       results.s = make_tensor(s.data(), 3, {H, T_, T_});
     }
   }
+
+  // The problem as a cost model sees it: every shape, flag and parameter, no data.
+  awb_problem shapes_only() const {
+    awb_problem p = problem;
+    for (awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o}) t->data = nullptr;
+    return p;
+  }
 };
 
 // Yardstick GEMMs per point: enough for a median, few enough not to dominate small points.
@@ -105,17 +119,30 @@ bool enough_calls(const BenchSettings& settings, const std::vector<double>& time
 
 template <class T>
 BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const BenchShape& shape,
-                           const BenchSettings& settings, Yardstick& yardstick) {
+                           const BenchSettings& settings, Yardstick& yardstick,
+                           const ParamBinding& binding) {
   BenchMeasure m;
-  m.flops = point_flops(shape, caps);
   m.io_bytes = io_bytes(shape, caps);
   const double n = static_cast<double>(yardstick.gemm_n());
   m.gemm_flops = 2 * n * n * n;
   m.fma_peak_gflops = yardstick.fma_peak_gflops(shape.scalar, settings.threads);
-  PointBuffers<T> b(shape, caps, settings.threads);
+  PointBuffers<T> b(shape, caps, settings.threads, binding);
 
   // A fresh instance: its first call pays for its workspace and the pages it touches first.
-  RawForward call = make();
+  BenchSubject subject = make();
+  if (subject.cost) {
+    // The variant's own count: the host cannot know what a variant computes (a window, a
+    // feature map), so without a model the FLOPs stay NaN.
+    try {
+      if (const auto c = subject.cost(b.shapes_only(), shape.want_weights)) {
+        m.flops = c->flops;
+        m.cost_bytes = c->bytes;
+      }
+    } catch (const Error& e) {
+      m.cost_error = e.what();
+    }
+  }
+  RawForward& call = subject.forward;
   PeakMemoryProbe probe;
   probe.start();
   auto t0 = std::chrono::steady_clock::now();
@@ -148,25 +175,12 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
 
 }  // namespace
 
-double attention_flops(int64_t tokens, int64_t d, int heads, bool causal) {
-  const double T_ = static_cast<double>(tokens);
-  const double pairs = causal ? T_ * (T_ + 1) / 2 : T_ * T_;  // (query, key) pairs computed
-  return 4.0 * pairs * static_cast<double>(d) * heads;
+ParamBinding bench_binding(const VariantRef& ref) {
+  return {ref.variant->params, "variant '" + ref.variant->id + "'", true};
 }
 
-double projection_flops(int64_t tokens, int64_t d_in, int64_t d_out) {
-  return 2.0 * static_cast<double>(tokens) * static_cast<double>(d_in) * static_cast<double>(d_out);
-}
-
-double point_flops(const BenchShape& s, uint64_t caps) {
-  const Layout l = layout(s, caps);
-  const bool causal = s.causal || has(caps, AWB_CAP_CAUSAL_ONLY);
-  double f = attention_flops(s.tokens, s.d, s.heads, causal);
-  if (l.projected) {
-    f += 3 * projection_flops(s.tokens, l.d_model, s.heads * s.d);
-    if (l.output_projection) f += projection_flops(s.tokens, s.heads * s.d, l.d_model);
-  }
-  return f;
+std::vector<double> bench_param_values(const BenchShape& shape, const ParamBinding& binding) {
+  return resolve_params(binding.decls, shape.params, binding.owner, binding.strict);
 }
 
 double materialised_bytes(const BenchShape& s) {
@@ -226,7 +240,13 @@ std::string format_bytes(double bytes) {
 ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options) {
   return [ref, options] {
     std::shared_ptr<VariantSession> session = open_session(ref, options);
-    return RawForward([session](const awb_problem& p, awb_results& r) { session->forward(p, r); });
+    CostQuery cost;
+    if (ref.variant->has_cost)
+      cost = [session](const awb_problem& p, bool writes_weights) {
+        return session->cost(p, writes_weights);
+      };
+    return BenchSubject([session](const awb_problem& p, awb_results& r) { session->forward(p, r); },
+                        std::move(cost));
   };
 }
 
@@ -237,10 +257,10 @@ std::string bench_run_mode(const VariantRef& ref) {
 
 BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
                            const BenchShape& shape, const BenchSettings& settings,
-                           Yardstick& yardstick) {
+                           Yardstick& yardstick, const ParamBinding& params) {
   if (shape.scalar == Scalar::kF64)
-    return measure_typed<double>(make, capabilities, shape, settings, yardstick);
-  return measure_typed<float>(make, capabilities, shape, settings, yardstick);
+    return measure_typed<double>(make, capabilities, shape, settings, yardstick, params);
+  return measure_typed<float>(make, capabilities, shape, settings, yardstick, params);
 }
 
 BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
@@ -255,8 +275,10 @@ BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
     return r;
   }
   try {
-    r.measure = measure_point(session_factory(ref, options), caps, shape, settings, yardstick);
+    r.measure = measure_point(session_factory(ref, options), caps, shape, settings, yardstick,
+                              bench_binding(ref));
     r.status = "ok";
+    if (!r.measure.cost_error.empty()) r.note = "cost model: " + r.measure.cost_error;
   } catch (const Error& e) {
     r.status = "failed";
     r.note = e.what();

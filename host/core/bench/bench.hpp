@@ -3,8 +3,10 @@
 #define AWB_CORE_BENCH_BENCH_HPP_
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "core/plugins/forward.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "core/plugins/variant_session.hpp"
+#include "graders/model/params.hpp"
 #include "graders/model/problem.hpp"
 
 namespace awb::core {
@@ -28,15 +31,15 @@ struct BenchShape {
   Scalar scalar = Scalar::kF32;
   bool want_weights = false;  // A requested: the materialised path
   bool want_scores = false;   // S requested as well
+  ParamValues params;         // the variant's parameters, as written ("window" -> "16")
 };
 
-// Floating-point operations, counted as 2 per multiply-add and nothing for softmax:
-// attention 4·T²·d per head (Q·Kᵀ and A·V, 2·T²·d each); with the mask only the unmasked
-// pairs count, 4·d·T(T+1)/2. Projections 2·T·d_in·d_out each.
-double attention_flops(int64_t tokens, int64_t d, int heads, bool causal);
-double projection_flops(int64_t tokens, int64_t d_in, int64_t d_out);
-// Everything a point costs on a variant with `capabilities` (projections only where it has them).
-double point_flops(const BenchShape& shape, uint64_t capabilities);
+// How a variant takes the point's parameters: its declarations, strictly (a value it does not
+// declare is param.unknown), named "variant 'ID'" in messages.
+ParamBinding bench_binding(const VariantRef& ref);
+// The point's parameter values resolved against `binding` (resolve_params): the check every
+// front end makes before measuring. Throws awb::Error("param.unknown" | "param.invalid").
+std::vector<double> bench_param_values(const BenchShape& shape, const ParamBinding& binding);
 
 // Bytes of the T × T matrices the host allocates for a point (A and/or S, every head).
 double materialised_bytes(const BenchShape& shape);
@@ -84,46 +87,74 @@ struct BenchSettings {
 // awb-runner process; every call pays a round trip).
 std::string bench_run_mode(const VariantRef& ref);
 
-// A fresh instance of the subject under test, returning its forward call; the instance lives as
-// long as the returned function. In-process this wraps a VariantInstance; the isolated runner
-// supplies its own.
-using ForwardFactory = std::function<RawForward()>;
+// The cost of one forward pass by the variant's own model (awb_plugin.h, AWB_EXT_COST) for a
+// problem whose tensors carry shapes only; nothing when the variant has no model. Throws
+// awb::Error("plugin.cost_failed") when the model refuses the problem.
+using CostQuery = std::function<std::optional<awb_cost>(const awb_problem&, bool writes_weights)>;
+
+// What a point runs: the forward call, and the cost model when there is one (an empty CostQuery
+// is a variant without one).
+struct BenchSubject {
+  BenchSubject(RawForward f, CostQuery c = {}) : forward(std::move(f)), cost(std::move(c)) {}
+  RawForward forward;
+  CostQuery cost;
+};
+
+// A fresh instance of the subject under test; the instance lives as long as the returned
+// subject's functions. In-process this wraps a VariantInstance; the isolated runner supplies its
+// own.
+using ForwardFactory = std::function<BenchSubject()>;
 
 // A fresh session per call (in-process for trusted plugins, a fresh awb-runner otherwise),
 // kept alive by the returned function.
 ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options = {});
 
-// Times in seconds, memory in bytes.
+// Times in seconds, memory in bytes. FLOPs and bytes moved come from the variant's cost model;
+// without one they are NaN, and so is every throughput figure made of them (GFLOP/s, the GEMM
+// ratio, the share of the FMA peak): the workbench cannot know what a variant computes.
 struct BenchMeasure {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
   double first_call = 0;                // a fresh instance's first call
   double median = 0, min = 0, max = 0;  // warm calls
   std::vector<double> samples;          // every timed warm call, in order
   MedianInterval interval;              // of the median of `samples`, 95 %
   double gemm_median = 0;               // the yardstick GEMM, interleaved with the calls
-  double flops = 0;                     // the count above
+  double flops = kNone;                 // by the cost model (NaN: none)
+  double cost_bytes = kNone;            // bytes the cost model says a pass moves (NaN: none)
+  std::string cost_error;               // why the cost model refused the point, if it did
   double gemm_flops = 0;                // 2·n³
   double fma_peak_gflops = 0;
   double io_bytes = 0;                      // inputs and outputs, allocated by the host
   int64_t peak_first = -1, peak_warm = -1;  // resident high water above the inputs and outputs
                                             // during the first call, and a warm call (-1: no
                                             // measure on this system)
-  double gflops() const { return median > 0 ? flops / median * 1e-9 : 0; }
+  bool has_cost() const { return !std::isnan(flops); }
+  // flops / median as the cost model claims it, whatever it is.
+  double claimed_gflops() const { return median > 0 ? flops / median * 1e-9 : kNone; }
+  // The cost model claims more than the machine's FMA peak: a bug in the model, since no kernel
+  // exceeds the peak; the figure is not reported.
+  bool above_peak() const { return fma_peak_gflops > 0 && claimed_gflops() > fma_peak_gflops; }
+  // The reported throughput: NaN without a cost model or above the peak, and so are the ratios.
+  double gflops() const { return above_peak() ? kNone : claimed_gflops(); }
   double gemm_gflops() const { return gemm_median > 0 ? gemm_flops / gemm_median * 1e-9 : 0; }
-  double gemm_ratio() const { return gemm_gflops() > 0 ? gflops() / gemm_gflops() : 0; }
-  double peak_share() const { return fma_peak_gflops > 0 ? gflops() / fma_peak_gflops : 0; }
+  double gemm_ratio() const { return gemm_gflops() > 0 ? gflops() / gemm_gflops() : kNone; }
+  double peak_share() const { return fma_peak_gflops > 0 ? gflops() / fma_peak_gflops : kNone; }
+  // Bytes moved per second by the cost model (NaN without one).
+  double gbytes_per_s() const { return median > 0 ? cost_bytes / median * 1e-9 : kNone; }
   // What the point needs in all: its inputs and outputs, and the first call's high water above
   // them (the memory that the scaling fits follow).
   double footprint_bytes() const { return io_bytes + std::max<double>(0, peak_first); }
 };
 
-// Measures one point: inputs are random, filled once; a fresh instance's first call is timed
-// and its memory high water read; then `warmup` calls, then the timed calls (as `settings`
-// says), the first seven each followed by one yardstick GEMM (so both see the same machine
-// load; more would make the GEMM the cost of every small point). Throws awb::Error from the
-// plugin.
+// Measures one point: inputs are random, filled once, with the shape's parameters resolved
+// against `params` (bench_param_values); the cost model is asked for the point's FLOPs and bytes
+// (shapes only, no data); a fresh instance's first call is timed and its memory high water read;
+// then `warmup` calls, then the timed calls (as `settings` says), the first seven each followed
+// by one yardstick GEMM (so both see the same machine load; more would make the GEMM the cost of
+// every small point). Throws awb::Error from the plugin and from the parameters.
 BenchMeasure measure_point(const ForwardFactory& make, uint64_t capabilities,
                            const BenchShape& shape, const BenchSettings& settings,
-                           Yardstick& yardstick);
+                           Yardstick& yardstick, const ParamBinding& params = {});
 
 // One point of a sweep on one variant, as every front end reports it.
 struct BenchPointResult {
@@ -134,7 +165,9 @@ struct BenchPointResult {
 };
 
 // Skips the point with its reason (bench_skip_reason), or measures it on a fresh session of
-// `ref` (session_factory); an awb::Error from the plugin makes it "failed" with the message.
+// `ref` (session_factory) with the variant's parameter binding (bench_binding); an awb::Error
+// from the plugin makes it "failed" with the message. A cost model that refuses the point leaves
+// its FLOPs empty and says why in the note.
 BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
                              const BenchSettings& settings, Yardstick& yardstick,
                              double budget_bytes, const SessionOptions& options = {});

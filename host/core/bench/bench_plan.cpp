@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 #include "graders/model/error.hpp"
 
@@ -14,18 +15,60 @@ std::vector<BenchShape> expand(const BenchGrid& g) {
     for (bool want : g.want_weights)
       for (bool causal : g.causal)
         for (int heads : g.heads)
-          for (int64_t d : g.dims)
-            for (int64_t tokens : g.tokens) {
-              BenchShape s;
-              s.tokens = tokens;
-              s.d = d;
-              s.heads = heads;
-              s.causal = causal;
-              s.scalar = scalar;
-              s.want_weights = want;
-              s.want_scores = want && g.with_scores;
-              out.push_back(s);
-            }
+          for (const ParamValues& params : g.params)
+            for (int64_t d : g.dims)
+              for (int64_t tokens : g.tokens) {
+                BenchShape s;
+                s.tokens = tokens;
+                s.d = d;
+                s.heads = heads;
+                s.causal = causal;
+                s.scalar = scalar;
+                s.want_weights = want;
+                s.want_scores = want && g.with_scores;
+                s.params = params;
+                out.push_back(s);
+              }
+  return out;
+}
+
+std::vector<ParamValues> param_grid(const std::vector<std::string>& sweeps) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> lists;
+  for (const auto& sweep : sweeps) {
+    const auto eq = sweep.find('=');
+    const std::string name = eq == std::string::npos ? sweep : sweep.substr(0, eq);
+    std::vector<std::string> values;
+    ParamValues one;
+    // Each value is checked as the single assignment name=value would be.
+    size_t from = eq == std::string::npos ? sweep.size() : eq + 1;
+    do {
+      const size_t comma = std::min(sweep.find(',', from), sweep.size());
+      const std::string value = sweep.substr(from, comma - from);
+      if (eq == std::string::npos || eq == 0 || value.empty())
+        throw Error("param.syntax",
+                    "--param takes name=v1,v2,... (e.g. window=16,64), not '" + sweep + "'");
+      add_param_assignment(one, name + "=" + value);
+      values.push_back(value);
+      from = comma + 1;
+    } while (from <= sweep.size());
+    const auto same =
+        std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.first == name; });
+    if (same != lists.end())
+      same->second = values;
+    else
+      lists.emplace_back(name, values);
+  }
+  std::vector<ParamValues> out{{}};
+  for (const auto& [name, values] : lists) {
+    std::vector<ParamValues> next;
+    for (const auto& partial : out)
+      for (const auto& value : values) {
+        ParamValues p = partial;
+        p[name] = value;
+        next.push_back(std::move(p));
+      }
+    out = std::move(next);
+  }
   return out;
 }
 

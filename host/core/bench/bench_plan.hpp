@@ -10,17 +10,24 @@
 namespace awb::core {
 
 // Every combination of the lists, in this nesting order (tokens innermost, so a variant's
-// scaling rows sit together).
+// scaling rows sit together; each parameter setting has its own run of T and d).
 struct BenchGrid {
   std::vector<Scalar> scalars{Scalar::kF32};
   std::vector<bool> want_weights{false};
   std::vector<bool> causal{false};
   std::vector<int> heads{1};
+  std::vector<ParamValues> params{{}};  // variant parameter settings (param_grid)
   std::vector<int64_t> dims{64};
   std::vector<int64_t> tokens{128, 256, 512, 1024, 2048, 4096, 8192};
   bool with_scores = false;  // S requested wherever A is
 };
 std::vector<BenchShape> expand(const BenchGrid& grid);
+
+// The settings a list of sweeps gives, "window=16,64,256" and "feature_map=relu" each one name and
+// its values: every combination, the first name outermost, values in the order given (a name
+// given twice: the later list). No sweeps: one empty setting. Throws awb::Error("param.syntax")
+// for an entry that is not name=v1,v2,... with non-empty values.
+std::vector<ParamValues> param_grid(const std::vector<std::string>& sweeps);
 
 // The sweep of --quick when no sweep list is given: tiny shapes (T = 33 and 100, not multiples
 // of the kernel's tiles; d = 16), both paths, causal on and off; seconds in all. With any list
