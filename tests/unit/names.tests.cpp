@@ -47,6 +47,8 @@ void round_trips(E last) {
 TEST_CASE("the model's tables round-trip: scalar, scale", "[names]") {
   round_trips(Scalar::kF32);
   round_trips(ScaleMode::kInvSqrtDk);
+  round_trips(Family::kLinear);
+  round_trips(ParamType::kEnum);
   CHECK(parse<Scalar>("f32") == Scalar::kF32);
   CHECK(all_names<ScaleMode>() == std::vector<std::string>{"auto", "none", "inv_sqrt_dk"});
 }
@@ -64,7 +66,7 @@ TEST_CASE("the checks' tables round-trip: kind, visibility, status, output, dire
 
 TEST_CASE("the exercise model's tables round-trip: variant kind, optimizer, distribution",
           "[names]") {
-  round_trips(core::VariantKind::kCausal);
+  round_trips(core::VariantKind::kLinear);
   round_trips(core::Optimizer::kAdam);
   round_trips(core::Distribution::kUniform);
   CHECK(parse<core::VariantKind>("multi-head") == core::VariantKind::kMultiHead);

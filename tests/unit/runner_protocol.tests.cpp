@@ -264,7 +264,8 @@ TEST_CASE("hello and load reports round-trip, a lying variant count is refused",
   CHECK(back->descriptor.variants.at(0).has_backward);  // the host knows before calling
 
   auto lying = bytes;  // claim 100000 variants where one follows
-  const size_t count_at = bytes.size() - (1 + 8 + 4 + 1 + 4 + 1 + 4 + 0 + 8 + 1) - 4;
+  // The one variant's fields (the last: its parameter count, none), then the variant count.
+  const size_t count_at = bytes.size() - (1 + 8 + 4 + 1 + 4 + 1 + 4 + 0 + 8 + 1 + 4) - 4;
   lying[count_at] = 0xA0;
   lying[count_at + 1] = 0x86;
   lying[count_at + 2] = 0x01;
