@@ -24,6 +24,10 @@ bool valid_name(const std::string& s, bool choice) {
 
 std::string number_text(double v) {
   char buf[32];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {  // integers as integers, never "1e+02"
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "%.17g", v);
   // The shortest text that reads back as the same double.
   for (int digits = 1; digits <= 17; ++digits) {

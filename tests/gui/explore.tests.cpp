@@ -2,6 +2,7 @@
 // to its ends, heads, the causal mask; bars and heatmap pixels read back from the screen.
 #include <QApplication>
 #include <QHelpEvent>
+#include <QSpinBox>
 #include <QTest>
 #include <QToolButton>
 #include <QToolTip>
@@ -171,4 +172,26 @@ TEST_CASE("raw scores below zero are drawn below the zero line", "[gui][explore]
       }
   }
   CHECK(seen);
+}
+
+TEST_CASE("a variant's parameters get editors; a wider window lets 'it' reach 'animal'",
+          "[gui][explore][params]") {
+  Explore e("sliding-window", "sliding-window");
+  auto* editor = e.view->paramEditor();
+  REQUIRE(editor->isVisible());
+  auto* window = qobject_cast<QSpinBox*>(editor->editor("window"));
+  REQUIRE(window);
+  CHECK(window->value() == 3);  // the exercise's variant.params
+  CHECK(window->maximum() == 1048576);
+  CHECK(window->toolTip().contains("keys each query sees on either side"));
+  e.view->setQuery(7);              // "it"
+  CHECK(e.weights().at(1) == 0.0);  // "animal" is six tokens back: out of the window
+  window->setValue(6);
+  e.settle();
+  CHECK(e.weights().at(1) > 0.2);  // now in reach, and the strongest noun match
+
+  // A variant without parameters shows no editor.
+  e.view->setVariant("qkv");
+  e.settle();
+  CHECK_FALSE(editor->isVisible());
 }

@@ -22,16 +22,20 @@ const core::ExerciseSet& bundled_exercises() {
   return set;
 }
 
-std::vector<const core::Exercise*> all_exercises() {
-  std::vector<const core::Exercise*> out;
-  for (const auto& e : bundled_exercises().exercises) out.push_back(&e);
-  return out;
+// The maths each bundled variant computes: it is graded on the exercises of that family (a
+// softmax variant has no `window` to give a sliding-window exercise).
+Family family_of_variant(const std::string& id) {
+  if (id == "sliding-window") return Family::kSlidingWindow;
+  if (id == "linear") return Family::kLinear;
+  return Family::kSoftmax;
 }
 
-// The research variants (sliding window, linear) compute something else than the softmax
-// attention the bundled exercises grade: their exercises, with their own references, come with
-// the host's parameter support; until then their own tests check them against their references.
-bool is_research_variant(const std::string& id) { return id == "sliding-window" || id == "linear"; }
+std::vector<const core::Exercise*> exercises_of(Family family) {
+  std::vector<const core::Exercise*> out;
+  for (const auto& e : bundled_exercises().exercises)
+    if (e.parameters.family == family) out.push_back(&e);
+  return out;
+}
 
 }  // namespace
 
@@ -40,8 +44,8 @@ TEST_CASE("every bundled plugin aces every exercise it can run", "[grader][plugi
   std::set<std::string> exercised;
   for (const auto& plugin : test::bundled_catalog().plugins) {
     for (const auto& variant : plugin.variants) {
-      if (is_research_variant(variant.id)) continue;
-      const auto report = core::grade_variant({&plugin, &variant}, all_exercises());
+      const auto report =
+          core::grade_variant({&plugin, &variant}, exercises_of(family_of_variant(variant.id)));
       for (const auto& ex : report.exercises) {
         INFO(variant.id << " on " << ex.exercise_id);
         CHECK(ex.not_gradable.empty());
@@ -63,8 +67,8 @@ TEST_CASE("grading in f32 holds the bundled plugins to the f32 rule", "[grader][
   o.scalar = Scalar::kF32;
   for (const auto& plugin : test::bundled_catalog().plugins)
     for (const auto& variant : plugin.variants) {
-      if (is_research_variant(variant.id)) continue;
-      const auto report = core::grade_variant({&plugin, &variant}, all_exercises(), o);
+      const auto report =
+          core::grade_variant({&plugin, &variant}, exercises_of(family_of_variant(variant.id)), o);
       for (const auto& ex : report.exercises)
         for (const auto& c : ex.checks) {
           INFO(variant.id << " on " << ex.exercise_id << "/" << c.id << ": " << c.summary);
@@ -117,7 +121,7 @@ TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[
     const std::string& words = expected.at(n - 1);
     bool named = false;
     for (const auto& variant : plugin.variants) {
-      const auto report = core::grade_variant({&plugin, &variant}, all_exercises());
+      const auto report = core::grade_variant({&plugin, &variant}, exercises_of(Family::kSoftmax));
       for (const auto& ex : report.exercises)
         for (const auto& c : ex.checks)
           if (c.status == grade::Status::kFailed && c.diagnosis.find(words) != std::string::npos)
@@ -141,7 +145,7 @@ std::vector<std::pair<std::string, grade::CheckResult>> gradient_checks_untruste
   const auto& plugin = cat.plugins[0];
   for (const auto& variant : plugin.variants) {
     CHECK(variant.trainable);
-    const auto report = core::grade_variant({&plugin, &variant}, all_exercises());
+    const auto report = core::grade_variant({&plugin, &variant}, exercises_of(Family::kSoftmax));
     for (const auto& ex : report.exercises) {
       INFO(variant.id << " on " << ex.exercise_id << ": " << ex.not_gradable);
       CHECK(ex.provenance.lockdown != "in-process");
