@@ -174,7 +174,7 @@ TEST_CASE("raw scores below zero are drawn below the zero line", "[gui][explore]
   CHECK(seen);
 }
 
-TEST_CASE("a variant's parameters get editors; a wider window lets 'it' reach 'animal'",
+TEST_CASE("a variant's parameters get editors, and a wider window lets 'it' reach 'animal'",
           "[gui][explore][params]") {
   Explore e("sliding-window", "sliding-window");
   auto* editor = e.view->paramEditor();

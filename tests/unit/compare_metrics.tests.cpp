@@ -45,7 +45,7 @@ TEST_CASE("head entropy: ln n for uniform rows, 0 for one-hot, 0 ln 0 = 0", "[co
   CHECK(m.js_max == 0.0);
 }
 
-TEST_CASE("KL of known rows; a key the variant leaves at 0 makes it infinite", "[compare]") {
+TEST_CASE("KL of known rows, and a key the variant leaves at 0 makes it infinite", "[compare]") {
   // KL((1/2, 1/2) ‖ (1/4, 3/4)) = ½ ln 2 + ½ ln(2/3).
   CHECK_THAT(core::kl_divergence(Row{0.5, 0.5}, Row{0.25, 0.75}),
              WithinAbs(0.5 * std::log(2.0) + 0.5 * std::log(2.0 / 3.0), 1e-15));
@@ -75,7 +75,7 @@ TEST_CASE("JS is symmetric, 0 for equal rows and at most ln 2", "[compare]") {
                 1e-15));
 }
 
-TEST_CASE("top-k overlap counts shared top keys; ties to the lower index", "[compare]") {
+TEST_CASE("top-k overlap counts shared top keys, ties to the lower index", "[compare]") {
   const Row p{0.4, 0.3, 0.2, 0.1}, q{0.1, 0.3, 0.4, 0.2};
   CHECK(core::top_k_overlap(p, q, 1) == 0.0);   // key 0 against key 2
   CHECK(core::top_k_overlap(p, q, 2) == 0.5);   // {0, 1} against {2, 1}

@@ -114,7 +114,7 @@ TEST_CASE("declarations from untrusted code are checked before anything uses the
              Catch::Contains("33 parameters (at most 32)"));
 }
 
-TEST_CASE("values read back as written; --param assignments", "[params]") {
+TEST_CASE("values read back as written, and --param assignments", "[params]") {
   CHECK(param_text(feature_map(), 1) == "relu");
   CHECK(param_text(gated(), 1) == "true");
   CHECK(param_text(temperature(), 0.1) == "0.1");
