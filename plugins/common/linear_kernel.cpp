@@ -118,17 +118,9 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
         const Eigen::Index keys = causal ? t0 + n : T;
         out.noalias() = a.leftCols(keys) * v.topRows(keys);
       };
-      if (r.wants_weights()) {
-        materialised(r.weights(static_cast<int>(h)).middleRows(t0, n));
-      } else {
-        w.scores.resize(n, T);
-        materialised(w.scores);
-      }
+      with_weight_rows(r, static_cast<int>(h), t0, n, T, w.scores, materialised);
     };
-    if (direct)
-      attend(z.block(t0, h * dv, n, dv));
-    else
-      attend(ws.heads_out.block(t0, h * dv, n, dv));
+    with_head_rows(direct, z, ws.heads_out, t0, n, h * dv, dv, attend);
   });
 
   if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);

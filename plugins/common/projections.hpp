@@ -60,6 +60,30 @@ void project_output(const Problem<Scalar>& p, const RowMatrix<Scalar>& heads, Z&
   });
 }
 
+// Pass 2's destination for rows [t0, t0 + n) of head `col / width`: Z itself when no W_o follows
+// (`heads` is then unused), else the heads' buffer that pass 3 projects. Calls `attend` with it.
+template <class Z, class Heads, class Attend>
+void with_head_rows(bool direct, Z& z, Heads& heads, Eigen::Index t0, Eigen::Index n,
+                    Eigen::Index col, Eigen::Index width, Attend&& attend) {
+  if (direct)
+    attend(z.block(t0, col, n, width));
+  else
+    attend(heads.block(t0, col, n, width));
+}
+
+// The rows [t0, t0 + n) of head h's T × T weights to compute into: A itself when the host wants
+// A, else `scratch` (n × T). Calls `fill` with them.
+template <class Scalar, class Fill>
+void with_weight_rows(Results<Scalar>& r, int h, Eigen::Index t0, Eigen::Index n, Eigen::Index T,
+                      RowMatrix<Scalar>& scratch, Fill&& fill) {
+  if (r.wants_weights()) {
+    fill(r.weights(h).middleRows(t0, n));
+  } else {
+    scratch.resize(n, T);
+    fill(scratch);
+  }
+}
+
 }  // namespace awb::kernels
 
 #endif  // AWB_PLUGINS_COMMON_PROJECTIONS_HPP_

@@ -58,18 +58,9 @@ void sliding_window_forward(const Problem<Scalar>& p, Results<Scalar>& r, Eigen:
         a.rightCols(T - k1).setZero();
         out.noalias() = a.middleCols(k0, k1 - k0) * v;
       };
-      if (r.wants_weights()) {
-        materialised(r.weights(h).middleRows(t0, n));
-      } else {
-        w.scores.resize(n, T);
-        materialised(w.scores);
-      }
+      with_weight_rows(r, h, t0, n, T, w.scores, materialised);
     };
-    // Outputs land in Z directly when no W_o follows.
-    if (direct)
-      attend(z.block(t0, h * dv, n, dv));
-    else
-      attend(ws.heads_out.block(t0, h * dv, n, dv));
+    with_head_rows(direct, z, ws.heads_out, t0, n, h * dv, dv, attend);
   });
 
   if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);

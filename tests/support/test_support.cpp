@@ -121,6 +121,17 @@ std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_refer
   return out;
 }
 
+Matrix rows(std::initializer_list<std::initializer_list<double>> values) {
+  Matrix m(static_cast<int64_t>(values.size()), static_cast<int64_t>(values.begin()->size()));
+  int64_t r = 0;
+  for (const auto& row : values) {
+    int64_t c = 0;
+    for (double v : row) m(r, c++) = v;
+    ++r;
+  }
+  return m;
+}
+
 std::string thrown_error_id(const std::function<void()>& f) {
   try {
     f();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <random>
 #include <string>
 
@@ -38,6 +39,9 @@ std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_refer
 
 // The id of the awb::Error `f` throws; empty when it throws none.
 std::string thrown_error_id(const std::function<void()>& f);
+
+// A matrix written row by row: rows({{1, 0}, {0.5, 0.5}}).
+Matrix rows(std::initializer_list<std::initializer_list<double>> values);
 
 }  // namespace awb::test
 

@@ -11,23 +11,13 @@
 
 using namespace awb;
 using Catch::Matchers::WithinAbs;
+using test::rows;
 
 namespace {
 
 const core::ExerciseSet& exercises() {
   static const core::ExerciseSet set = core::load_exercises({AWB_TEST_EXERCISE_DIR});
   return set;
-}
-
-Matrix rows(std::initializer_list<std::initializer_list<double>> values) {
-  Matrix m(static_cast<int64_t>(values.size()), static_cast<int64_t>(values.begin()->size()));
-  int64_t r = 0;
-  for (const auto& row : values) {
-    int64_t c = 0;
-    for (double v : row) m(r, c++) = v;
-    ++r;
-  }
-  return m;
 }
 
 }  // namespace

@@ -8,23 +8,14 @@
 #include <vector>
 
 #include "core/compare/matrix_export.hpp"
+#include "support/test_support.hpp"
 
 using namespace awb;
 using Catch::Matchers::WithinAbs;
+using test::rows;
 using Row = std::vector<double>;
 
 namespace {
-
-Matrix rows(std::initializer_list<std::initializer_list<double>> values) {
-  Matrix m(static_cast<int64_t>(values.size()), static_cast<int64_t>(values.begin()->size()));
-  int64_t r = 0;
-  for (const auto& row : values) {
-    int64_t c = 0;
-    for (double v : row) m(r, c++) = v;
-    ++r;
-  }
-  return m;
-}
 
 LayerRun layer(std::vector<Matrix> weights, Matrix z) {
   LayerRun l;
