@@ -36,7 +36,7 @@ struct ParamDecl {
   std::string doc;
   double default_value = 0;
   double min_value = 0, max_value = 0;  // int and float
-  std::vector<std::string> choices;     // enum
+  std::vector<std::string> choices{};   // enum
 };
 
 // Values as a user wrote them, by name: "16", "relu", "true". Ordered, so reports and keys are

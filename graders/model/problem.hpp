@@ -53,7 +53,7 @@ struct ProblemSpec {
   double sharpness = 1.0;
   ScaleMode scale = ScaleMode::kAuto;
   Family family = Family::kSoftmax;
-  ParamValues params;  // the variant's parameters as written; each subject resolves its own
+  ParamValues params{};  // the variant's parameters as written; each subject resolves its own
 
   bool has_projections() const { return w_q && w_k && w_v; }
   int64_t tokens_count() const { return x.rows; }

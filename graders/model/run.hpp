@@ -25,7 +25,7 @@ struct Parameters {
   bool causal = false;
   ScaleMode scale = ScaleMode::kAuto;
   Family family = Family::kSoftmax;
-  ParamValues variant;  // the variant's parameters (`variant.params`, `--param`)
+  ParamValues variant{};  // the variant's parameters (`variant.params`, `--param`)
 };
 
 // One complete run: a sentence through every layer.

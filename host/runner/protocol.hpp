@@ -44,7 +44,7 @@ struct RawParam {
   std::string name, doc;
   int32_t type = 0;
   double default_value = 0, min_value = 0, max_value = 0;
-  std::vector<std::string> choices;
+  std::vector<std::string> choices{};
 };
 inline constexpr size_t kMaxParams = 32;
 inline constexpr size_t kMaxChoices = 64;
@@ -61,7 +61,7 @@ struct RawVariant {
   bool has_cost = false;      // exports AWB_EXT_COST
   // SDK 1.2: the declared parameters, read as far as each struct_size covers; more than
   // kMaxParams, or a NULL entry, leaves `params_valid` false for the host to refuse.
-  std::vector<RawParam> params;
+  std::vector<RawParam> params{};
   bool params_valid = true;
 };
 struct RawDescriptor {

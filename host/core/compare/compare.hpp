@@ -37,7 +37,7 @@ struct Contender {
   // it does not take), and its own reference is the input's family only when it takes all of
   // that family's parameters (a multi-head variant on a sliding-window problem is checked
   // against softmax attention, which is what it computes).
-  std::vector<ParamDecl> params;
+  std::vector<ParamDecl> params{};
 };
 
 // Measured on the last layer's weights unless said otherwise.

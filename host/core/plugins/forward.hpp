@@ -23,7 +23,7 @@ namespace awb::core {
 // and whether a value it does not declare is an error (a variant) or ignored (the reference,
 // which sees the values meant for the variant).
 struct ParamBinding {
-  std::vector<ParamDecl> decls;
+  std::vector<ParamDecl> decls{};
   std::string owner = "the variant";
   bool strict = true;
 };

@@ -41,7 +41,7 @@ struct VariantDesc {
   uint32_t index = 0;                // position in the plugin's descriptor
   bool trainable = false;            // exports AWB_EXT_BACKWARD (as described at load)
   bool has_cost = false;             // exports AWB_EXT_COST (as described at load)
-  std::vector<ParamDecl> params;     // SDK 1.2 parameters, validated
+  std::vector<ParamDecl> params{};   // SDK 1.2 parameters, validated
 };
 
 struct PluginDesc {
