@@ -210,24 +210,3 @@ TEST_CASE("a variant without a backward pass is 'not trainable', in-process and 
     CHECK(subject.cannot_backward() == "not trainable: the plugin exports no backward pass");
   }
 }
-
-TEST_CASE("a variant given an exercise whose parameters it does not take is not run, not failed",
-          "[grader][params]") {
-  const auto& cat = test::bundled_catalog();
-  const core::VariantRef qkv = core::find_variant(cat, "qkv");
-  const auto report = core::grade_variant(qkv, exercises_of(Family::kSlidingWindow));
-  REQUIRE(report.exercises.size() == 1);
-  const auto& ex = report.exercises[0];
-  CHECK(ex.score == 0);
-  REQUIRE_FALSE(ex.checks.empty());
-  for (const auto& c : ex.checks) {
-    INFO(c.id << ": " << c.summary);
-    CHECK(c.status == grade::Status::kNotRun);
-    CHECK_THAT(c.summary, Catch::Contains("variant 'qkv' takes no parameter 'window', which the "
-                                          "problem sets"));
-  }
-  // The variant that takes it is graded in full.
-  const auto own = core::grade_variant(core::find_variant(cat, "sliding-window"),
-                                       exercises_of(Family::kSlidingWindow));
-  CHECK(own.exercises.at(0).score == own.exercises.at(0).max_score);
-}

@@ -1,8 +1,6 @@
 // subjects.cpp: strict fitting of each layer, then the forward call, layer by layer.
 #include "core/plugins/subjects.hpp"
 
-#include <algorithm>
-
 #include "core/plugins/reference_forward.hpp"
 #include "graders/model/error.hpp"
 
@@ -48,15 +46,7 @@ VariantSubject::VariantSubject(const VariantRef& ref, const SessionOptions& opti
       session_(open_session(ref, options)) {}
 
 std::optional<std::string> VariantSubject::cannot_run(const RunInput& input, Scalar scalar) const {
-  if (auto why = fit_reason(input, capabilities_, scalar)) return why;
-  // A parameter the input sets and the variant does not take (a softmax variant given a
-  // sliding-window exercise's `window`): like a missing capability, not the variant's error.
-  for (const auto& [name, value] : input.params.variant) {
-    const bool takes = std::any_of(params_.decls.begin(), params_.decls.end(),
-                                   [&](const ParamDecl& d) { return d.name == name; });
-    if (!takes) return params_.owner + " takes no parameter '" + name + "', which the problem sets";
-  }
-  return std::nullopt;
+  return fit_reason(input, capabilities_, scalar);
 }
 
 RunOutput VariantSubject::run(const RunInput& input, Scalar scalar) {
