@@ -146,6 +146,22 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
 
 }  // namespace detail
 
+// Pass 1 of every bundled kernel: the threads for `work` multiply-adds, one scratch per thread,
+// Q/K/V projected (when the problem has projections: without them Q = K = V = X), and the
+// heads' buffer sized when a W_o follows. Returns the threads and whether the heads' outputs
+// land in Z directly (no W_o).
+template <class Scalar>
+std::pair<int, bool> prepare_heads(const Problem<Scalar>& p, Workspace<Scalar>& ws,
+                                   ThreadTeam& team, double work, bool projected, Eigen::Index H,
+                                   Eigen::Index dv) {
+  const int threads = worker_threads(p, work);
+  if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
+  if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads);
+  const bool direct = !projected || !p.has_output_projection();
+  if (!direct) ws.heads_out.resize(p.tokens(), H * dv);
+  return {threads, direct};
+}
+
 // Forward pass for all bundled variants. Shapes: X T×d_model; W_q, W_k d_model×h·d_k; W_v
 // d_model×h·d_v; W_o h·d_v×d_out. Head h reads its own column block; outputs are concatenated
 // in head order. Threads: the problem's n_threads, or every core when it is 0.
@@ -158,16 +174,12 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
   const bool materialise = r.wants_weights() || r.wants_scores();
   const double work = double(H) * double(T) * double(T) * double(dk + dv) +
                       double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
-  const int threads = worker_threads(p, work);
   const Eigen::Index blocks = (T + kRowBlock - 1) / kRowBlock;
-  if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
 
   // Pass 1: projections (projections.hpp). Without them Q = K = V = X (in place).
   const auto x = p.x();
-  if (projected) project_qkv(p, ws.q, ws.k, ws.v, workspaces.team, threads);
-  const bool direct = !projected || !p.has_output_projection();
+  const auto [threads, direct] = prepare_heads(p, ws, workspaces.team, work, projected, H, dv);
   auto z = r.z();
-  if (!direct) ws.heads_out.resize(T, H * dv);
 
   // Pass 2: attention per (head, row block). Outputs land in Z directly when no W_o follows.
   auto attend = [&](const auto& q, const auto& k, const auto& v, auto out, int h, Eigen::Index r0,

@@ -10,7 +10,6 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
                     LinearWorkspaces& workspaces) {
   const auto [projected, causal, H, T, dk, dv] =
       geometry(p, Inputs::kProjected, Mask::kAsProblemSays);
-  (void)projected;
   LinearWorkspace<Scalar>& lw = workspaces.get<Scalar>();
   Workspace<Scalar>& ws = lw.base;
   const Scalar factor = score_factor(p, dk), eps = static_cast<Scalar>(kLinearEpsilon);
@@ -18,13 +17,8 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
   const double work =
       double(H) * double(T) * (materialise ? double(T) * double(dk + dv) : 2.0 * double(dk * dv)) +
       double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
-  const int threads = worker_threads(p, work);
-  if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
-
-  project_qkv(p, ws.q, ws.k, ws.v, workspaces.team, threads);
-  const bool direct = !p.has_output_projection();
+  const auto [threads, direct] = prepare_heads(p, ws, workspaces.team, work, projected, H, dv);
   auto z = r.z();
-  if (!direct) ws.heads_out.resize(T, H * dv);
 
   const Eigen::Index B = causal ? kLinearCausalBlock : kLinearBlock;
   const Eigen::Index blocks = (T + B - 1) / B;

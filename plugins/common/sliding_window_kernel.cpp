@@ -10,7 +10,6 @@ void sliding_window_forward(const Problem<Scalar>& p, Results<Scalar>& r, Eigen:
                             Workspaces& workspaces) {
   const auto [projected, causal, H, T, dk, dv] =
       geometry(p, Inputs::kProjected, Mask::kAsProblemSays);
-  (void)projected;
   Workspace<Scalar>& ws = workspaces.get<Scalar>();
   const Scalar factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
@@ -19,13 +18,8 @@ void sliding_window_forward(const Problem<Scalar>& p, Results<Scalar>& r, Eigen:
   const double span = std::min(double(T), double(B) + 2.0 * double(window));
   const double work = double(H) * double(T) * (materialise ? double(T) : span) * double(dk + dv) +
                       double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
-  const int threads = worker_threads(p, work);
-  if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
-
-  project_qkv(p, ws.q, ws.k, ws.v, workspaces.team, threads);
-  const bool direct = !p.has_output_projection();
+  const auto [threads, direct] = prepare_heads(p, ws, workspaces.team, work, projected, H, dv);
   auto z = r.z();
-  if (!direct) ws.heads_out.resize(T, H * dv);
 
   const Eigen::Index blocks = (T + B - 1) / B;
   workspaces.team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
