@@ -13,7 +13,7 @@
 // - Without A and S the kernel streams: O(T · d_k · d_v) (linear_kernel.hpp); the cost model is
 //   in attention_cost.hpp.
 #include "common/attention_cost.hpp"
-#include "common/linear_kernel.hpp"
+#include "common/kernel_world.hpp"
 
 namespace {
 
@@ -32,13 +32,13 @@ struct Linear {
   void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
     const auto phi = p.choice("feature_map") == "relu" ? awb::kernels::FeatureMap::kRelu
                                                        : awb::kernels::FeatureMap::kEluPlusOne;
-    awb::kernels::linear_forward(p, r, phi, workspaces_);
+    state_.world.kernels<Scalar>().linear(p, r, phi, *state_.workspaces);
   }
   static awb::Cost cost(const awb::ProblemShape& p, bool writes_weights) {
     return awb::kernels::linear_cost(p, p.choice("feature_map"), writes_weights);
   }
 
-  awb::kernels::LinearWorkspaces workspaces_;
+  awb::kernels::WorldLinearWorkspaces state_;
 };
 
 }  // namespace

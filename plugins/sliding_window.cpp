@@ -11,7 +11,7 @@
 // - Work O(T · (2·window + B) · d) without A and S (sliding_window_kernel.hpp); the cost model
 //   counts the band's pairs exactly (attention_cost.hpp).
 #include "common/attention_cost.hpp"
-#include "common/sliding_window_kernel.hpp"
+#include "common/kernel_world.hpp"
 
 namespace {
 
@@ -27,7 +27,7 @@ struct SlidingWindow {
 
   template <class Scalar>
   void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
-    awb::kernels::sliding_window_forward(p, r, window_of(p), workspaces_);
+    state_.world.kernels<Scalar>().sliding_window(p, r, window_of(p), *state_.workspaces);
   }
   static awb::Cost cost(const awb::ProblemShape& p, bool writes_weights) {
     return awb::kernels::sliding_window_cost(p, static_cast<double>(window_of(p)), writes_weights);
@@ -40,7 +40,7 @@ struct SlidingWindow {
     return static_cast<Eigen::Index>(window);
   }
 
-  awb::kernels::Workspaces workspaces_;
+  awb::kernels::WorldWorkspaces state_;
 };
 
 }  // namespace

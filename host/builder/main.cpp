@@ -262,11 +262,17 @@ std::string describe(int status) {
 int main(int argc, char** argv) {
   ::close_range(3, ~0U, 0);
   ::signal(SIGPIPE, SIG_DFL);
-  const Config c = parse(argc, argv);
+  Config c = parse(argc, argv);
   if (::chdir(c.build.c_str()) != 0) sandbox_failed("cannot enter the build folder");
 
-  // 1. Limits of every process of the build (each compiler has its own CPU budget; the host
-  // holds the wall clock, the total output and the disk the build folder takes).
+    // 1. Limits of every process of the build (each compiler has its own CPU budget; the host
+    // holds the wall clock, the total output and the disk the build folder takes).
+#if defined(AWB_SANITIZED)
+  // AddressSanitizer reserved terabytes of shadow address space before main(): an address-space
+  // limit would make its every later mapping fail, so a sanitized builder sets none (as a
+  // sanitized runner).
+  c.memory_mb = 0;
+#endif
   const auto cpu = static_cast<rlim_t>(std::ceil(c.cpu_seconds));
   const auto file = static_cast<rlim_t>(c.file_mb) << 20;
   if (!set_limit(RLIMIT_CPU, cpu, cpu + 1) || !set_limit(RLIMIT_CORE, 0, 0) ||

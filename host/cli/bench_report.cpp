@@ -127,9 +127,13 @@ nlohmann::json row_json(const BenchRow& r) {
 }
 
 nlohmann::json machine_json(const core::MachineInfo& m) {
-  return {{"cpu_model", m.cpu_model},       {"isa", m.isa},
-          {"logical_cpus", m.logical_cpus}, {"compiler", m.compiler},
-          {"build_type", m.build_type},     {"flags", m.flags}};
+  return {{"cpu_model", m.cpu_model},
+          {"isa", m.isa},
+          {"logical_cpus", m.logical_cpus},
+          {"compiler", m.compiler},
+          {"build_type", m.build_type},
+          {"flags", m.flags},
+          {"kernels", m.kernels}};
 }
 
 void write_json(std::ostream& out, const BenchRun& run) { out << bench_json(run).dump(2) << '\n'; }
@@ -205,6 +209,9 @@ void write_table(std::ostream& out, const BenchRun& run) {
       << " (after each of the first 7 timed calls), FMA loop (" << run.fma_isa << ")\n"
       << "machine: " << run.machine.cpu_model << ", " << run.machine.logical_cpus
       << " logical CPUs; built with " << run.machine.compiler << " " << run.machine.flags
+      << "\nkernels: " << (run.machine.kernels.empty() ? "unknown" : run.machine.kernels)
+      << " (the x86-64 level the bundled kernels and the yardstick GEMM run: the best this CPU "
+         "runs, or AWB_KERNEL_ISA's)"
       << "\nmedian ±: the distribution-free 95 % interval of the median (order statistics), as a "
          "share of it; mode: in-process (a trusted plugin loaded into awb) or runner (an "
          "awb-runner process, a round trip per call)\n"
@@ -383,6 +390,7 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       run.machine.compiler = m->value("compiler", "");
       run.machine.build_type = m->value("build_type", "");
       run.machine.flags = m->value("flags", "");
+      run.machine.kernels = m->value("kernels", "");
     }
     for (const auto& p : doc.at("points")) {
       BenchRow r;

@@ -154,6 +154,7 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
   run.gemm_n = yardstick.gemm_n();
   run.fma_isa = yardstick.fma_isa();
   run.machine = core::this_machine();
+  run.machine.kernels = yardstick.gemm_world();
   std::map<std::string, std::string> sha_of;  // plugin file -> its sha256
   size_t index = 0;
   for (const auto& j : jobs) {

@@ -289,9 +289,8 @@ void TrainView::showOutcome() {
     criteria_->setItem(r, 2, c);
   };
   if (spec.loss_below) {
-    const auto status =
-        judged ? std::optional(outcome_->loss_met ? grade::Status::kPassed : grade::Status::kFailed)
-               : std::nullopt;
+    std::optional<grade::Status> status;  // not ?: of two optionals: GCC 12 warns on that
+    if (judged) status = outcome_->loss_met ? grade::Status::kPassed : grade::Status::kFailed;
     add_row(cell(tr("loss < %1").arg(*spec.loss_below)),
             cell(!judged              ? tr("—")
                  : outcome_->loss_met ? tr("✓ met")

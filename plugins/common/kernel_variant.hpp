@@ -1,13 +1,12 @@
 // kernel_variant.hpp: the body every bundled softmax variant shares: forward and backward through
-// the shared kernels, with the workspaces kept from call to call, and the cost model. A variant is
-// this plus its kInfo.
+// the shared kernels of the world this CPU runs (kernel_world.hpp), with the workspaces kept from
+// call to call, and the cost model. A variant is this plus its kInfo.
 // SPDX-License-Identifier: MIT
 #ifndef AWB_PLUGINS_COMMON_KERNEL_VARIANT_HPP_
 #define AWB_PLUGINS_COMMON_KERNEL_VARIANT_HPP_
 
-#include "common/attention_backward.hpp"
 #include "common/attention_cost.hpp"
-#include "common/attention_kernel.hpp"
+#include "common/kernel_world.hpp"
 
 namespace awb::kernels {
 
@@ -17,18 +16,18 @@ template <Inputs kInputs, Mask kMask = Mask::kAsProblemSays>
 struct KernelVariant {
   template <class Scalar>
   void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
-    attention_forward(p, r, kInputs, kMask, workspaces_);
+    state_.world.template kernels<Scalar>().softmax(p, r, kInputs, kMask, *state_.workspaces);
   }
   template <class Scalar>
   void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
                 awb::Gradients<Scalar>& g) {
-    attention_backward(p, up, g, kInputs, kMask);
+    state_.world.template kernels<Scalar>().softmax_backward(p, up, g, kInputs, kMask);
   }
   static Cost cost(const ProblemShape& p, bool writes_weights) {
     return full_attention_cost(p, kInputs == Inputs::kProjected, kMask == Mask::kAlwaysCausal,
                                writes_weights);
   }
-  Workspaces workspaces_;
+  WorldWorkspaces state_;
 };
 
 }  // namespace awb::kernels

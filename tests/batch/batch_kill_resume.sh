@@ -12,7 +12,8 @@ if [[ $# -ne 6 ]]; then
   exit 2
 fi
 awb=$1 plugin_dir=$2 mutant_dir=$3 broken_dir=$4 exercises=$5 work=$6
-limit=60  # seconds, per awb run: a hang fails the test instead of stalling ctest
+# seconds, per awb run: a hang fails the test instead of stalling ctest (sanitized builds: more)
+limit=$((60 * ${AWB_TEST_SLOWDOWN:-1}))
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 step() { echo "== $*"; }

@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "common/attention_kernel.hpp"
+#include "common/kernel_world.hpp"
 
 // The SDK's C++ layer and the host's model both define awb::ScaleMode, so this file, a plugin
 // side translation unit, cannot include host headers: the two helpers below stay local.
@@ -41,7 +41,7 @@ struct Case {
   std::vector<Scalar> x, z, a;
   awb_problem problem{};
   awb_results results{};
-  awb::kernels::Workspaces workspaces;
+  awb::kernels::WorldWorkspaces state;  // the world AWB_KERNEL_ISA or the CPU picks
 
   Case(int64_t tokens, int64_t d, Masking masking, Path path, int threads) {
     std::mt19937 rng(7);
@@ -67,8 +67,8 @@ struct Case {
   void run() {
     awb::Problem<Scalar> p(problem);
     awb::Results<Scalar> r(results);
-    awb::kernels::attention_forward(p, r, awb::kernels::Inputs::kParameterFree,
-                                    awb::kernels::Mask::kAsProblemSays, workspaces);
+    state.world.kernels<Scalar>().softmax(p, r, awb::kernels::Inputs::kParameterFree,
+                                          awb::kernels::Mask::kAsProblemSays, *state.workspaces);
   }
 };
 

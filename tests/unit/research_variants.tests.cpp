@@ -5,32 +5,15 @@
 #include "unit/variant_harness.hpp"
 
 using namespace awb;
+using test::kF32Tolerance;
+using test::kF64Tolerance;
+using test::mismatch;
 using test::Output;
 using test::Spec;
 using test::Want;
 using Kind = reference::Kind;
 
 namespace {
-
-// f64: the kernels and the reference sum the same terms in other orders (blocked GEMMs, the
-// online softmax's rescaling, prefix sums): a few hundred roundings of 1.1e-16 on values of
-// order 1.
-constexpr double kF64Tolerance = 1e-11;
-// f32, judged against the f64 reference as graders do: unit roundoff 6e-8 over sums of up to
-// ~10³ terms (T keys, d columns, linear attention's sums over T keys) bounds the error by about
-// T·u ≈ 6e-5 of the largest value; 2e-4 leaves room for exp and the division.
-constexpr double kF32Tolerance = 2e-4;
-
-// "" when every output `got` holds is within `tolerance` × max(1, largest |want|) of `want`.
-std::string mismatch(const Output& got, const Output& want, double tolerance) {
-  auto one = [&](const char* name, const std::vector<double>& g, const std::vector<double>& w) {
-    if (g.empty()) return std::string();
-    const auto d = test::diff(g, w);
-    if (d.max_error <= tolerance * std::max(1.0, d.max_magnitude)) return std::string();
-    return std::string(name) + " differs by " + std::to_string(d.max_error) + "; ";
-  };
-  return one("Z", got.z, want.z) + one("A", got.a, want.a) + one("S", got.s, want.s);
-}
 
 const awb_variant& sliding_window() {
   return test::bundled_variant("awb_sliding_window", "sliding-window");

@@ -173,6 +173,26 @@ inline Diff diff(const std::vector<double>& got, const std::vector<double>& want
   return d;
 }
 
+// f64: the kernels and the reference sum the same terms in other orders (blocked GEMMs, the
+// online softmax's rescaling, prefix sums): a few hundred roundings of 1.1e-16 on values of
+// order 1.
+inline constexpr double kF64Tolerance = 1e-11;
+// f32, judged against the f64 reference as graders do: unit roundoff 6e-8 over sums of up to
+// ~10³ terms (T keys, d columns, linear attention's sums over T keys) bounds the error by about
+// T·u ≈ 6e-5 of the largest value; 2e-4 leaves room for exp and the division.
+inline constexpr double kF32Tolerance = 2e-4;
+
+// "" when every output `got` holds is within `tolerance` × max(1, largest |want|) of `want`.
+inline std::string mismatch(const Output& got, const Output& want, double tolerance) {
+  auto one = [&](const char* name, const std::vector<double>& g, const std::vector<double>& w) {
+    if (g.empty()) return std::string();
+    const auto d = diff(g, w);
+    if (d.max_error <= tolerance * std::max(1.0, d.max_magnitude)) return std::string();
+    return std::string(name) + " differs by " + std::to_string(d.max_error) + "; ";
+  };
+  return one("Z", got.z, want.z) + one("A", got.a, want.a) + one("S", got.s, want.s);
+}
+
 }  // namespace awb::test
 
 #endif  // AWB_TESTS_UNIT_VARIANT_HARNESS_HPP_

@@ -3,12 +3,17 @@
 
 #include <immintrin.h>
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <random>
 #include <thread>
 #include <vector>
+
+// The GEMM's worlds (gemm_world.hpp), one per x86-64 level built.
+#define AWB_ISA_WORLD(entry) extern "C" const awb::core::GemmWorld* entry();
+#include "awb_gemm_world_worlds.inc"
+#undef AWB_ISA_WORLD
 
 namespace awb::core {
 namespace {
@@ -67,47 +72,49 @@ AWB_FMA_LOOP(fma_sse2_f64, "sse2", __m128d, _mm_set1_pd, AWB_MUL_ADD_PD, 2)
 #undef AWB_MUL_ADD_PD
 #undef AWB_FMA_LOOP
 
-enum class Isa { kAvx512, kAvx2, kSse2 };
+using isa::Level;
 
-Isa best_isa() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return Isa::kAvx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
-  return Isa::kSse2;
-}
-
-double fma_run(Isa isa, bool f64) {
-  switch (isa) {
-    case Isa::kAvx512:
+double fma_run(Level level, bool f64) {
+  switch (level) {
+    case Level::kAvx512:
       return f64 ? fma_avx512_f64() : fma_avx512_f32();
-    case Isa::kAvx2:
+    case Level::kAvx2:
       return f64 ? fma_avx2_f64() : fma_avx2_f32();
-    case Isa::kSse2:
+    case Level::kBaseline:
       break;
   }
   return f64 ? fma_sse2_f64() : fma_sse2_f32();
 }
 
-template <class T>
-using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+#define AWB_ISA_WORLD(entry) entry(),
+const auto& built_gemms() {
+  static const GemmWorld* const worlds[] = {
+#include "awb_gemm_world_worlds.inc"
+  };
+  return worlds;
+}
+#undef AWB_ISA_WORLD
 
 template <class T>
-void gemm_band(const RowMatrix<T>& a, const RowMatrix<T>& b, RowMatrix<T>& c, int slot,
-               int threads) {
-  const Eigen::Index n = a.rows(), r0 = n * slot / threads, r1 = n * (slot + 1) / threads;
-  c.middleRows(r0, r1 - r0).noalias() = a.middleRows(r0, r1 - r0) * b;
+std::vector<T> random_matrix(int64_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<T> unit(-1, 1);
+  std::vector<T> m(static_cast<size_t>(n * n));
+  for (T& e : m) e = unit(rng);
+  return m;
 }
 
 }  // namespace
 
 struct EigenYardstick::Gemm {
   int threads;
-  RowMatrix<float> a32, b32, c32;
-  RowMatrix<double> a64, b64, c64;
+  std::vector<float> a32, b32, c32;
+  std::vector<double> a64, b64, c64;
 };
 
-EigenYardstick::EigenYardstick(int64_t n) : n_(n) {}
+EigenYardstick::EigenYardstick(int64_t n) : n_(n), world_(&isa::choose_world(built_gemms())) {}
 EigenYardstick::~EigenYardstick() = default;
+
+std::string EigenYardstick::gemm_world() const { return world_->name; }
 
 double EigenYardstick::gemm_seconds(Scalar scalar, int threads) {
   threads = resolve(threads);
@@ -116,22 +123,24 @@ double EigenYardstick::gemm_seconds(Scalar scalar, int threads) {
   if (!g) {
     g = std::make_unique<Gemm>();
     g->threads = threads;
+    std::mt19937 rng(1);
     if (f64) {
-      g->a64 = RowMatrix<double>::Random(n_, n_);
-      g->b64 = RowMatrix<double>::Random(n_, n_);
-      g->c64 = RowMatrix<double>::Zero(n_, n_);
+      g->a64 = random_matrix<double>(n_, rng);
+      g->b64 = random_matrix<double>(n_, rng);
+      g->c64.assign(g->a64.size(), 0.0);
     } else {
-      g->a32 = RowMatrix<float>::Random(n_, n_);
-      g->b32 = RowMatrix<float>::Random(n_, n_);
-      g->c32 = RowMatrix<float>::Zero(n_, n_);
+      g->a32 = random_matrix<float>(n_, rng);
+      g->b32 = random_matrix<float>(n_, rng);
+      g->c32.assign(g->a32.size(), 0.0f);
     }
     gemm_seconds(scalar, threads);  // once untimed: Eigen's packing buffers, thread stacks
   }
   return timed_on_threads(threads, [&](int slot) {
+    const int64_t r0 = n_ * slot / g->threads, r1 = n_ * (slot + 1) / g->threads;
     if (f64)
-      gemm_band(g->a64, g->b64, g->c64, slot, g->threads);
+      world_->f64(g->a64.data(), g->b64.data(), g->c64.data(), n_, r0, r1);
     else
-      gemm_band(g->a32, g->b32, g->c32, slot, g->threads);
+      world_->f32(g->a32.data(), g->b32.data(), g->c32.data(), n_, r0, r1);
   });
 }
 
@@ -139,13 +148,13 @@ double EigenYardstick::fma_peak_gflops(Scalar scalar, int threads) {
   threads = resolve(threads);
   const auto key = std::pair{scalar, threads};
   if (auto it = peaks_.find(key); it != peaks_.end()) return it->second;
-  const Isa isa = best_isa();
+  const Level level = isa::best_supported();
   const bool f64 = scalar == Scalar::kF64;
   double best = 0;
   for (int run = 0; run < 5; ++run) {
     std::vector<double> flops(static_cast<size_t>(threads));
     const double s = timed_on_threads(
-        threads, [&](int slot) { flops[static_cast<size_t>(slot)] = fma_run(isa, f64); });
+        threads, [&](int slot) { flops[static_cast<size_t>(slot)] = fma_run(level, f64); });
     double total = 0;
     for (double f : flops) total += f;
     best = std::max(best, total / s * 1e-9);
@@ -154,12 +163,12 @@ double EigenYardstick::fma_peak_gflops(Scalar scalar, int threads) {
 }
 
 std::string EigenYardstick::fma_isa() const {
-  switch (best_isa()) {
-    case Isa::kAvx512:
+  switch (isa::best_supported()) {
+    case Level::kAvx512:
       return "avx512f";
-    case Isa::kAvx2:
+    case Level::kAvx2:
       return "avx2+fma";
-    case Isa::kSse2:
+    case Level::kBaseline:
       break;
   }
   return "sse2 (mul+add)";

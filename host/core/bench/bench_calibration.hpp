@@ -8,12 +8,14 @@
 #include <utility>
 
 #include "core/bench/bench.hpp"
+#include "core/bench/gemm_world.hpp"
 
 namespace awb::core {
 
 // GEMM: C = A·B with square row-major Eigen matrices (n = 1024 unless told), the rows of C split
 // into one contiguous band per thread (Eigen itself parallelises only under OpenMP), compiled
-// with the same flags as the bundled plugins. The matrices are allocated and touched once per
+// once per x86-64 level as the bundled kernels are and run at the level they run
+// (gemm_world.hpp). The matrices are allocated and touched once per
 // (scalar, threads) and kept, so no timed run pays for first touches.
 // FMA peak: on each thread, 12 independent chains of vector fused multiply-adds, at the widest
 // instruction set this CPU has (AVX-512F, else AVX2+FMA, else SSE2 multiply + add), chosen at
@@ -26,10 +28,13 @@ class EigenYardstick : public Yardstick {
   int64_t gemm_n() const override { return n_; }
   double fma_peak_gflops(Scalar scalar, int threads) override;
   std::string fma_isa() const override;
+  // The GEMM's world: "avx512", "avx2", "baseline" (or "native" in an AWB_NATIVE build).
+  std::string gemm_world() const;
 
  private:
   struct Gemm;
   int64_t n_;
+  const GemmWorld* world_;
   std::map<std::pair<Scalar, int>, std::unique_ptr<Gemm>> gemms_;
   std::map<std::pair<Scalar, int>, double> peaks_;
 };

@@ -67,6 +67,7 @@ std::vector<std::string> machine_differences(const MachineInfo& a, const Machine
   differ("compiler", a.compiler, b.compiler);
   differ("build type", a.build_type, b.build_type);
   differ("flags", a.flags, b.flags);
+  differ("kernels", a.kernels, b.kernels);
   return out;
 }
 

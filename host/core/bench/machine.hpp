@@ -13,6 +13,9 @@ struct MachineInfo {
   std::vector<std::string> isa;  // of sse4_2 avx avx2 fma avx512f ..., those this CPU has
   int logical_cpus = 0;
   std::string compiler, build_type, flags;  // of this build
+  // The x86-64 level the bundled kernels and the yardstick GEMM run at ("avx512", "avx2",
+  // "baseline"; "native" in an AWB_NATIVE build): set by whoever holds the yardstick.
+  std::string kernels;
 };
 
 // This machine and this build.

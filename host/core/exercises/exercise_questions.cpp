@@ -113,12 +113,16 @@ void questions(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
       if (auto s = rd.string(*v, qp + ".ask")) q.ask = *s;
     if (qn["explain"])
       if (auto s = rd.string(qn["explain"], qp + ".explain")) q.explain = *s;
-    const auto kind_node = section_key(rd, qn, qp, Section::kQuestion, "answer");
-    const auto kind =
-        kind_node ? rd.choice<QuestionKind>(*kind_node, qp + ".answer") : std::nullopt;
+    // The kind read in place, not through an optional made by ?: (GCC 12 then warns that the
+    // optional's value may be read uninitialised).
+    bool has_kind = false;
+    if (const auto kind_node = section_key(rd, qn, qp, Section::kQuestion, "answer"))
+      if (const auto kind = rd.choice<QuestionKind>(*kind_node, qp + ".answer")) {
+        q.kind = *kind;
+        has_kind = true;
+      }
     ok = read_place(rd, qn, qp, ex, q) && ok;
-    if (!kind) continue;
-    q.kind = *kind;
+    if (!has_kind) continue;
     if (ok && kind_rules(rd, qn, qp, ex, q)) ex.questions.push_back(std::move(q));
   }
 }

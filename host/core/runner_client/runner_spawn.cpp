@@ -209,8 +209,9 @@ int spawn_sandboxed(const std::vector<std::string>& args,
   std::vector<std::string> env = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
   for (char** e = environ; *e; ++e) {
     const std::string_view v = *e;
+    // The sanitizers' options, and the x86-64 level the bundled kernels are told to run at.
     if (v.starts_with("ASAN_OPTIONS=") || v.starts_with("UBSAN_OPTIONS=") ||
-        v.starts_with("LSAN_OPTIONS="))
+        v.starts_with("LSAN_OPTIONS=") || v.starts_with("AWB_KERNEL_ISA="))
       env.emplace_back(v);
   }
   std::vector<std::string> arg_copy = args;

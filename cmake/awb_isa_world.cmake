@@ -1,0 +1,45 @@
+# awb_isa_world.cmake (cmake -P): one world's objects into one relocatable object whose defined
+# symbols, all but KEEP, end in ".SUFFIX" (see AwbIsaWorlds.cmake for why). Local ones too: a
+# COMDAT group's signature can be a local symbol (GCC's D5/C5 groups of a class's destructors
+# and constructors), and a group whose signature another object shares is dropped by the final
+# link, taking the world's renamed functions in it along.
+# In: OBJECTS (|-separated), OUTPUT, KEEP, SUFFIX, LD, NM, OBJCOPY.
+string(REPLACE "|" ";" objects "${OBJECTS}")
+set(merged "${OUTPUT}.merged.o")
+execute_process(COMMAND "${LD}" -r -o "${merged}" ${objects} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "ld -r failed for ${OUTPUT}")
+endif()
+execute_process(COMMAND "${NM}" --defined-only -P "${merged}"
+                OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${merged}")
+endif()
+string(REPLACE "\n" ";" lines "${symbols}")
+set(names "")
+foreach(line IN LISTS lines)
+  string(REGEX MATCH "^[^ ]+" symbol "${line}")
+  if(NOT symbol STREQUAL "")
+    list(APPEND names "${symbol}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES names)
+set(renames "")
+set(kept FALSE)
+foreach(symbol IN LISTS names)
+  if(symbol STREQUAL KEEP)
+    set(kept TRUE)
+  else()
+    string(APPEND renames "${symbol} ${symbol}.${SUFFIX}\n")
+  endif()
+endforeach()
+if(NOT kept)
+  message(FATAL_ERROR "${OUTPUT}: the world defines no entry ${KEEP}")
+endif()
+file(WRITE "${OUTPUT}.renames" "${renames}")
+execute_process(COMMAND "${OBJCOPY}" "--redefine-syms=${OUTPUT}.renames" "${merged}" "${OUTPUT}"
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "objcopy failed for ${OUTPUT}")
+endif()
+file(REMOVE "${merged}")

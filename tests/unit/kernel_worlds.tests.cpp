@@ -1,0 +1,290 @@
+// kernel_worlds.tests.cpp: every world of the bundled kernels this CPU runs (baseline, avx2,
+// avx512; the one native world of an AWB_NATIVE build) against the reference, on randomised
+// problems with T on each side of the kernels' row blocks (128) and key tiles (512): softmax
+// forward streaming and materialised, parameter-free and projected, causal or not, f32 and f64;
+// the backward pass; sliding-window and linear attention. And the choice of a level by
+// AWB_KERNEL_ISA.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <optional>
+
+#include "common/kernel_world.hpp"
+#include "graders/reference/reference_backward.hpp"
+#include "unit/variant_harness.hpp"
+
+using namespace awb;
+using kernels::Inputs;
+using kernels::KernelWorld;
+using kernels::Mask;
+using test::kF32Tolerance;
+using test::kF64Tolerance;
+using test::mismatch;
+using test::Output;
+using test::Spec;
+using test::Want;
+using Kind = reference::Kind;
+
+namespace {
+
+// The worlds this CPU runs, of those built.
+std::vector<const KernelWorld*> runnable_worlds() {
+  std::vector<const KernelWorld*> out;
+  for (auto level : {isa::Level::kBaseline, isa::Level::kAvx2, isa::Level::kAvx512})
+    if (const KernelWorld* w = kernels::kernel_world(level)) out.push_back(w);
+  return out;
+}
+
+// One call of `fn(problem, results)`, a world's kernel, on the spec through the SDK's views.
+template <class S, class Fn>
+Output run_views(const Spec& spec, Want want, Fn&& fn) {
+  return test::run_with<S>(spec, want, [&](const awb_problem& p, awb_results& r) {
+    const Problem<S> problem(p);
+    Results<S> results(r);
+    fn(problem, results);
+  });
+}
+
+template <class S>
+Output softmax(const KernelWorld& w, const Spec& spec, Want want, Inputs inputs) {
+  kernels::WorldOwned<kernels::Workspaces> ws(w.new_workspaces, w.delete_workspaces);
+  return run_views<S>(spec, want, [&](const Problem<S>& p, Results<S>& r) {
+    w.kernels<S>().softmax(p, r, inputs, Mask::kAsProblemSays, *ws);
+  });
+}
+
+// dX, dW_q, dW_k, dW_v and dW_o (when the problem has W_o) for the loss Σ dz ∘ Z, in f64.
+struct Grads {
+  std::vector<double> dx, dwq, dwk, dwv, dwo;
+};
+template <class S, class Backward>
+Grads gradients(const Spec& spec, const std::vector<double>& dz64, Backward&& backward) {
+  auto cast = [](const std::vector<double>& v) { return std::vector<S>(v.begin(), v.end()); };
+  const int64_t T = spec.tokens, C = spec.d_model, H = spec.heads;
+  std::vector<S> dz = cast(dz64), dx(T * C, NAN), dwq(C * H * spec.d_k, NAN),
+                 dwk(C * H * spec.d_k, NAN), dwv(C * H * spec.d_v, NAN),
+                 dwo(spec.d_out ? H * spec.d_v * spec.d_out : 0, NAN);
+  const int64_t out_cols = spec.d_out ? spec.d_out : H * spec.d_v;
+  awb_gradients g{};
+  g.struct_size = sizeof g;
+  g.dx = test::tensor2(dx.data(), T, C);
+  g.dw_q = test::tensor2(dwq.data(), C, H * spec.d_k);
+  g.dw_k = test::tensor2(dwk.data(), C, H * spec.d_k);
+  g.dw_v = test::tensor2(dwv.data(), C, H * spec.d_v);
+  if (spec.d_out) g.dw_o = test::tensor2(dwo.data(), H * spec.d_v, spec.d_out);
+  const awb_tensor dz_t = test::tensor2(dz.data(), T, out_cols);
+  test::run_with<S>(spec, Want::kZ,
+                    [&](const awb_problem& p, awb_results& r) { backward(p, r, dz_t, g); });
+  auto back = [](const std::vector<S>& v) { return std::vector<double>(v.begin(), v.end()); };
+  return {back(dx), back(dwq), back(dwk), back(dwv), back(dwo)};
+}
+
+std::string grad_mismatch(const Grads& got, const Grads& want, double tolerance) {
+  auto one = [&](const char* name, const std::vector<double>& g, const std::vector<double>& w) {
+    const auto d = test::diff(g, w);
+    if (d.max_error <= tolerance * std::max(1.0, d.max_magnitude)) return std::string();
+    return std::string(name) + " differs by " + std::to_string(d.max_error) + "; ";
+  };
+  return one("dX", got.dx, want.dx) + one("dW_q", got.dwq, want.dwq) +
+         one("dW_k", got.dwk, want.dwk) + one("dW_v", got.dwv, want.dwv) +
+         one("dW_o", got.dwo, want.dwo);
+}
+
+// T on each side of the row block (128) and the key tile (512), and a few small ones.
+constexpr int64_t kSizes[] = {1, 2, 17, 127, 128, 129, 511, 512, 513, 700};
+
+}  // namespace
+
+TEST_CASE("every kernel world this CPU runs is built in, and the chosen one is the best",
+          "[kernels][isa]") {
+  const auto worlds = runnable_worlds();
+  REQUIRE_FALSE(worlds.empty());
+  for (const KernelWorld* w : worlds) CHECK(isa::supported(w->level));
+  // Without AWB_KERNEL_ISA the process runs the highest level it has.
+  if (!std::getenv("AWB_KERNEL_ISA")) CHECK(kernels::kernel_world().level == worlds.back()->level);
+#if defined(__x86_64__)
+  if (std::string(worlds.front()->name) != "native") {
+    CHECK(worlds.size() ==
+          size_t{1} + isa::supported(isa::Level::kAvx2) + isa::supported(isa::Level::kAvx512));
+    for (const KernelWorld* w : worlds) CHECK(w->name == isa::name(w->level));
+  }
+#endif
+}
+
+TEST_CASE("softmax attention: every world agrees with the reference", "[kernels][isa][random]") {
+  std::mt19937_64 rng(20261202);
+  int index = 0;
+  for (const KernelWorld* w : runnable_worlds()) {
+    for (int64_t tokens : kSizes) {
+      for (bool causal : {false, true}) {
+        const bool projected = index % 3 != 0;
+        const int64_t heads = projected ? 1 + index % 3 : 1;
+        const bool with_wo = projected && index % 2 == 0;
+        // Without projections Z is T × d_model: the harness shapes it as h·d_v.
+        const int64_t dk = projected ? 5 : 12, dv = projected ? 4 : 12;
+        Spec s = test::random_spec(rng, tokens, heads, causal, with_wo, 12, dk, dv);
+        s.threads = tokens > 256 ? 2 : 1;
+        const Kind kind = projected ? Kind::kProjected : Kind::kParameterFree;
+        const Inputs inputs = projected ? Inputs::kProjected : Inputs::kParameterFree;
+        INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << heads << " W_o "
+                     << with_wo << " projected " << projected);
+        const Output ref = test::run_reference<double>(s, kind);
+        for (Want want : {Want::kZ, Want::kBoth}) {
+          INFO("want " << static_cast<int>(want));
+          CHECK(mismatch(softmax<double>(*w, s, want, inputs), ref, kF64Tolerance) == "");
+          CHECK(mismatch(softmax<float>(*w, s, want, inputs), ref, kF32Tolerance) == "");
+        }
+        ++index;
+      }
+    }
+  }
+}
+
+TEST_CASE("softmax backward: every world agrees with the reference", "[kernels][isa][random]") {
+  std::mt19937_64 rng(20261203);
+  for (const KernelWorld* w : runnable_worlds()) {
+    for (int64_t tokens : {1, 5, 129, 200}) {
+      for (bool causal : {false, true}) {
+        Spec s = test::random_spec(rng, tokens, 2, causal, tokens % 2 == 1, 12, 5, 4);
+        const int64_t out_cols = s.d_out ? s.d_out : s.heads * s.d_v;
+        std::vector<double> dz(tokens * out_cols);
+        std::normal_distribution<double> n01(0, 1);
+        for (double& e : dz) e = n01(rng);
+        INFO(w->name << ": T " << tokens << " causal " << causal << " W_o " << (s.d_out > 0));
+        const Grads ref = gradients<double>(
+            s, dz, [&](const awb_problem& p, awb_results&, const awb_tensor& d, awb_gradients& g) {
+              reference::attention_backward(p, d, nullptr, g, Kind::kProjected);
+            });
+        auto world_backward = [&](auto scalar) {
+          using S = decltype(scalar);
+          return gradients<S>(
+              s, dz,
+              [&](const awb_problem& p, awb_results& r, const awb_tensor& d, awb_gradients& g) {
+                kernels::WorldOwned<kernels::Workspaces> ws(w->new_workspaces,
+                                                            w->delete_workspaces);
+                const Problem<S> problem(p);
+                Results<S> results(r);
+                w->kernels<S>().softmax(problem, results, Inputs::kProjected, Mask::kAsProblemSays,
+                                        *ws);
+                const Upstream<S> up(r, d, nullptr);
+                Gradients<S> grads(g);
+                w->kernels<S>().softmax_backward(problem, up, grads, Inputs::kProjected,
+                                                 Mask::kAsProblemSays);
+              });
+        };
+        CHECK(grad_mismatch(world_backward(double{}), ref, kF64Tolerance) == "");
+        CHECK(grad_mismatch(world_backward(float{}), ref, kF32Tolerance) == "");
+      }
+    }
+  }
+}
+
+TEST_CASE("sliding-window and linear attention: every world agrees with the reference",
+          "[kernels][isa][random]") {
+  std::mt19937_64 rng(20261204);
+  for (const KernelWorld* w : runnable_worlds()) {
+    for (int64_t tokens : {1, 17, 129, 513}) {
+      for (bool causal : {false, true}) {
+        Spec s = test::random_spec(rng, tokens, 2, causal, tokens % 2 == 1, 12, 5, 4);
+        s.threads = tokens > 256 ? 2 : 1;
+        INFO(w->name << ": T " << tokens << " causal " << causal);
+        for (const Eigen::Index window : {Eigen::Index(3), Eigen::Index(300)}) {
+          s.params = {{"window", double(window)}};
+          const Output ref = test::run_reference<double>(s, Kind::kSlidingWindow);
+          auto run = [&](auto scalar, Want want) {
+            using S = decltype(scalar);
+            kernels::WorldOwned<kernels::Workspaces> ws(w->new_workspaces, w->delete_workspaces);
+            return run_views<S>(s, want, [&](const Problem<S>& p, Results<S>& r) {
+              w->kernels<S>().sliding_window(p, r, window, *ws);
+            });
+          };
+          INFO("window " << window);
+          CHECK(mismatch(run(double{}, Want::kZ), ref, kF64Tolerance) == "");
+          CHECK(mismatch(run(float{}, Want::kBoth), ref, kF32Tolerance) == "");
+        }
+        for (const auto phi : {kernels::FeatureMap::kEluPlusOne, kernels::FeatureMap::kRelu}) {
+          s.params = {{"feature_map", phi == kernels::FeatureMap::kRelu ? 1.0 : 0.0}};
+          const Output ref = test::run_reference<double>(s, Kind::kLinear);
+          auto run = [&](auto scalar, Want want) {
+            using S = decltype(scalar);
+            kernels::WorldOwned<kernels::LinearWorkspaces> ws(w->new_linear_workspaces,
+                                                              w->delete_linear_workspaces);
+            return run_views<S>(s, want, [&](const Problem<S>& p, Results<S>& r) {
+              w->kernels<S>().linear(p, r, phi, *ws);
+            });
+          };
+          INFO("feature map " << static_cast<int>(phi));
+          CHECK(mismatch(run(double{}, Want::kZ), ref, kF64Tolerance) == "");
+          CHECK(mismatch(run(float{}, Want::kBoth), ref, kF32Tolerance) == "");
+        }
+      }
+    }
+  }
+}
+
+namespace {
+
+// Sets AWB_KERNEL_ISA for one scope (unset when `value` is null) and puts back what was there.
+class ForcedIsa {
+ public:
+  explicit ForcedIsa(const char* value) {
+    if (const char* old = std::getenv("AWB_KERNEL_ISA")) old_ = old;
+    if (value)
+      ::setenv("AWB_KERNEL_ISA", value, 1);
+    else
+      ::unsetenv("AWB_KERNEL_ISA");
+  }
+  ~ForcedIsa() {
+    if (old_)
+      ::setenv("AWB_KERNEL_ISA", old_->c_str(), 1);
+    else
+      ::unsetenv("AWB_KERNEL_ISA");
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+std::string choose_error(std::initializer_list<isa::Level> built) {
+  try {
+    isa::choose(built);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("AWB_KERNEL_ISA forces a level, and a level that cannot run is refused with the reason",
+          "[kernels][isa]") {
+  using isa::Level;
+  for (Level l : {Level::kBaseline, Level::kAvx2, Level::kAvx512})
+    CHECK(isa::parse(isa::name(l)) == l);
+  CHECK_FALSE(isa::parse("sse2").has_value());
+  CHECK(isa::supported(Level::kBaseline));
+  {
+    const ForcedIsa unset(nullptr);
+    CHECK(isa::choose({Level::kBaseline, Level::kAvx2, Level::kAvx512}) == isa::best_supported());
+    CHECK(isa::choose({Level::kBaseline}) == Level::kBaseline);
+  }
+  {
+    const ForcedIsa automatic("auto");
+    CHECK(isa::choose({Level::kBaseline, Level::kAvx2, Level::kAvx512}) == isa::best_supported());
+  }
+  {
+    const ForcedIsa baseline("baseline");
+    CHECK(isa::choose({Level::kBaseline, Level::kAvx2, Level::kAvx512}) == Level::kBaseline);
+    CHECK(choose_error({Level::kAvx2}) ==
+          "AWB_KERNEL_ISA=baseline: these kernels were not built for it");
+  }
+  {
+    const ForcedIsa bogus("sse9");
+    CHECK(choose_error({Level::kBaseline}) ==
+          "AWB_KERNEL_ISA=sse9: not a level (baseline, avx2, avx512 or auto)");
+  }
+  if (!isa::supported(Level::kAvx512)) {
+    const ForcedIsa avx512("avx512");
+    CHECK(choose_error({Level::kBaseline, Level::kAvx512}) ==
+          "AWB_KERNEL_ISA=avx512: this CPU cannot run avx512 code");
+  }
+}
