@@ -11,7 +11,7 @@
 #include "cli/grade_inputs.hpp"
 #include "cli/isolation_options.hpp"
 #include "core/base/atomic_file.hpp"
-#include "core/base/sha256.hpp"
+#include "core/base/digest_cache.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/grading/assignment.hpp"
 #include "core/grading/batch.hpp"
@@ -86,12 +86,13 @@ std::string shipped_copy_notes(const std::vector<core::VariantRef>& variants) {
     if (!v.plugin->bundled) sizes.insert(std::filesystem::file_size(v.plugin->path, ec));
   }
   if (sizes.empty()) return out;
-  const std::map<std::string, std::string> shipped = core::shipped_plugin_hashes(sizes);
+  core::DigestCache digests;  // this call's only
+  const std::map<std::string, std::string> shipped = core::shipped_plugin_hashes(sizes, digests);
   for (const auto& v : variants) {
     if (v.plugin->bundled) continue;
     std::string sha;
     try {
-      sha = core::sha256_file(v.plugin->path);
+      sha = digests.sha256(v.plugin->path);
     } catch (const Error&) {
       continue;
     }

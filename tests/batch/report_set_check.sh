@@ -43,11 +43,12 @@ set_state() {
   echo mixed
 }
 
-# no_strays RESULTS: only the journal, one generation, `current` and the familiar links remain.
+# no_strays RESULTS: only the journal, the digest cache, one generation, `current` and the
+# familiar links remain.
 no_strays() {
   local r=$1 gen extra
   gen=$(readlink "$r/current")
-  extra=$(cd "$r" && ls -A | grep -v -x -e journal.jsonl -e current -e "$gen" -e grades.csv \
+  extra=$(cd "$r" && ls -A | grep -v -x -e journal.jsonl -e digests.tsv -e current -e "$gen" -e grades.csv \
             -e junit.xml -e gradescope -e prairielearn -e roster.csv || true)
   [[ -z "$extra" ]] || { echo "left behind in $r: $extra"; return 1; }
   # Nothing hidden inside the set either (a temp file of a write).

@@ -16,6 +16,7 @@
 #include <set>
 #include <thread>
 
+#include "core/base/digest_cache.hpp"
 #include "core/base/sha256.hpp"
 #include "core/base/version.hpp"
 #include "core/builds/source_build.hpp"
@@ -103,7 +104,7 @@ struct FolderFiles {
   std::map<std::string, std::string> sha256;  // readable files only
 };
 
-FolderFiles folder_files(const fs::path& folder) {
+FolderFiles folder_files(const fs::path& folder, DigestCache& digests) {
   FolderFiles out;
   std::vector<fs::path> files;
   std::error_code ec;
@@ -114,7 +115,7 @@ FolderFiles folder_files(const fs::path& folder) {
   for (const auto& f : files) {
     listing += f.filename().string() + '\t';
     try {
-      const std::string sha = sha256_file(f);
+      const std::string sha = digests.sha256(f);
       out.sha256[f.filename().string()] = sha;
       listing += sha;
     } catch (const Error&) {
@@ -146,6 +147,7 @@ struct Shared {
   const std::function<void(const BatchProgress&)>& progress;
   Clock::time_point start;
   std::string options_text;
+  DigestCache& digests;  // the submissions' files, remembered across runs (thread-safe)
 
   std::mutex mutex;  // guards what follows
   std::set<JournalKey> expected;
@@ -369,12 +371,12 @@ Subjects submission_subjects(const Shared& s, const Catalog& catalog, const Subm
 
 // The subject's plugin file's sha256, from the folder's hashes when it is one of them; a file
 // that cannot be read makes the subject not gradable.
-void hash_plugin(Target& subj, const Submission& sub) {
+void hash_plugin(Shared& s, Target& subj, const Submission& sub) {
   if (subj.variant.plugin == nullptr) return;
   try {
     const auto known = sub.files.sha256.find(subj.variant.plugin->path.filename().string());
-    subj.plugin_sha =
-        known != sub.files.sha256.end() ? known->second : sha256_file(subj.variant.plugin->path);
+    subj.plugin_sha = known != sub.files.sha256.end() ? known->second
+                                                      : s.digests.sha256(subj.variant.plugin->path);
   } catch (const Error& e) {
     subj.not_gradable = relative_text(e.what(), sub.folder, sub.name);
     subj.plugin_sha = sha256_hex("unreadable");
@@ -426,7 +428,7 @@ bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally)
   // One session per subject for all its exercises: a fresh runner for each submission.
   std::unique_ptr<VariantSubject> instance;  // set up only when something needs grading
   bool tried = false;
-  hash_plugin(subj, sub);
+  hash_plugin(s, subj, sub);
   const GradeOptions grading = subject_grading(s, subj);
   // The last record waits for the session's end, which may void it (a forged frame).
   std::optional<JournalRecord> pending;
@@ -509,7 +511,7 @@ void grade_submission(Shared& s, const fs::path& folder) {
     else
       sub.files.digest = built.digest;
   }
-  if (unloadable.empty()) sub.files = folder_files(sub.folder);
+  if (unloadable.empty()) sub.files = folder_files(sub.folder, s.digests);
   if (const auto whole = journaled_whole(s, sub.name, sub.files.digest)) {
     reuse_submission(s, sub.name, *whole);
     return;
@@ -583,7 +585,8 @@ BatchReports build_batch_reports(std::vector<JournalRecord> records) {
   return out;
 }
 
-std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes) {
+std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes,
+                                                         DigestCache& digests) {
   std::map<std::string, std::string> out;
   const std::pair<fs::path, const char*> dirs[] = {{bundled_plugin_dir(), "bundled plugin "},
                                                    {bundled_mutant_dir(), "shipped mutant "}};
@@ -595,7 +598,7 @@ std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_
       // only those of a size worth comparing are hashed.
       if (!sizes.count(e.file_size(ec))) continue;
       try {
-        out.emplace(sha256_file(e.path()), what + e.path().filename().string());
+        out.emplace(digests.sha256(e.path()), what + e.path().filename().string());
       } catch (const Error&) {
         // an unreadable shipped file is simply not compared
       }
@@ -742,9 +745,22 @@ BatchSummary run_batch(const BatchOptions& options,
       progress(q);
     };
 
-  Shared shared{
-      options, journal, done, report_progress, Clock::now(), options_text(options), {}, {}, {},
-      0,       nullptr, {}};
+  // A resume (or a second run into the same folder) reads again only the files that changed.
+  const fs::path digests_path = options.results / kDigestCacheFile;
+  DigestCache digests(digests_path);
+  Shared shared{options,
+                journal,
+                done,
+                report_progress,
+                Clock::now(),
+                options_text(options),
+                digests,
+                {},
+                {},
+                {},
+                0,
+                nullptr,
+                {}};
   shared.summary.journal_warnings = contents.warnings;
 
   std::atomic<size_t> next{0};
@@ -768,6 +784,11 @@ BatchSummary run_batch(const BatchOptions& options,
   for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
+  try {
+    digests.save(digests_path);
+  } catch (const Error&) {
+    // only a cache: the next run hashes the files again
+  }
   if (shared.error) std::rethrow_exception(shared.error);
   BatchSummary summary = shared.summary;
   if (options.cancel != nullptr && options.cancel->load()) {
@@ -793,7 +814,7 @@ BatchSummary run_batch(const BatchOptions& options,
       if (!r.plugin_file.empty())
         graded_sizes.insert(
             fs::file_size(options.submissions / r.key.submission / r.plugin_file, ec));
-    shipped = shipped_plugin_hashes(graded_sizes);
+    shipped = shipped_plugin_hashes(graded_sizes, digests);
     roster = roster_rows(reports, records, *options.assignment, shipped);
   }
   std::vector<ReportFile> manifest;

@@ -44,6 +44,8 @@
 
 namespace awb::core {
 
+class DigestCache;
+
 struct BatchOptions {
   std::filesystem::path submissions;       // a folder of submission folders
   std::filesystem::path results;           // created if missing
@@ -116,8 +118,9 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
                                           const Assignment& assignment,
                                           const std::map<std::string, std::string>& known);
 // sha256 → "bundled plugin <file>" / "shipped mutant <file>" for the plugin files that ship with
-// awb and have one of `sizes` (the sizes of the files to compare with).
-std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes);
+// awb and have one of `sizes` (the sizes of the files to compare with), hashed through `digests`.
+std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes,
+                                                         DigestCache& digests);
 // The files of a batch's report set, named relative to the set ("gradescope/alice.json").
 std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
                                            const Assignment* assignment,

@@ -165,7 +165,8 @@ void clean_results(const fs::path& results) {
     const std::string n = e.path().filename().string();
     bool leftover = generation_number(n, kStagingPrefix) >= 0 ||
                     (generation_number(n, kGenerationPrefix) >= 0 && n != current) ||
-                    starts_with(n, std::string(".") + kCurrent + ".");
+                    starts_with(n, std::string(".") + kCurrent + ".") ||
+                    atomic_temp_of(n, kDigestCacheFile);
     for (const std::string& name : entries)
       leftover = leftover || n == "." + name + kTempLinkSuffix || n == "." + name + kOldSuffix ||
                  (kFlatReports.count(name) && atomic_temp_of(n, name));

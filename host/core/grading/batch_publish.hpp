@@ -35,7 +35,11 @@ struct ReportFile {
 // backslash or newline is escaped as sha256sum writes it (the line then starts with '\').
 std::string report_manifest(std::vector<ReportFile> files);
 
-// Removes what an interrupted publish left in `results` (see above); never the journal, the
+// Beside the journal: the submissions' files' digests, remembered (core/base/digest_cache.hpp)
+// so that a resume reads again only the files that changed.
+inline constexpr const char* kDigestCacheFile = "digests.tsv";
+
+// Removes what an interrupted publish (or cache write) left in `results`; never the journal, the
 // current generation, or files awb did not write. Best effort: a leftover it cannot remove
 // stays for the next run.
 void clean_results(const std::filesystem::path& results);
