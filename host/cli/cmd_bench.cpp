@@ -240,7 +240,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "variant without one gets time and memory only: GFLOP/s, xGEMM and %peak are left\n"
       "empty (null in JSON) and a note says so. A cost model that claims more than the\n"
       "measured FMA peak is a bug in it: that figure is left empty too, with a note.\n"
-      "Progress goes to stderr, the results to stdout.");
+      "The header names the CPU, its ISA and the kernels' level ('kernels: avx512'); in a\n"
+      "portable build AWB_KERNEL_ISA=baseline|avx2|avx512 forces a level (an error when the\n"
+      "CPU lacks it). Progress goes to stderr, the results to stdout.");
   cmd->add_option("--variant", opts->variants,
                   "Variant id, or plugin-id:variant-id; repeatable (default: every bundled "
                   "variant; with --preset goals, the variant each goal is about)");
