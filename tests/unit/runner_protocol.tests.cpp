@@ -240,7 +240,11 @@ TEST_CASE("a backward request round-trips, exactly the asked gradients come back
         runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, fx.dz_t, &da, fx.g));
     REQUIRE(with_da);
     CHECK(with_da->da.data != nullptr);
-    da.shape[0] = 2;  // two heads of dA for a one-head problem
+    // Two heads of dA for a one-head problem, in a buffer that holds them (the encoder reads
+    // every element its shape names).
+    std::vector<double> two_heads(8, 0.25);
+    da.data = two_heads.data();
+    da.shape[0] = 2;
     CHECK_FALSE(
         runner::decode_backward(runner::encode_backward(0, fx.p, fx.f, fx.dz_t, &da, fx.g)));
   }
