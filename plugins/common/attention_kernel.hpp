@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/fused_attention.hpp"
 #include "common/projections.hpp"
 #include "common/softmax_exp.hpp"
 #include "common/thread_team.hpp"
@@ -48,6 +49,8 @@ template <class Scalar>
 struct Workspace {
   RowMatrix<Scalar> q, k, v, heads_out;
   std::vector<Scratch<Scalar>> scratch;
+  fused::Packed<Scalar> packed;  // the fused path's K and V (fused_attention.hpp)
+  std::vector<fused::Scratch<Scalar>> fused_scratch;
 };
 
 // Per-instance state of a bundled variant: one workspace per scalar type, and its threads.
@@ -162,6 +165,55 @@ std::pair<int, bool> prepare_heads(const Problem<Scalar>& p, Workspace<Scalar>& 
   return {threads, direct};
 }
 
+// Task `task` of H × blocks: head by head (a head's K and V stay in cache), except with the mask:
+// a block's cost then grows with its row, so the last blocks of every head are handed out first
+// and the cheap ones fill the threads' ends instead of one expensive block running alone.
+inline std::pair<int, Eigen::Index> task_order(Eigen::Index task, int H, Eigen::Index blocks,
+                                               bool causal) {
+  if (causal) return {static_cast<int>(task % H), blocks - 1 - task / H};
+  return {static_cast<int>(task / blocks), task % blocks};
+}
+
+// Pass 2 on the fused micro-kernels: each head's K and V packed once (in chunks of panels, over
+// the threads), then the (head, row block) tasks. Outputs land in Z, or in the heads' buffer
+// when a W_o follows.
+template <class Scalar>
+void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam& team, int threads,
+                     bool direct, Scalar factor, const Geometry& g, MatrixView<Scalar> z) {
+  using B = fused::Blocking<Scalar>;
+  const auto [projected, causal, H, T, dk, dv] = g;
+  const auto x = p.x();
+  fused::Packed<Scalar>& packed = ws.packed;
+  packed.resize(H, T, dk, dv);
+  if (ws.fused_scratch.size() < static_cast<size_t>(threads)) ws.fused_scratch.resize(threads);
+  constexpr Eigen::Index kPackChunk = 16;  // panels per packing task
+  const Eigen::Index chunks = (packed.panels + kPackChunk - 1) / kPackChunk;
+  team.run(Eigen::Index(H) * chunks, threads, [&](Eigen::Index task, int) {
+    const int h = static_cast<int>(task / chunks);
+    const Eigen::Index first = task % chunks * kPackChunk;
+    const Eigen::Index count = std::min(kPackChunk, packed.panels - first);
+    if (projected)
+      packed.pack(h, ws.k.middleCols(h * dk, dk), ws.v.middleCols(h * dv, dv), first, count);
+    else
+      packed.pack(h, x, x, first, count);
+  });
+  const Eigen::Index blocks = (T + B::kBlockRows - 1) / B::kBlockRows;
+  team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
+    const auto [h, b] = task_order(task, H, blocks, causal);
+    const Eigen::Index r0 = b * B::kBlockRows, n = std::min(B::kBlockRows, T - r0);
+    fused::Scratch<Scalar>& w = ws.fused_scratch[static_cast<size_t>(slot)];
+    auto run = [&](const auto& q, auto out) {
+      fused::attend_block(q, packed, h, T, dv, factor, out, r0, causal, w);
+    };
+    if (!projected)
+      run(x.middleRows(r0, n), z.middleRows(r0, n));
+    else if (direct)
+      run(ws.q.block(r0, h * dk, n, dk), z.block(r0, h * dv, n, dv));
+    else
+      run(ws.q.block(r0, h * dk, n, dk), ws.heads_out.block(r0, h * dv, n, dv));
+  });
+}
+
 // Forward pass for all bundled variants. Shapes: X T×d_model; W_q, W_k d_model×h·d_k; W_v
 // d_model×h·d_v; W_o h·d_v×d_out. Head h reads its own column block; outputs are concatenated
 // in head order. Threads: the problem's n_threads, or every core when it is 0.
@@ -205,26 +257,35 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
       materialised(w.scores);
     }
   };
-  // Tasks run head by head (a head's K and V stay in cache), except with the mask: a block's
-  // cost then grows with its row, so the last blocks of every head are handed out first and
-  // the cheap ones fill the threads' ends instead of one expensive block running alone.
-  workspaces.team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
-    const int h = static_cast<int>(causal ? task % H : task / blocks);
-    const Eigen::Index b = causal ? blocks - 1 - task / H : task % blocks;
-    const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T - r0);
-    Scratch<Scalar>& w = ws.scratch[static_cast<size_t>(slot)];
-    if (!projected) {
-      attend(x.middleRows(r0, n), x, x, z.middleRows(r0, n), 0, r0, w);
-      return;
-    }
-    const auto q = ws.q.block(r0, h * dk, n, dk);
-    const auto k = ws.k.middleCols(h * dk, dk);
-    const auto v = ws.v.middleCols(h * dv, dv);
-    if (direct)
-      attend(q, k, v, z.block(r0, h * dv, n, dv), h, r0, w);
+  auto eigen_tasks = [&] {
+    workspaces.team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
+      const auto [h, b] = task_order(task, H, blocks, causal);
+      const Eigen::Index r0 = b * kRowBlock, n = std::min(kRowBlock, T - r0);
+      Scratch<Scalar>& w = ws.scratch[static_cast<size_t>(slot)];
+      if (!projected) {
+        attend(x.middleRows(r0, n), x, x, z.middleRows(r0, n), 0, r0, w);
+        return;
+      }
+      const auto q = ws.q.block(r0, h * dk, n, dk);
+      const auto k = ws.k.middleCols(h * dk, dk);
+      const auto v = ws.v.middleCols(h * dv, dv);
+      if (direct)
+        attend(q, k, v, z.block(r0, h * dv, n, dv), h, r0, w);
+      else
+        attend(q, k, v, ws.heads_out.block(r0, h * dv, n, dv), h, r0, w);
+    });
+  };
+  // The streaming path of the fused worlds runs on the kernels' own micro-kernels
+  // (fused_attention.hpp); the materialised path and the baseline world on Eigen's GEMM.
+  if constexpr (fused::kEnabled) {
+    if (!materialise)
+      fused_attention(p, ws, workspaces.team, threads, direct, factor,
+                      {projected, causal, H, T, dk, dv}, z);
     else
-      attend(q, k, v, ws.heads_out.block(r0, h * dv, n, dv), h, r0, w);
-  });
+      eigen_tasks();
+  } else {
+    eigen_tasks();
+  }
 
   // Pass 3: the output projection.
   if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);

@@ -139,6 +139,45 @@ TEST_CASE("softmax attention: every world agrees with the reference", "[kernels]
   }
 }
 
+// The fused streaming path of the AVX2 and AVX-512 worlds (fused_attention.hpp) blocks by 6 query
+// rows, 132-row tasks, panels of 8, 16, 32 or 64 keys, 256-key tiles, and output columns in
+// packets of 2 to 16: T on each side of those edges, d_k and d_v on each side of a packet and of a
+// panel of columns, causal or not, one head or several, f32 and f64, Z only (the streaming path).
+TEST_CASE("fused streaming attention: every world agrees with the reference at every blocking edge",
+          "[kernels][isa][random]") {
+  std::mt19937_64 rng(20261205);
+  constexpr int64_t kEdges[] = {5,  6,   7,   15,  16,  17,  31,  33,  63, 64,
+                                65, 131, 132, 133, 255, 256, 257, 264, 397};
+  struct Widths {
+    int64_t d_model, dk, dv;
+  };
+  constexpr Widths kWidths[] = {
+      {12, 12, 12}, {16, 16, 16}, {20, 3, 17}, {40, 33, 70}, {64, 64, 64}};
+  int index = 0;
+  for (const KernelWorld* w : runnable_worlds()) {
+    for (int64_t tokens : kEdges) {
+      for (bool causal : {false, true}) {
+        const Widths d = kWidths[index % std::size(kWidths)];
+        const bool projected = index % 2 == 1;
+        const int64_t heads = projected ? 1 + index % 3 : 1;
+        Spec s =
+            test::random_spec(rng, tokens, heads, causal, projected && index % 4 == 1, d.d_model,
+                              projected ? d.dk : d.d_model, projected ? d.dv : d.d_model);
+        s.threads = 1 + index % 2;
+        const Kind kind = projected ? Kind::kProjected : Kind::kParameterFree;
+        const Inputs inputs = projected ? Inputs::kProjected : Inputs::kParameterFree;
+        INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << heads
+                     << " d_model " << s.d_model << " d_k " << s.d_k << " d_v " << s.d_v << " W_o "
+                     << (s.d_out > 0) << " threads " << s.threads);
+        const Output ref = test::run_reference<double>(s, kind);
+        CHECK(mismatch(softmax<double>(*w, s, Want::kZ, inputs), ref, kF64Tolerance) == "");
+        CHECK(mismatch(softmax<float>(*w, s, Want::kZ, inputs), ref, kF32Tolerance) == "");
+        ++index;
+      }
+    }
+  }
+}
+
 TEST_CASE("softmax backward: every world agrees with the reference", "[kernels][isa][random]") {
   std::mt19937_64 rng(20261203);
   for (const KernelWorld* w : runnable_worlds()) {

@@ -1,0 +1,279 @@
+// fused_attention.hpp: the streaming attention of the AVX2+FMA and AVX-512 worlds, on the kernels'
+// own register-blocked micro-kernels instead of Eigen's GEMM: K and V are packed once per call,
+// and each block of queries runs Q·Kᵀ, the online softmax and P·V tile by tile, so a tile's scores
+// never leave the first-level cache. One source for both ISAs and both scalar types: the micro-
+// kernels are written in Eigen's packet primitives, whose width is the world's vector width.
+//
+// Blocking (the names of the GEMM literature): a micro-block is kRows queries; a panel is
+// kVectors packets of keys (Q·Kᵀ) or of output columns (P·V); the kRows × kVectors accumulators
+// stay in registers for the whole depth of the product. A tile is kTileKeys keys: its packed K and
+// V are read by every micro-block of a task's row block while they are still in the second-level
+// cache.
+// SPDX-License-Identifier: MIT
+#ifndef AWB_PLUGINS_COMMON_FUSED_ATTENTION_HPP_
+#define AWB_PLUGINS_COMMON_FUSED_ATTENTION_HPP_
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "common/softmax_exp.hpp"
+
+namespace awb::kernels::fused {
+
+// Whether this world runs the fused path: a vector unit with fused multiply-add. The baseline
+// (SSE2, no FMA) keeps the Eigen kernel.
+#if (defined(__AVX2__) && defined(__FMA__)) || defined(__AVX512F__)
+inline constexpr bool kEnabled = true;
+#else
+inline constexpr bool kEnabled = false;
+#endif
+
+template <class Scalar>
+struct Blocking {
+  using Packet = typename Eigen::internal::packet_traits<Scalar>::type;
+  static constexpr int kLanes = Eigen::internal::unpacket_traits<Packet>::size;
+  // 6 × 4 accumulators of 32 vector registers (AVX-512), 6 × 2 of 16 (AVX2): what is left holds
+  // one row of B and the broadcast of A (BLIS's Haswell and Skylake-X kernels are shaped alike).
+  static constexpr int kRows = 6;
+  static constexpr int kVectors = EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32 ? 4 : 2;
+  static constexpr int kPanelKeys = kVectors * kLanes;
+  // Keys per tile: 256 keys of K and V at d = 64 in f32 are 128 KiB, well inside L2.
+  static constexpr Eigen::Index kTileKeys = 256;
+  static_assert(kTileKeys % kPanelKeys == 0);
+  // Queries per task: a whole number of micro-blocks near 128.
+  static constexpr Eigen::Index kBlockRows = kRows * ((128 + kRows - 1) / kRows);
+};
+
+template <class Scalar>
+using AlignedVector = std::vector<Scalar, Eigen::aligned_allocator<Scalar>>;
+
+// K and V of every head, packed once per call. K: for each panel of kPanelKeys keys, its d_k
+// rows of kPanelKeys scores' worth (key c of the panel, depth p at [p · kPanelKeys + c]), zeros
+// past T. V: T rounded up to panels, each row d_v rounded up to a packet, zeros in the padding.
+template <class Scalar>
+struct Packed {
+  AlignedVector<Scalar> k, v;
+  Eigen::Index panels = 0, dk = 0, dv_padded = 0;
+  Eigen::Index keys_padded() const { return panels * Blocking<Scalar>::kPanelKeys; }
+  const Scalar* k_head(int h) const { return k.data() + h * panels * kPanelSize(); }
+  const Scalar* v_head(int h) const { return v.data() + h * keys_padded() * dv_padded; }
+  Eigen::Index kPanelSize() const { return dk * Blocking<Scalar>::kPanelKeys; }
+
+  void resize(int heads, Eigen::Index tokens, Eigen::Index dk_, Eigen::Index dv) {
+    using B = Blocking<Scalar>;
+    panels = (tokens + B::kPanelKeys - 1) / B::kPanelKeys;
+    dk = dk_;
+    dv_padded = (dv + B::kLanes - 1) / B::kLanes * B::kLanes;
+    k.resize(static_cast<size_t>(heads * panels * kPanelSize()));
+    v.resize(static_cast<size_t>(heads * keys_padded() * dv_padded));
+  }
+
+  // Packs panels [first, first + count) of head h from K (T × d_k) and V (T × d_v).
+  template <class K, class V>
+  void pack(int h, const K& key, const V& value, Eigen::Index first, Eigen::Index count) {
+    constexpr Eigen::Index kPanelKeys = Blocking<Scalar>::kPanelKeys;
+    const Eigen::Index T = key.rows(), dv = value.cols();
+    for (Eigen::Index j = first; j < first + count; ++j) {
+      Scalar* kp = k.data() + (h * panels + j) * kPanelSize();
+      for (Eigen::Index c = 0; c < kPanelKeys; ++c) {
+        const Eigen::Index t = j * kPanelKeys + c;
+        Scalar* vp = v.data() + (h * keys_padded() + t) * dv_padded;
+        if (t < T) {
+          for (Eigen::Index p = 0; p < dk; ++p) kp[p * kPanelKeys + c] = key(t, p);
+          for (Eigen::Index e = 0; e < dv; ++e) vp[e] = value(t, e);
+          std::fill(vp + dv, vp + dv_padded, Scalar(0));
+        } else {
+          for (Eigen::Index p = 0; p < dk; ++p) kp[p * kPanelKeys + c] = Scalar(0);
+          std::fill(vp, vp + dv_padded, Scalar(0));
+        }
+      }
+    }
+  }
+};
+
+// A task's scratch: its row block's queries packed by micro-block (depth p of micro-block m at
+// [(m · d_k + p) · kRows + r], times the score factor), one micro-block's tile of scores, the
+// block's unnormalised outputs, and each row's running maximum and sum.
+template <class Scalar>
+struct Scratch {
+  AlignedVector<Scalar> q, scores, out, row_max, row_sum, rescale;
+};
+
+namespace detail {
+
+// s[r][j · kPanelKeys + c] = Σ_p q[p][r] · k_panel_j[p][c], for `panels` panels from `kp`.
+template <class Scalar>
+void micro_scores(const Scalar* q, const Scalar* kp, Eigen::Index dk, Eigen::Index panels,
+                  Scalar* s, Eigen::Index ld_s) {
+  using B = Blocking<Scalar>;
+  using Packet = typename B::Packet;
+  using namespace Eigen::internal;
+  for (Eigen::Index j = 0; j < panels; ++j, kp += dk * B::kPanelKeys) {
+    Packet acc[B::kRows][B::kVectors];
+#pragma GCC unroll 8
+    for (int r = 0; r < B::kRows; ++r)
+#pragma GCC unroll 8
+      for (int v = 0; v < B::kVectors; ++v) acc[r][v] = pset1<Packet>(Scalar(0));
+    const Scalar* a = q;
+    const Scalar* b = kp;
+    for (Eigen::Index p = 0; p < dk; ++p, a += B::kRows, b += B::kPanelKeys) {
+      Packet bv[B::kVectors];
+#pragma GCC unroll 8
+      for (int v = 0; v < B::kVectors; ++v) bv[v] = pload<Packet>(b + v * B::kLanes);
+#pragma GCC unroll 8
+      for (int r = 0; r < B::kRows; ++r) {
+        const Packet ar = pset1<Packet>(a[r]);
+#pragma GCC unroll 8
+        for (int v = 0; v < B::kVectors; ++v) acc[r][v] = pmadd(ar, bv[v], acc[r][v]);
+      }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < B::kRows; ++r)
+#pragma GCC unroll 8
+      for (int v = 0; v < B::kVectors; ++v)
+        pstoreu(s + r * ld_s + j * B::kPanelKeys + v * B::kLanes, acc[r][v]);
+  }
+}
+
+// o[r][cols] = o[r][cols] · rescale[r] + Σ_c p[r][c] · v[c][cols], for kVectorsHere packets of
+// columns from `col`; `keys` rows of the packed V.
+template <class Scalar, int kVectorsHere>
+void micro_accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Index ld_v,
+                      Eigen::Index keys, Scalar* o, Eigen::Index ld_o, const Scalar* rescale) {
+  using B = Blocking<Scalar>;
+  using Packet = typename B::Packet;
+  using namespace Eigen::internal;
+  Packet acc[B::kRows][kVectorsHere];
+#pragma GCC unroll 8
+  for (int r = 0; r < B::kRows; ++r) {
+    const Packet f = pset1<Packet>(rescale[r]);
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectorsHere; ++v)
+      acc[r][v] = pmul(ploadu<Packet>(o + r * ld_o + v * B::kLanes), f);
+  }
+  for (Eigen::Index c = 0; c < keys; ++c, vp += ld_v) {
+    Packet bv[kVectorsHere];
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectorsHere; ++v) bv[v] = ploadu<Packet>(vp + v * B::kLanes);
+#pragma GCC unroll 8
+    for (int r = 0; r < B::kRows; ++r) {
+      const Packet ar = pset1<Packet>(p[r * ld_p + c]);
+#pragma GCC unroll 8
+      for (int v = 0; v < kVectorsHere; ++v) acc[r][v] = pmadd(ar, bv[v], acc[r][v]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < B::kRows; ++r)
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectorsHere; ++v) pstoreu(o + r * ld_o + v * B::kLanes, acc[r][v]);
+}
+
+// The P·V product of one micro-block over every column of the padded V, a panel at a time.
+template <class Scalar>
+void accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Index dv_padded,
+                Eigen::Index keys, Scalar* o, const Scalar* rescale) {
+  using B = Blocking<Scalar>;
+  for (Eigen::Index col = 0; col < dv_padded; col += B::kVectors * B::kLanes) {
+    const auto left = static_cast<int>((dv_padded - col) / B::kLanes);
+    auto run = [&]<int n>() {
+      micro_accumulate<Scalar, n>(p, ld_p, vp + col, dv_padded, keys, o + col, dv_padded, rescale);
+    };
+    switch (std::min(left, B::kVectors)) {
+      case 1:
+        run.template operator()<1>();
+        break;
+      case 2:
+        run.template operator()<2>();
+        break;
+      case 3:
+        if constexpr (B::kVectors >= 3) run.template operator()<3>();
+        break;
+      default:
+        if constexpr (B::kVectors >= 4) run.template operator()<4>();
+        break;
+    }
+  }
+}
+
+}  // namespace detail
+
+// Attention of rows [r0, r0 + n) of one head: q (n × d_k, the block's queries), the head's packed
+// K and V, into out (n × d_v). Row i sees keys 0..i when causal, else all T.
+template <class Scalar, class Q, class O>
+void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index tokens,
+                  Eigen::Index dv, Scalar factor, O&& out, Eigen::Index r0, bool causal,
+                  Scratch<Scalar>& w) {
+  using B = Blocking<Scalar>;
+  const Eigen::Index n = q.rows(), dk = packed.dk, dvp = packed.dv_padded;
+  const Eigen::Index micro = (n + B::kRows - 1) / B::kRows, rows_padded = micro * B::kRows;
+  w.q.assign(static_cast<size_t>(micro * dk * B::kRows), Scalar(0));
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index p = 0; p < dk; ++p)
+      w.q[static_cast<size_t>(((i / B::kRows) * dk + p) * B::kRows + i % B::kRows)] =
+          q(i, p) * factor;
+  w.out.assign(static_cast<size_t>(rows_padded * dvp), Scalar(0));
+  w.row_max.assign(static_cast<size_t>(rows_padded), -std::numeric_limits<Scalar>::infinity());
+  w.row_sum.assign(static_cast<size_t>(rows_padded), Scalar(0));
+  w.rescale.resize(B::kRows);
+  w.scores.resize(static_cast<size_t>(B::kRows * B::kTileKeys));
+  Scalar* s = w.scores.data();
+  const Scalar* kp = packed.k_head(h);
+  const Scalar* vp = packed.v_head(h);
+
+  const Eigen::Index block_end = causal ? std::min(tokens, r0 + n) : tokens;
+  for (Eigen::Index c0 = 0; c0 < block_end; c0 += B::kTileKeys) {
+    for (Eigen::Index m = 0; m < micro; ++m) {
+      const Eigen::Index first = r0 + m * B::kRows;
+      const Eigen::Index rows = std::min<Eigen::Index>(B::kRows, r0 + n - first);
+      const Eigen::Index key_end = causal ? std::min(tokens, first + rows) : tokens;
+      if (c0 >= key_end) continue;  // the whole tile is masked for this micro-block
+      const Eigen::Index cols = std::min(B::kTileKeys, key_end - c0);
+      const Eigen::Index panels = (cols + B::kPanelKeys - 1) / B::kPanelKeys;
+      const Eigen::Index width = panels * B::kPanelKeys;
+      detail::micro_scores(w.q.data() + m * dk * B::kRows,
+                           kp + (c0 / B::kPanelKeys) * dk * B::kPanelKeys, dk, panels, s,
+                           B::kTileKeys);
+      // The online softmax (FlashAttention, Dao et al. 2022) of each row over this tile: a row's
+      // visible keys are a prefix of the tile, the rest get exactly 0. Rows past the block are
+      // zero queries whose outputs are never read.
+      for (Eigen::Index r = 0; r < B::kRows; ++r) {
+        Scalar* row = s + r * B::kTileKeys;
+        const Eigen::Index i = first + r;
+        const Eigen::Index visible = r >= rows ? 0
+                                     : causal  ? std::clamp<Eigen::Index>(i + 1 - c0, 0, cols)
+                                               : cols;
+        Scalar& m_run = w.row_max[static_cast<size_t>(m * B::kRows + r)];
+        Scalar& l_run = w.row_sum[static_cast<size_t>(m * B::kRows + r)];
+        if (visible == 0) {
+          // Masked here; tile 0 held the row's own first key, so m_run is already finite
+          // (padding rows keep rescale 1 on their zeros).
+          w.rescale[static_cast<size_t>(r)] = Scalar(1);
+          std::fill(row, row + width, Scalar(0));
+          continue;
+        }
+        const Scalar m_new = std::max(
+            m_run,
+            Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(row, visible).maxCoeff());
+        const Scalar rescale = std::exp(m_run - m_new);  // 0 on the row's first tile
+        l_run = l_run * rescale + exp_shifted_sum(row, visible, m_new);
+        std::fill(row + visible, row + width, Scalar(0));
+        m_run = m_new;
+        w.rescale[static_cast<size_t>(r)] = rescale;
+      }
+      detail::accumulate(s, B::kTileKeys, vp + c0 * dvp, dvp, width,
+                         w.out.data() + m * B::kRows * dvp, w.rescale.data());
+    }
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Scalar inv = Scalar(1) / w.row_sum[static_cast<size_t>(i)];
+    const Scalar* o = w.out.data() + i * dvp;
+    for (Eigen::Index e = 0; e < dv; ++e) out(i, e) = o[e] * inv;
+  }
+}
+
+}  // namespace awb::kernels::fused
+
+#endif  // AWB_PLUGINS_COMMON_FUSED_ATTENTION_HPP_
