@@ -18,7 +18,8 @@ namespace {
 
 constexpr const char* kFlopCount =
     "the variant's own cost model (org.awb.cost/1, 2 per multiply-add, its parameters included); "
-    "without one, GFLOP/s, xGEMM and %peak are left empty, and so are they when the model claims "
+    "without one, GFLOP/s, xGEMM, xBLAS and %peak are left empty, and so are they when the model "
+    "claims "
     "more than the measured FMA peak";
 constexpr const char* kMemoryMethod =
     "resident high water (VmHWM, reset via /proc/self/clear_refs after malloc_trim) above the "
@@ -117,6 +118,8 @@ nlohmann::json row_json(const BenchRow& r) {
             {"gemm_median_ms", m.gemm_median * 1e3},
             {"gemm_gflops", m.gemm_gflops()},
             {"gemm_ratio", or_null(m.gemm_ratio())},
+            {"blas_gflops", or_null(m.blas_gflops > 0 ? m.blas_gflops : core::BenchMeasure::kNone)},
+            {"blas_ratio", or_null(m.blas_ratio())},
             {"fma_peak_gflops", m.fma_peak_gflops},
             {"peak_share", or_null(m.peak_share())},
             {"io_bytes", m.io_bytes},
@@ -164,6 +167,8 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "gflops",
                         "gemm_gflops",
                         "gemm_ratio",
+                        "blas_gflops",
+                        "blas_ratio",
                         "fma_peak_gflops",
                         "peak_share",
                         "io_bytes",
@@ -206,7 +211,9 @@ void write_table(std::ostream& out, const BenchRun& run) {
   out << "threads " << run.settings.threads << ", " << run.settings.warmup << " warm-up + "
       << repetition_rule(run.settings) << (run.quick ? " (quick)" : "")
       << "; yardsticks: Eigen GEMM n=" << run.gemm_n
-      << " (after each of the first 7 timed calls), FMA loop (" << run.fma_isa << ")\n"
+      << " (after each of the first 7 timed calls), FMA loop (" << run.fma_isa
+      << "), BLAS GEMM n=" << run.gemm_n << " (median of 7 calls, once per type and thread count: "
+      << (run.blas.empty() ? "unknown" : run.blas) << ")\n"
       << "machine: " << run.machine.cpu_model << ", " << run.machine.logical_cpus
       << " logical CPUs; built with " << run.machine.compiler << " " << run.machine.flags
       << "\nkernels: " << (run.machine.kernels.empty() ? "unknown" : run.machine.kernels)
@@ -222,11 +229,11 @@ void write_table(std::ostream& out, const BenchRun& run) {
     params_width = std::max(params_width, static_cast<int>(params_label(r.shape.params).size()));
   char line[1024];
   std::snprintf(line, sizeof line,
-                "%-16s %-*s %-10s %-4s %6s %4s %2s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s %6s "
-                "%8s %8s  %s\n",
+                "%-16s %-*s %-10s %-4s %6s %4s %2s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s %8s "
+                "%6s %6s %8s %8s  %s\n",
                 "variant", params_width, "params", "mode", "type", "T", "d", "h", "msk", "A",
                 "first ms", "median ms", "±95%", "n", "min..max ms", "GFLOP/s", "GEMM", "xGEMM",
-                "%peak", "mem MiB", "warm MiB", "goal / note");
+                "BLAS", "xBLAS", "%peak", "mem MiB", "warm MiB", "goal / note");
   out << line;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
@@ -241,17 +248,18 @@ void write_table(std::ostream& out, const BenchRun& run) {
                     s.want_weights ? "yes" : "no", r.status.c_str(), tail.c_str());
     } else {
       const std::string spread = fixed(m.min * 1e3, 2) + ".." + fixed(m.max * 1e3, 2);
-      std::snprintf(line, sizeof line,
-                    "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-3s %-2s %9.3f %9.3f %7s %5d %19s %8s "
-                    "%8.1f %6s %6s %8s %8s  %s\n",
-                    r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(),
-                    to_string(s.scalar), static_cast<long long>(s.tokens),
-                    static_cast<long long>(s.d), s.heads, s.causal ? "yes" : "no",
-                    s.want_weights ? "yes" : "no", m.first_call * 1e3, m.median * 1e3,
-                    interval_text(m.interval).c_str(), m.interval.n, spread.c_str(),
-                    figure(m.gflops(), 1).c_str(), m.gemm_gflops(),
-                    figure(m.gemm_ratio(), 2).c_str(), figure(100 * m.peak_share(), 1, "%").c_str(),
-                    mib(m.peak_first).c_str(), mib(m.peak_warm).c_str(), tail.c_str());
+      std::snprintf(
+          line, sizeof line,
+          "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-3s %-2s %9.3f %9.3f %7s %5d %19s %8s "
+          "%8.1f %6s %8s %6s %6s %8s %8s  %s\n",
+          r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(), to_string(s.scalar),
+          static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads,
+          s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", m.first_call * 1e3,
+          m.median * 1e3, interval_text(m.interval).c_str(), m.interval.n, spread.c_str(),
+          figure(m.gflops(), 1).c_str(), m.gemm_gflops(), figure(m.gemm_ratio(), 2).c_str(),
+          figure(m.blas_gflops > 0 ? m.blas_gflops : core::BenchMeasure::kNone, 1).c_str(),
+          figure(m.blas_ratio(), 2).c_str(), figure(100 * m.peak_share(), 1, "%").c_str(),
+          mib(m.peak_first).c_str(), mib(m.peak_warm).c_str(), tail.c_str());
     }
     out << line;
   }
@@ -359,6 +367,7 @@ nlohmann::json bench_json(const BenchRun& run) {
           {"quick", run.quick},
           {"gemm_n", run.gemm_n},
           {"fma_isa", run.fma_isa},
+          {"blas", run.blas},
           {"machine", machine_json(run.machine)},
           {"flop_count", kFlopCount},
           {"memory_method", kMemoryMethod},
@@ -383,6 +392,7 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
     run.quick = doc.value("quick", false);
     run.gemm_n = doc.at("gemm_n").get<int64_t>();
     run.fma_isa = doc.at("fma_isa").get<std::string>();
+    run.blas = doc.value("blas", "");
     if (const auto m = doc.find("machine"); m != doc.end()) {
       run.machine.cpu_model = m->value("cpu_model", "");
       run.machine.isa = m->value("isa", std::vector<std::string>{});
@@ -426,6 +436,8 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
         const double n = static_cast<double>(run.gemm_n);
         m.gemm_flops = 2 * n * n * n;
         m.fma_peak_gflops = p.at("fma_peak_gflops").get<double>();
+        const double blas = number_or_none(p, "blas_gflops");
+        m.blas_gflops = std::isnan(blas) ? 0 : blas;
         m.io_bytes = p.at("io_bytes").get<double>();
         m.peak_first = p.at("peak_first_bytes").get<int64_t>();
         m.peak_warm = p.at("peak_warm_bytes").get<int64_t>();

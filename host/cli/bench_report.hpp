@@ -30,6 +30,7 @@ struct BenchRun {
   bool quick = false;
   int64_t gemm_n = 0;
   std::string fma_isa;
+  std::string blas;  // the best packaged GEMM, or why it was not measured (empty: unknown)
   core::MachineInfo machine;
   std::vector<BenchRow> rows;
 };

@@ -153,6 +153,7 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
   run.quick = o.quick;
   run.gemm_n = yardstick.gemm_n();
   run.fma_isa = yardstick.fma_isa();
+  run.blas = yardstick.best_gemm();
   run.machine = core::this_machine();
   run.machine.kernels = yardstick.gemm_world();
   std::map<std::string, std::string> sha_of;  // plugin file -> its sha256
@@ -235,9 +236,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "bench",
       "Time variants over a sweep of shapes and variant parameters: median and spread of warm\n"
       "calls, a fresh instance's first call, GFLOP/s, peak memory, and the ratio to a square\n"
-      "Eigen GEMM (n = 1024, same scalar type and threads) and to the FMA peak, both measured\n"
-      "in the same run. FLOPs come from the variant's own cost model (org.awb.cost/1); a\n"
-      "variant without one gets time and memory only: GFLOP/s, xGEMM and %peak are left\n"
+      "Eigen GEMM (n = 1024, same scalar type and threads; xGEMM), to the machine's best\n"
+      "packaged GEMM (OpenBLAS, loaded when installed: Debian's libopenblas-dev; xBLAS) and\n"
+      "to the FMA peak, all measured in the same run. FLOPs come from the variant's own cost\n"
+      "model (org.awb.cost/1); a variant without one gets time and memory only: GFLOP/s,\n"
+      "xGEMM, xBLAS and %peak are left\n"
       "empty (null in JSON) and a note says so. A cost model that claims more than the\n"
       "measured FMA peak is a bug in it: that figure is left empty too, with a note.\n"
       "The header names the CPU, its ISA and the kernels' level ('kernels: avx512'); in a\n"

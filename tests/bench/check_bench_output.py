@@ -56,7 +56,7 @@ def check_point(p, budget):
     if not p["first_call_ms"] > 0 or not p["median_ms"] > 0:
         fail(f"non-positive time: {p}")
     if p.get("flops") is None:  # no cost model: time and memory only
-        for key in ("gflops", "gemm_ratio", "peak_share"):
+        for key in ("gflops", "gemm_ratio", "blas_ratio", "peak_share"):
             if p.get(key) is not None:
                 fail(f"'{key}' without a cost model: {p}")
     elif p.get("gflops") is not None:  # null above the FMA peak, with a note
@@ -66,6 +66,9 @@ def check_point(p, budget):
             fail(f"GFLOP/s above the FMA peak: {p}")
         if not close(p["gemm_ratio"], p["gflops"] / p["gemm_gflops"], 1e-6):
             fail(f"GEMM ratio is not gflops / gemm_gflops: {p}")
+        if p.get("blas_gflops") is not None and not close(
+                p["blas_ratio"], p["gflops"] / p["blas_gflops"], 1e-6):
+            fail(f"BLAS ratio is not gflops / blas_gflops: {p}")
         if not close(p["peak_share"], p["gflops"] / p["fma_peak_gflops"], 1e-6):
             fail(f"peak share is not gflops / fma peak: {p}")
     if p["peak_first_bytes"] < 0 or p["peak_warm_bytes"] < 0:
@@ -110,13 +113,21 @@ def main():
         fail("no progress on stderr")
     if fmt == "json":
         doc = json.loads(run.stdout)
-        for key in ("threads", "gemm_n", "fma_isa", "flop_count", "memory_method", "points",
-                    "machine", "repetition", "scaling", "notes"):
+        for key in ("threads", "gemm_n", "fma_isa", "blas", "flop_count", "memory_method",
+                    "points", "machine", "repetition", "scaling", "notes"):
             if key not in doc:
                 fail(f"no '{key}' in the document")
         if doc["gemm_n"] != 1024:
             fail("the GEMM yardstick is not n = 1024")
         points = doc["points"]
+        # The BLAS yardstick: measured (a rate on every point with a cost model) when the
+        # library loaded, else a reason and no rate.
+        measured = doc["blas"].startswith("OpenBLAS ")
+        if not measured and not doc["blas"].startswith("not measured: "):
+            fail(f"'blas' is neither a library nor a reason: {doc['blas']!r}")
+        for p in points:
+            if p["status"] == "ok" and (p.get("blas_gflops") is not None) != measured:
+                fail(f"blas_gflops {p.get('blas_gflops')} with 'blas' {doc['blas']!r}")
         check_fits(doc["scaling"])
         for p in points:
             note = f"{p['variant']}: no cost model (org.awb.cost/1): GFLOP/s left empty"
@@ -135,7 +146,8 @@ def main():
                 p[k] = p[k] == "1"
             for k in ("flops", "first_call_ms", "median_ms", "ci_low_ms", "ci_high_ms", "min_ms",
                       "max_ms", "gflops",
-                      "gemm_gflops", "gemm_ratio", "fma_peak_gflops", "peak_share",
+                      "gemm_gflops", "gemm_ratio", "blas_gflops", "blas_ratio",
+                      "fma_peak_gflops", "peak_share",
                       "peak_first_bytes", "peak_warm_bytes"):
                 if k in p:
                     p[k] = float(p[k])

@@ -126,6 +126,7 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
   const double n = static_cast<double>(yardstick.gemm_n());
   m.gemm_flops = 2 * n * n * n;
   m.fma_peak_gflops = yardstick.fma_peak_gflops(shape.scalar, settings.threads);
+  m.blas_gflops = yardstick.best_gemm_gflops(shape.scalar, settings.threads);
   PointBuffers<T> b(shape, caps, settings.threads, binding);
 
   // A fresh instance: its first call pays for its workspace and the pages it touches first.

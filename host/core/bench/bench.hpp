@@ -68,6 +68,9 @@ class Yardstick {
   // instruction set it used.
   virtual double fma_peak_gflops(Scalar scalar, int threads) = 0;
   virtual std::string fma_isa() const = 0;
+  // GFLOP/s of the machine's best packaged GEMM (OpenBLAS) at n = gemm_n() on `threads` threads,
+  // measured once per (scalar, threads); 0 when there is none.
+  virtual double best_gemm_gflops(Scalar, int) { return 0; }
 };
 
 // How a point is timed. With `reps` 0 the timed calls repeat, at least `min_reps` times, until
@@ -124,6 +127,7 @@ struct BenchMeasure {
   std::string cost_error;               // why the cost model refused the point, if it did
   double gemm_flops = 0;                // 2·n³
   double fma_peak_gflops = 0;
+  double blas_gflops = 0;                   // the best packaged GEMM (0: none)
   double io_bytes = 0;                      // inputs and outputs, allocated by the host
   int64_t peak_first = -1, peak_warm = -1;  // resident high water above the inputs and outputs
                                             // during the first call, and a warm call (-1: no
@@ -138,6 +142,7 @@ struct BenchMeasure {
   double gflops() const { return above_peak() ? kNone : claimed_gflops(); }
   double gemm_gflops() const { return gemm_median > 0 ? gemm_flops / gemm_median * 1e-9 : 0; }
   double gemm_ratio() const { return gemm_gflops() > 0 ? gflops() / gemm_gflops() : kNone; }
+  double blas_ratio() const { return blas_gflops > 0 ? gflops() / blas_gflops : kNone; }
   double peak_share() const { return fma_peak_gflops > 0 ? gflops() / fma_peak_gflops : kNone; }
   // Bytes moved per second by the cost model (NaN without one).
   double gbytes_per_s() const { return median > 0 ? cost_bytes / median * 1e-9 : kNone; }

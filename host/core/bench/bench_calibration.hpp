@@ -1,4 +1,5 @@
-// bench_calibration.hpp: the yardsticks of `awb bench`: an Eigen GEMM and an FMA loop. Built as
+// bench_calibration.hpp: the yardsticks of `awb bench`: an Eigen GEMM, OpenBLAS's GEMM
+// (blas_gemm.hpp) and an FMA loop. Built as
 // its own library (awb_bench_calibration) so that awb_core stays free of Eigen.
 #ifndef AWB_CORE_BENCH_BENCH_CALIBRATION_HPP_
 #define AWB_CORE_BENCH_BENCH_CALIBRATION_HPP_
@@ -8,6 +9,7 @@
 #include <utility>
 
 #include "core/bench/bench.hpp"
+#include "core/bench/blas_gemm.hpp"
 #include "core/bench/gemm_world.hpp"
 
 namespace awb::core {
@@ -28,6 +30,11 @@ class EigenYardstick : public Yardstick {
   int64_t gemm_n() const override { return n_; }
   double fma_peak_gflops(Scalar scalar, int threads) override;
   std::string fma_isa() const override;
+  double best_gemm_gflops(Scalar scalar, int threads) override {
+    return blas_.gflops(scalar, threads, n_);
+  }
+  // What the best packaged GEMM is (blas_gemm.hpp), or why it is not measured.
+  const std::string& best_gemm() const { return blas_.description(); }
   // The GEMM's world: "avx512", "avx2", "baseline" (or "native" in an AWB_NATIVE build).
   std::string gemm_world() const;
 
@@ -37,6 +44,7 @@ class EigenYardstick : public Yardstick {
   const GemmWorld* world_;
   std::map<std::pair<Scalar, int>, std::unique_ptr<Gemm>> gemms_;
   std::map<std::pair<Scalar, int>, double> peaks_;
+  BlasGemm blas_;
 };
 
 }  // namespace awb::core

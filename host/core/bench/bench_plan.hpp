@@ -38,7 +38,7 @@ BenchGrid quick_grid();
 struct PlannedPoint {
   std::string variant;
   BenchShape shape;
-  std::string goal;  // what it shows, e.g. "streaming >= 90% of GEMM"
+  std::string goal;  // what it shows, e.g. "causal >= 1.0x GEMM (unmasked)"
 };
 // The goal points of the performance issue (f32 unless stated, d = 64): the streaming,
 // materialised and causal kernels at T = 4096, multi-head with projections (8 heads, d_model
