@@ -1,5 +1,6 @@
 // gradient_check.cpp: the `gradient` check: a subject's backward pass against the reference
 // backward, after the reference itself has been checked against central finite differences.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -36,19 +37,28 @@ struct TensorVerdict {
   std::string largest;  // "dW_q[2][1]: got 0.3 vs expected 0.1"
 };
 
+// In f32 an entry passes within the f32 rule (f32_bound: twice the f32 reference's own error plus
+// 4 ulp), or within its rounding bound (`rounding`: what any correct f32 evaluation may err by,
+// in any order of its sums and with or without fused multiply-adds; the rule alone is a few ulp
+// too tight where the f32 reference happens to round luckily).
 TensorVerdict compare(const std::string& name, const Matrix& got, const Matrix& expected,
-                      const Matrix* expected32, const F64Tolerance& tol) {
+                      const Matrix* expected32, const Matrix* rounding, const F64Tolerance& tol) {
   TensorVerdict v;
-  const bool ok = expected32 ? within_f32(got.data, expected32->data, expected.data)
-                             : within_f64(got.data, expected.data, tol);
-  if (ok) return v;
+  if (got.rows != expected.rows || got.cols != expected.cols) {
+    v.differing = expected.data.size();
+    v.largest = name + ": shape " + std::to_string(got.rows) + " x " + std::to_string(got.cols) +
+                " vs " + std::to_string(expected.rows) + " x " + std::to_string(expected.cols);
+    return v;
+  }
+  if (!expected32 && within_f64(got.data, expected.data, tol)) return v;
   const double bound32 = expected32 ? f32_bound(expected32->data, expected.data) : 0;
   double worst = -1;
   for (int64_t r = 0; r < expected.rows; ++r)
     for (int64_t c = 0; c < expected.cols; ++c) {
       const double g = got(r, c), e = expected(r, c);
       const double diff = std::isfinite(g) ? std::fabs(g - e) : INFINITY;
-      const double allowed = expected32 ? bound32 : tol.atol + tol.rtol * std::fabs(e);
+      const double allowed = expected32 ? std::max(bound32, rounding ? (*rounding)(r, c) : 0.0)
+                                        : tol.atol + tol.rtol * std::fabs(e);
       if (diff <= allowed) continue;
       ++v.differing;
       if (diff > worst) {
@@ -82,11 +92,16 @@ Judgement judge_gradient(const CheckSpec& spec, CheckContext& ctx) {
                       "]: " + format_value(pr.analytic) + " vs " + format_value(pr.numeric));
 
   const LayerGradients got = ctx.subject_backward(problem, up);
-  std::optional<LayerGradients> expected32;
-  if (ctx.scalar() == Scalar::kF32) expected32 = reference::gradients_of(problem, up, Scalar::kF32);
+  std::optional<LayerGradients> expected32, rounding;
+  if (ctx.scalar() == Scalar::kF32) {
+    expected32 = reference::gradients_of(problem, up, Scalar::kF32);
+    rounding = reference::f32_rounding_bounds(problem, up);
+  }
   const auto g = gradient_tensors(got), e = gradient_tensors(expected);
   const auto e32 = expected32 ? gradient_tensors(*expected32)
                               : std::vector<std::pair<std::string, const Matrix*>>{};
+  const auto r32 =
+      rounding ? gradient_tensors(*rounding) : std::vector<std::pair<std::string, const Matrix*>>{};
   Judgement j;
   if (g.size() != e.size()) {
     j.summary = tag + "the backward returned " + std::to_string(g.size()) + " gradients; " +
@@ -99,8 +114,9 @@ Judgement judge_gradient(const CheckSpec& spec, CheckContext& ctx) {
   for (size_t i = 0; i < e.size(); ++i) {
     const std::string& name = e[i].first;
     all += (all.empty() ? "" : ", ") + name;
-    const TensorVerdict v = compare(name, *g[i].second, *e[i].second,
-                                    expected32 ? e32[i].second : nullptr, spec.tolerance);
+    const TensorVerdict v =
+        compare(name, *g[i].second, *e[i].second, expected32 ? e32[i].second : nullptr,
+                rounding ? r32[i].second : nullptr, spec.tolerance);
     const size_t n = e[i].second->data.size();
     if (v.differing == 0) {
       ++matched;

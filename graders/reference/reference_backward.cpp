@@ -2,6 +2,9 @@
 // next to the forward it differentiates.
 #include "graders/reference/reference_backward.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "graders/reference/reference_common.hpp"
 
 namespace awb::reference {
@@ -14,9 +17,15 @@ void require_shape(const awb_tensor& t, bool wanted, int64_t rows, int64_t cols,
   require(t.data && t.shape[0] == rows && t.shape[1] == cols, what);
 }
 
-template <class T>
-void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb_gradients& g,
-              Kind kind, BackwardVariation variation) {
+// The backward pass; with kMagnitudes, instead of each gradient entry, the sum of the absolute
+// values of everything its sums add up (every input and weight taken in absolute value, the
+// softmax's subtraction as an addition, the weights A as they are): the M of the rounding bound
+// (rounding_bound()). Returns the largest |score| magnitude Σ|q_i||k_i|·|factor| (magnitudes
+// only; 0 otherwise).
+template <class T, bool kMagnitudes = false>
+T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb_gradients& g,
+           Kind kind, BackwardVariation variation) {
+  auto in = [](T v) { return value_or_magnitude<kMagnitudes>(v); };
   const Shapes sh = shapes_of(p, kind);
   const int64_t T_ = sh.T_, C = sh.C, H = sh.H, DK = sh.DK, DV = sh.DV, OUT = sh.OUT;
   require(dz.data && dz.shape[0] == T_ && dz.shape[1] == OUT, "dZ has the wrong shape");
@@ -32,10 +41,14 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
   // back to Q and K (the mistake drops the scale from both, keeping the sharpness).
   Shapes shb = sh;
   if (variation == BackwardVariation::kNoScale) shb.factor = p.sharpness;
-  const T factor = static_cast<T>(shb.factor);
+  const T factor = in(static_cast<T>(shb.factor));
 
-  // Pass 0: the forward activations the gradients need.
+  // Pass 0: the forward activations the gradients need. The weights always come from the values;
+  // with kMagnitudes every product takes the projections' magnitudes.
   const Projections<T> pr = project<T>(p, sh);
+  const Projections<T> magnitudes = kMagnitudes ? project<T, true>(p, sh) : Projections<T>{};
+  const Projections<T>& pm = kMagnitudes ? magnitudes : pr;
+  T largest_score = 0;
   std::vector<T> dq(T_ * H * DK, T(0)), dk(T_ * H * DK, T(0)), dv(T_ * H * DV, T(0));
   std::vector<T> heads_out(T_ * H * DV, T(0)), dheads(T_ * H * DV, T(0));
 
@@ -44,9 +57,9 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
     for (int64_t i = 0; i < H * DV; ++i) {
       T acc = 0;
       if (sh.use_wo) {
-        for (int64_t o = 0; o < OUT; ++o) acc += at<T>(dz, t, o) * at<T>(p.w_o, i, o);
+        for (int64_t o = 0; o < OUT; ++o) acc += in(at<T>(dz, t, o)) * in(at<T>(p.w_o, i, o));
       } else {
-        acc = at<T>(dz, t, i);
+        acc = in(at<T>(dz, t, i));
       }
       dheads[t * H * DV + i] = acc;
     }
@@ -58,10 +71,16 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
       const int64_t visible = causal ? t + 1 : T_;
       score_row(pr, shb, h, t, scores);
       softmax_row(scores, visible, weights);
+      if constexpr (kMagnitudes) {
+        std::vector<T> score_magnitudes(T_);
+        score_row(pm, shb, h, t, score_magnitudes);
+        for (int64_t t2 = 0; t2 < visible; ++t2)
+          largest_score = std::max(largest_score, std::fabs(score_magnitudes[t2]));
+      }
       const T* dho = &dheads[t * H * DV + h * DV];
       for (int64_t t2 = 0; t2 < visible; ++t2) {
-        const T* v2 = &pr.v[t2 * H * DV + h * DV];
-        T acc = has_da ? at3<T>(*da, h, t, t2) : T(0);
+        const T* v2 = &pm.v[t2 * H * DV + h * DV];
+        T acc = has_da ? in(at3<T>(*da, h, t, t2)) : T(0);
         for (int64_t i = 0; i < DV; ++i) {
           acc += dho[i] * v2[i];                                 // ∂(A·V)/∂A
           dv[t2 * H * DV + h * DV + i] += weights[t2] * dho[i];  // ∂(A·V)/∂V
@@ -75,10 +94,11 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
       if (variation != BackwardVariation::kNoSoftmaxCorrection)
         for (int64_t t2 = 0; t2 < visible; ++t2) shared += weights[t2] * dweights[t2];
       for (int64_t t2 = 0; t2 < visible; ++t2) {
-        const T ds = weights[t2] * (dweights[t2] - shared) * factor;
+        const T ds =
+            weights[t2] * (kMagnitudes ? dweights[t2] + shared : dweights[t2] - shared) * factor;
         for (int64_t i = 0; i < DK; ++i) {
-          dq[t * H * DK + h * DK + i] += ds * pr.k[t2 * H * DK + h * DK + i];
-          dk[t2 * H * DK + h * DK + i] += ds * pr.q[t * H * DK + h * DK + i];
+          dq[t * H * DK + h * DK + i] += ds * pm.k[t2 * H * DK + h * DK + i];
+          dk[t2 * H * DK + h * DK + i] += ds * pm.q[t * H * DK + h * DK + i];
         }
       }
     }
@@ -89,7 +109,7 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
     for (int64_t i = 0; i < H * DV; ++i)
       for (int64_t o = 0; o < OUT; ++o) {
         T acc = 0;
-        for (int64_t t = 0; t < T_; ++t) acc += heads_out[t * H * DV + i] * at<T>(dz, t, o);
+        for (int64_t t = 0; t < T_; ++t) acc += heads_out[t * H * DV + i] * in(at<T>(dz, t, o));
         at<T>(g.dw_o, i, o) = acc;
       }
 
@@ -99,25 +119,27 @@ void backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, 
       T acc = 0;
       if (sh.projected) {
         for (int64_t o = 0; o < H * DK; ++o)
-          acc += dq[t * H * DK + o] * at<T>(p.w_q, c, o) + dk[t * H * DK + o] * at<T>(p.w_k, c, o);
-        for (int64_t o = 0; o < H * DV; ++o) acc += dv[t * H * DV + o] * at<T>(p.w_v, c, o);
+          acc += dq[t * H * DK + o] * in(at<T>(p.w_q, c, o)) +
+                 dk[t * H * DK + o] * in(at<T>(p.w_k, c, o));
+        for (int64_t o = 0; o < H * DV; ++o) acc += dv[t * H * DV + o] * in(at<T>(p.w_v, c, o));
       } else {
         acc = dq[t * C + c] + dk[t * C + c] + dv[t * C + c];
       }
       at<T>(g.dx, t, c) = acc;
     }
-  if (!sh.projected) return;
+  if (!sh.projected) return largest_score;
   auto weight_grad = [&](const std::vector<T>& d, int64_t width, const awb_tensor& out) {
     for (int64_t c = 0; c < C; ++c)
       for (int64_t o = 0; o < width; ++o) {
         T acc = 0;
-        for (int64_t t = 0; t < T_; ++t) acc += at<T>(p.x, t, c) * d[t * width + o];
+        for (int64_t t = 0; t < T_; ++t) acc += in(at<T>(p.x, t, c)) * d[t * width + o];
         at<T>(out, c, o) = acc;
       }
   };
   weight_grad(dq, H * DK, g.dw_q);
   weight_grad(dk, H * DK, g.dw_k);
   weight_grad(dv, H * DV, g.dw_v);
+  return largest_score;
 }
 
 }  // namespace
@@ -132,6 +154,34 @@ void attention_backward(const awb_problem& problem, const awb_tensor& dz, const 
     backward<float>(problem, dz, da, grads, kind, variation);
   } else {
     throw std::invalid_argument("unknown scalar type");
+  }
+}
+
+void attention_backward_rounding_bound(const awb_problem& problem, const awb_tensor& dz,
+                                       const awb_tensor* da, awb_gradients& bounds, Kind kind,
+                                       double unit_roundoff) {
+  detail::require(kind == Kind::kParameterFree || kind == Kind::kProjected,
+                  "the reference has a backward pass for softmax attention only");
+  detail::require(problem.scalar == AWB_SCALAR_F64, "the rounding bound is computed in f64");
+  const double largest_score =
+      backward<double, true>(problem, dz, da, bounds, kind, BackwardVariation::kExact);
+  const detail::Shapes s = detail::shapes_of(problem, kind);
+  auto gamma = [&](double n) { return n * unit_roundoff / (1 - n * unit_roundoff); };
+  // The longest chain of roundings to a weight gradient: projections (C terms), a score (DK and
+  // the factor), the softmax (the maximum's subtraction, exp, a sum of T, the division), dHeads
+  // (OUT), a dA entry (DV, plus the given dA), the shared sum (T), dS (3), dQ/dK/dV (T terms),
+  // then dW (T terms) or dX (H·(2·DK + DV) terms), and the rounding of the six inputs.
+  const double n = double(s.C + s.DK + s.DV + s.OUT + 3 * s.T_) +
+                   double(std::max(s.T_, s.H * (2 * s.DK + s.DV))) + 14;
+  // A score's error (its own sums, C + DK + 2 roundings, of magnitude at most largest_score)
+  // moves its row's weights by at most three times that, relatively; A enters each term of
+  // dS twice (A and A·dA), each other term once.
+  const double weights = 3 * gamma(double(s.C + s.DK + 2)) * largest_score;
+  const double scale = gamma(n) + 2 * weights;
+  for (awb_tensor* t : {&bounds.dx, &bounds.dw_q, &bounds.dw_k, &bounds.dw_v, &bounds.dw_o}) {
+    if (!t->data) continue;
+    for (int64_t i = 0; i < t->shape[0]; ++i)
+      for (int64_t j = 0; j < t->shape[1]; ++j) detail::at<double>(*t, i, j) *= scale;
   }
 }
 

@@ -27,6 +27,18 @@ void attention_backward(const awb_problem& problem, const awb_tensor& dz, const 
                         awb_gradients& grads, Kind kind,
                         BackwardVariation variation = BackwardVariation::kExact);
 
+// What a correct f32 backward may differ from the exact gradients by, entry by entry, whatever
+// the order of its sums and whether it fuses multiply-adds: the first-order rounding bound
+// γ_n·M (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.1: a sum of n terms
+// computed in any order errs by at most γ_n = n·u / (1 − n·u) times the sum of their absolute
+// values), with M each entry's sum of absolute values through the whole pass, n the longest chain
+// of roundings to it, and the weights' own error from their scores' rounding added. `problem`
+// and the buffers are f64; `bounds` is shaped as the gradients; u is the unit roundoff (2⁻²⁴ for
+// f32).
+void attention_backward_rounding_bound(const awb_problem& problem, const awb_tensor& dz,
+                                       const awb_tensor* da, awb_gradients& bounds, Kind kind,
+                                       double unit_roundoff);
+
 }  // namespace awb::reference
 
 #endif  // AWB_GRADERS_REFERENCE_REFERENCE_BACKWARD_HPP_

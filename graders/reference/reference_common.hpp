@@ -40,22 +40,33 @@ struct Shapes {
 Shapes shapes_of(const awb_problem& p, Kind kind);
 
 // Queries, keys and values, T_ × H·DK (q, k) and T_ × H·DV (v), row-major. Without projections
-// each is X itself.
+// each is X itself. With kMagnitudes, what each entry's sum adds up in absolute value: Σ|x||w|.
 template <class T>
 struct Projections {
   std::vector<T> q, k, v;
 };
-template <class T>
+
+// v itself, or |v| when the caller propagates magnitudes instead of values.
+template <bool kMagnitudes, class T>
+T value_or_magnitude(T v) {
+  if constexpr (kMagnitudes)
+    return std::fabs(v);
+  else
+    return v;
+}
+
+template <class T, bool kMagnitudes = false>
 Projections<T> project(const awb_problem& p, const Shapes& s) {
+  auto in = [](T v) { return value_or_magnitude<kMagnitudes>(v); };
   Projections<T> out{std::vector<T>(s.T_ * s.H * s.DK), std::vector<T>(s.T_ * s.H * s.DK),
                      std::vector<T>(s.T_ * s.H * s.DV)};
   for (int64_t t = 0; t < s.T_; ++t) {
     for (int64_t o = 0; o < s.H * s.DK; ++o) {
       T sq = 0, sk = 0;
       for (int64_t c = 0; c < s.C; ++c) {
-        const T xc = at<T>(p.x, t, c);
-        sq += xc * (s.projected ? at<T>(p.w_q, c, o) : T(c == o));
-        sk += xc * (s.projected ? at<T>(p.w_k, c, o) : T(c == o));
+        const T xc = in(at<T>(p.x, t, c));
+        sq += xc * (s.projected ? in(at<T>(p.w_q, c, o)) : T(c == o));
+        sk += xc * (s.projected ? in(at<T>(p.w_k, c, o)) : T(c == o));
       }
       out.q[t * s.H * s.DK + o] = sq;
       out.k[t * s.H * s.DK + o] = sk;
@@ -63,7 +74,7 @@ Projections<T> project(const awb_problem& p, const Shapes& s) {
     for (int64_t o = 0; o < s.H * s.DV; ++o) {
       T sv = 0;
       for (int64_t c = 0; c < s.C; ++c)
-        sv += at<T>(p.x, t, c) * (s.projected ? at<T>(p.w_v, c, o) : T(c == o));
+        sv += in(at<T>(p.x, t, c)) * (s.projected ? in(at<T>(p.w_v, c, o)) : T(c == o));
       out.v[t * s.H * s.DV + o] = sv;
     }
   }

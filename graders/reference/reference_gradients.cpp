@@ -1,6 +1,7 @@
 // reference_gradients.cpp: host matrices in and out of the reference kernels.
 #include "graders/reference/reference_gradients.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include "graders/model/abi_buffers.hpp"
@@ -39,6 +40,17 @@ LayerGradients gradients_typed(const ProblemSpec& p, const BackwardSeed& up, Bac
 }
 
 }  // namespace
+
+LayerGradients f32_rounding_bounds(const ProblemSpec& p, const BackwardSeed& up) {
+  AbiBuffers<double> b;
+  const awb_problem prob = b.problem(p, 1);
+  const awb_tensor dz = b.bind(up.dz);
+  const awb_tensor da = b.bind_planes(up.da);
+  awb_gradients g = b.gradients_like(p, 0.0);
+  attention_backward_rounding_bound(prob, dz, da.data ? &da : nullptr, g, kind_of(p),
+                                    std::ldexp(1.0, -24));
+  return to_gradients<double>(g);
+}
 
 ForwardResult forward_of(const ProblemSpec& problem, Scalar scalar) {
   if (scalar == Scalar::kF64) return forward_typed<double>(problem);

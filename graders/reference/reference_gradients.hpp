@@ -15,6 +15,9 @@ namespace awb::reference {
 ForwardResult forward_of(const ProblemSpec& problem, Scalar scalar);
 LayerGradients gradients_of(const ProblemSpec& problem, const BackwardSeed& upstream, Scalar scalar,
                             BackwardVariation variation = BackwardVariation::kExact);
+// Per entry, what an f32 backward may err by from the exact gradients whatever its order of
+// evaluation (attention_backward_rounding_bound, u = 2⁻²⁴).
+LayerGradients f32_rounding_bounds(const ProblemSpec& problem, const BackwardSeed& upstream);
 
 }  // namespace awb::reference
 

@@ -1,6 +1,7 @@
 // tolerance.cpp: the comparison rules behind every `reference` check.
 #include "graders/tolerance/tolerance.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -51,6 +52,17 @@ bool within_f32(std::span<const double> got, std::span<const double> f32_referen
                 std::span<const double> f64_reference) {
   const Difference d = max_difference(got, f64_reference);
   return d.shapes_match && d.max_abs <= f32_bound(f32_reference, f64_reference);
+}
+
+bool within_f32(std::span<const double> got, std::span<const double> f32_reference,
+                std::span<const double> f64_reference, std::span<const double> rounding) {
+  if (got.size() != f64_reference.size() || rounding.size() != f64_reference.size()) return false;
+  const double bound = f32_bound(f32_reference, f64_reference);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double diff = std::isfinite(got[i]) ? std::fabs(got[i] - f64_reference[i]) : INFINITY;
+    if (!(diff <= std::max(bound, rounding[i]))) return false;
+  }
+  return true;
 }
 
 }  // namespace awb::grade

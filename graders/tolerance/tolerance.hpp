@@ -32,6 +32,11 @@ bool within_f64(std::span<const double> got, std::span<const double> expected,
 double f32_bound(std::span<const double> f32_reference, std::span<const double> f64_reference);
 bool within_f32(std::span<const double> got, std::span<const double> f32_reference,
                 std::span<const double> f64_reference);
+// The same, where entry i may also err by rounding[i]: the rounding bound of any correct f32
+// evaluation (the reference's attention_backward_rounding_bound). The rule alone can be a few
+// ulp too tight for an evaluation in another order when the f32 reference rounds luckily.
+bool within_f32(std::span<const double> got, std::span<const double> f32_reference,
+                std::span<const double> f64_reference, std::span<const double> rounding);
 
 }  // namespace awb::grade
 
