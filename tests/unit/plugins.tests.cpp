@@ -66,11 +66,12 @@ TEST_CASE("bundled plugins agree with the reference kernels", "[plugin][referenc
 }
 
 TEST_CASE("the streaming and threaded paths agree with the reference", "[plugin][streaming]") {
-  // Sizes around the kernel's 128-row blocks and 512-key tiles, and T = 1; the larger cases run
-  // on two threads.
+  // Sizes around the Eigen kernel's 128-row blocks and 512-key tiles, the fused kernel's 64-key
+  // panels, 132-row blocks and 256-key tiles (fused_attention.hpp), and T = 1; the larger cases
+  // run on two threads.
   std::mt19937_64 rng(4242);
   const auto& cat = test::bundled_catalog();
-  const int64_t sizes[] = {1, 2, 127, 128, 129, 300, 511, 513, 700};
+  const int64_t sizes[] = {1, 2, 65, 127, 128, 129, 133, 257, 300, 511, 513, 700};
   for (const char* id : {"parameter-free", "multi-head", "causal"}) {
     const auto ref = core::find_variant(cat, id);
     const uint64_t caps = ref.variant->capabilities;
