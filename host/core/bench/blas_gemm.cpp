@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <awb/isa.hpp>
 #include <boost/dll/shared_library.hpp>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -58,8 +58,8 @@ BlasGemm::BlasGemm() {
     lib->sgemm = &lib->so.get<Sgemm>("cblas_sgemm");
     lib->dgemm = &lib->so.get<Dgemm>("cblas_dgemm");
     lib->set_threads = &lib->so.get<SetThreads>("openblas_set_num_threads");
-    description_ = std::string(lib->so.get<Text>("openblas_get_config")()) + " (kernels: " +
-                   lib->so.get<Text>("openblas_get_corename")() +
+    description_ = std::string(lib->so.get<Text>("openblas_get_config")()) +
+                   " (kernels: " + lib->so.get<Text>("openblas_get_corename")() +
                    (chosen_here ? ", by OPENBLAS_CORETYPE for this AVX-512 CPU)" : ")");
   } catch (const std::exception& e) {
     description_ = std::string("not measured: ") + kSoname + " lacks " + e.what();
