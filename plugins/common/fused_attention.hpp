@@ -77,18 +77,17 @@ struct Packed {
     constexpr Eigen::Index kPanelKeys = Blocking<Scalar>::kPanelKeys;
     const Eigen::Index T = key.rows(), dv = value.cols();
     for (Eigen::Index j = first; j < first + count; ++j) {
+      // K's panel written row by row (each of its d_k rows contiguous), V row by row.
       Scalar* kp = k.data() + (h * panels + j) * kPanelSize();
+      const Eigen::Index t0 = j * kPanelKeys, n = std::clamp<Eigen::Index>(T - t0, 0, kPanelKeys);
+      for (Eigen::Index p = 0; p < dk; ++p, kp += kPanelKeys) {
+        for (Eigen::Index c = 0; c < n; ++c) kp[c] = key(t0 + c, p);
+        std::fill(kp + n, kp + kPanelKeys, Scalar(0));
+      }
       for (Eigen::Index c = 0; c < kPanelKeys; ++c) {
-        const Eigen::Index t = j * kPanelKeys + c;
-        Scalar* vp = v.data() + (h * keys_padded() + t) * dv_padded;
-        if (t < T) {
-          for (Eigen::Index p = 0; p < dk; ++p) kp[p * kPanelKeys + c] = key(t, p);
-          for (Eigen::Index e = 0; e < dv; ++e) vp[e] = value(t, e);
-          std::fill(vp + dv, vp + dv_padded, Scalar(0));
-        } else {
-          for (Eigen::Index p = 0; p < dk; ++p) kp[p * kPanelKeys + c] = Scalar(0);
-          std::fill(vp, vp + dv_padded, Scalar(0));
-        }
+        Scalar* vp = v.data() + (h * keys_padded() + t0 + c) * dv_padded;
+        for (Eigen::Index e = 0; e < (c < n ? dv : 0); ++e) vp[e] = value(t0 + c, e);
+        std::fill(vp + (c < n ? dv : 0), vp + dv_padded, Scalar(0));
       }
     }
   }
