@@ -166,8 +166,8 @@ TEST_CASE("the f32 rounding bound holds every correct f32 backward and no mistak
         }
       }
       // A worst case: every sum's terms taken in absolute value, through the whole chain. On
-      // these problems it comes to a few per mille of the largest gradient, some ten times the
-      // largest f32 error actually made; far below what any mistake changes (below).
+      // these problems it came to 0.5–2 % of the largest gradient, hundreds of times the f32
+      // error actually made; still below what each mistake changes (below).
       CHECK(largest_bound < 0.05 * largest_value);
       // One token leaves the softmax nothing to get wrong (its weight is 1 whatever the scores).
       if (tokens == 1) continue;
