@@ -58,16 +58,16 @@ struct Packed {
   AlignedVector<Scalar> k, v;
   Eigen::Index panels = 0, dk = 0, dv_padded = 0;
   Eigen::Index keys_padded() const { return panels * Blocking<Scalar>::kPanelKeys; }
-  const Scalar* k_head(int h) const { return k.data() + h * panels * kPanelSize(); }
+  const Scalar* k_head(int h) const { return k.data() + h * panels * panel_size(); }
   const Scalar* v_head(int h) const { return v.data() + h * keys_padded() * dv_padded; }
-  Eigen::Index kPanelSize() const { return dk * Blocking<Scalar>::kPanelKeys; }
+  Eigen::Index panel_size() const { return dk * Blocking<Scalar>::kPanelKeys; }
 
   void resize(int heads, Eigen::Index tokens, Eigen::Index dk_, Eigen::Index dv) {
     using B = Blocking<Scalar>;
     panels = (tokens + B::kPanelKeys - 1) / B::kPanelKeys;
     dk = dk_;
     dv_padded = (dv + B::kLanes - 1) / B::kLanes * B::kLanes;
-    k.resize(static_cast<size_t>(heads * panels * kPanelSize()));
+    k.resize(static_cast<size_t>(heads * panels * panel_size()));
     v.resize(static_cast<size_t>(heads * keys_padded() * dv_padded));
   }
 
@@ -78,7 +78,7 @@ struct Packed {
     const Eigen::Index T = key.rows(), dv = value.cols();
     for (Eigen::Index j = first; j < first + count; ++j) {
       // K's panel written row by row (each of its d_k rows contiguous), V row by row.
-      Scalar* kp = k.data() + (h * panels + j) * kPanelSize();
+      Scalar* kp = k.data() + (h * panels + j) * panel_size();
       const Eigen::Index t0 = j * kPanelKeys, n = std::clamp<Eigen::Index>(T - t0, 0, kPanelKeys);
       for (Eigen::Index p = 0; p < dk; ++p, kp += kPanelKeys) {
         for (Eigen::Index c = 0; c < n; ++c) kp[c] = key(t0 + c, p);
