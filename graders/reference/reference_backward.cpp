@@ -66,13 +66,13 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
 
   // Pass 2: per head and query, back through A·V and the softmax into S, then into Q and K.
   std::vector<T> scores(T_), weights(T_), dweights(T_);
+  std::vector<T> score_magnitudes(kMagnitudes ? T_ : 0);
   for (int64_t h = 0; h < H; ++h) {
     for (int64_t t = 0; t < T_; ++t) {
       const int64_t visible = causal ? t + 1 : T_;
       score_row(pr, shb, h, t, scores);
       softmax_row(scores, visible, weights);
       if constexpr (kMagnitudes) {
-        std::vector<T> score_magnitudes(T_);
         score_row(pm, shb, h, t, score_magnitudes);
         for (int64_t t2 = 0; t2 < visible; ++t2)
           largest_score = std::max(largest_score, std::fabs(score_magnitudes[t2]));

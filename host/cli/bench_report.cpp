@@ -19,8 +19,7 @@ namespace {
 constexpr const char* kFlopCount =
     "the variant's own cost model (org.awb.cost/1, 2 per multiply-add, its parameters included); "
     "without one, GFLOP/s, xGEMM, xBLAS and %peak are left empty, and so are they when the model "
-    "claims "
-    "more than the measured FMA peak";
+    "claims more than the measured FMA peak";
 constexpr const char* kMemoryMethod =
     "resident high water (VmHWM, reset via /proc/self/clear_refs after malloc_trim) above the "
     "resident size with the inputs and outputs already allocated and written";
