@@ -1,7 +1,9 @@
 // main.cpp: awb-runner, the process that hosts ONE untrusted plugin for the host. It opens the
 // plugin file, locks itself down, only then loads the plugin (static constructors run inside
 // dlopen), answers forward and backward requests on fd 3 with exactly one result frame each on
-// fd 4, and exits. fd 0 is /dev/null; fds 1 and 2 are the host's capped output pipes.
+// fd 4, and exits. fd 0 is /dev/null; fds 1 and 2 are the host's capped output pipes. Started as
+// `awb-runner --zygote FD --parent PID` it is instead the zygote that starts the others
+// (zygote.hpp), each of them then going through run_runner() as a spawned one does.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -19,6 +21,8 @@
 #include "runner/option_number.hpp"
 #include "runner/protocol.hpp"
 #include "runner/serve.hpp"
+#include "runner/zygote.hpp"
+#include "runner/zygote_wire.hpp"
 
 namespace {
 
@@ -33,8 +37,9 @@ static_assert(kRequestFd == 3 && kResultFd == 4, "the usage text and messages na
                "usage: awb-runner --plugin FILE --scratch DIR [--level process|limited|confined]\n"
                "                  [--parent PID] [--uid UID] [--cpu-seconds S] [--memory-mb N]\n"
                "                  [--file-mb N] [--open-files N]\n"
-               "Started by awb with its request pipe on fd 3 and its result pipe on fd 4;\n"
-               "not meant to be run by hand.\n",
+               "       awb-runner --zygote FD --parent PID\n"
+               "Started by awb with its request pipe on fd 3 and its result pipe on fd 4\n"
+               "(or, as the zygote, its request socket on FD); not meant to be run by hand.\n",
                why);
   std::_Exit(2);
 }
@@ -66,7 +71,9 @@ extern "C" const char* __ubsan_default_options() { return "symbolize=0"; }
 extern "C" int __lsan_is_turned_off() { return 1; }
 #endif
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_runner(int argc, char** argv) {
   // Only the descriptors the protocol names survive, whatever the parent leaked.
   ::close_range(kResultFd + 1, ~0U, 0);
   ::signal(SIGPIPE, SIG_IGN);
@@ -127,4 +134,25 @@ int main(int argc, char** argv) {
     return 0;
   }
   return awb::runner::serve(plugin_fd, report, kRequestFd, kResultFd);
+}
+
+// awb-runner --zygote FD --parent PID: only that descriptor survives besides 0-2.
+int run_zygote(int argc, char** argv) {
+  if (argc != 5 || std::string_view(argv[3]) != option::kParent)
+    usage("--zygote needs FD and --parent PID");
+  const int socket = number<int>(awb::runner::kZygoteOption, argv[2]);
+  const pid_t parent = number<pid_t>(option::kParent, argv[4]);
+  if (socket <= 2 || ::fcntl(socket, F_GETFD) < 0) usage("--zygote FD is not an open socket");
+  ::close_range(static_cast<unsigned>(socket) + 1, ~0U, 0);
+  if (socket > 3) ::close_range(3, static_cast<unsigned>(socket) - 1, 0);
+  awb::runner::prepare_seccomp();
+  return awb::runner::serve_zygote(socket, parent, run_runner);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == awb::runner::kZygoteOption)
+    return run_zygote(argc, argv);
+  return run_runner(argc, argv);
 }

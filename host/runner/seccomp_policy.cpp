@@ -4,15 +4,21 @@
 // fails with EPERM. libseccomp 2.5.4 cannot name calls newer than itself, which the default
 // action covers.
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #include "runner/lockdown.hpp"
 
@@ -181,21 +187,14 @@ constexpr const char* kForbiddenNames[] = {"fork",
                                            "landlock_restrict_self",
                                            "seccomp"};
 
-}  // namespace
-
-bool apply_seccomp(std::string& why, bool writable_files) {
-  struct sigaction sa {};
-  sa.sa_sigaction = on_sigsys;
-  sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  if (::sigaction(SIGSYS, &sa, nullptr) != 0) {
-    why = std::string("sigaction: ") + std::strerror(errno);
-    return false;
-  }
+// The allowlist for a process whose pid is `self` (signals go to itself only), or null with
+// `why`. Fills the table of forbidden calls' names afresh.
+scmp_filter_ctx build_filter(bool writable_files, pid_t self, std::string& why) {
+  g_n_forbidden = 0;
   scmp_filter_ctx ctx = ::seccomp_init(SCMP_ACT_ERRNO(EPERM));
   if (!ctx) {
     why = "seccomp_init failed";
-    return false;
+    return nullptr;
   }
   int rc = 0;
   auto add = [&](uint32_t action, const char* name, unsigned n, const scmp_arg_cmp* cmp) {
@@ -230,7 +229,6 @@ bool apply_seccomp(std::string& why, bool writable_files) {
   add(SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, nullptr);
   for (const char* name : kForbiddenNames) forbid(name, 0, nullptr);
 
-  const pid_t self = ::getpid();
   // Threads yes, processes no: clone must carry CLONE_THREAD; clone3's flags live in memory a
   // filter cannot read, so it is answered ENOSYS and the C library falls back to clone.
   const scmp_arg_cmp thread[] = {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD)};
@@ -266,9 +264,88 @@ bool apply_seccomp(std::string& why, bool writable_files) {
   if (rc != 0) {
     why = std::string("rule: ") + std::strerror(-rc);
     ::seccomp_release(ctx);
+    return nullptr;
+  }
+  return ctx;
+}
+
+// The filter as the kernel takes it, or empty.
+std::vector<sock_filter> export_program(scmp_filter_ctx ctx) {
+  std::vector<sock_filter> program;
+  const int fd = ::memfd_create("awb-seccomp", MFD_CLOEXEC);
+  if (fd < 0) return program;
+  struct stat st {};
+  if (::seccomp_export_bpf(ctx, fd) == 0 && ::fstat(fd, &st) == 0 &&
+      st.st_size % static_cast<off_t>(sizeof(sock_filter)) == 0) {
+    program.resize(static_cast<size_t>(st.st_size) / sizeof(sock_filter));
+    if (::pread(fd, program.data(), static_cast<size_t>(st.st_size), 0) != st.st_size)
+      program.clear();
+  }
+  ::close(fd);
+  return program;
+}
+
+// A filter compiled once (in the zygote) for every runner it starts: the program and the places
+// that hold the pid, which each runner writes its own into.
+struct Prepared {
+  std::vector<sock_filter> program;
+  std::vector<size_t> pid_slots;
+};
+std::optional<Prepared> g_prepared[2];  // [writable_files]
+
+std::vector<sock_filter> compile_for(bool writable_files, pid_t self) {
+  std::string why;
+  scmp_filter_ctx ctx = build_filter(writable_files, self, why);
+  if (!ctx) return {};
+  std::vector<sock_filter> program = export_program(ctx);
+  ::seccomp_release(ctx);
+  return program;
+}
+
+}  // namespace
+
+void prepare_seccomp() {
+  // Two pids no process has (above the kernel's pid_max limit of 2^22): compiled with each, the
+  // programs must differ in exactly the constants that hold them, or nothing is prepared.
+  constexpr pid_t kFirst = 0x7fff1234, kSecond = 0x7ffe4321;
+  for (bool writable : {false, true}) {
+    const std::vector<sock_filter> a = compile_for(writable, kFirst);
+    const std::vector<sock_filter> b = compile_for(writable, kSecond);
+    if (a.empty() || a.size() != b.size()) continue;
+    Prepared p{a, {}};
+    bool same_shape = true;
+    for (size_t i = 0; i < a.size() && same_shape; ++i) {
+      const bool pid_here =
+          a[i].k == static_cast<uint32_t>(kFirst) && b[i].k == static_cast<uint32_t>(kSecond);
+      same_shape = a[i].code == b[i].code && a[i].jt == b[i].jt && a[i].jf == b[i].jf &&
+                   (a[i].k == b[i].k || pid_here);
+      if (pid_here) p.pid_slots.push_back(i);
+    }
+    if (same_shape && !p.pid_slots.empty()) g_prepared[writable] = std::move(p);
+  }
+}
+
+bool apply_seccomp(std::string& why, bool writable_files) {
+  struct sigaction sa {};
+  sa.sa_sigaction = on_sigsys;
+  sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  if (::sigaction(SIGSYS, &sa, nullptr) != 0) {
+    why = std::string("sigaction: ") + std::strerror(errno);
     return false;
   }
-  rc = ::seccomp_load(ctx);
+  const pid_t self = ::getpid();
+  if (const auto& prepared = g_prepared[writable_files]) {
+    std::vector<sock_filter> program = prepared->program;
+    for (size_t i : prepared->pid_slots) program[i].k = static_cast<uint32_t>(self);
+    const sock_fprog prog{static_cast<unsigned short>(program.size()), program.data()};
+    if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0) return true;
+    why = std::string("load: ") + std::strerror(errno);
+    return false;
+  }
+  scmp_filter_ctx ctx = build_filter(writable_files, self, why);
+  if (!ctx) return false;
+  const int rc = ::seccomp_load(ctx);
   ::seccomp_release(ctx);
   if (rc != 0) {
     why = std::string("load: ") + std::strerror(-rc);

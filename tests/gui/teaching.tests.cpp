@@ -31,7 +31,12 @@ int runners_serving(const QString& plugin) {
     QFile f("/proc/" + pid + "/cmdline");
     if (!f.open(QIODevice::ReadOnly)) continue;
     const QByteArray cmd = f.readAll();
-    n += cmd.contains("awb-runner") && cmd.contains(plugin.toUtf8());
+    if (!cmd.contains("awb-runner")) continue;
+    // A runner from the zygote was never exec'd: its command line is the zygote's, and the
+    // plugin shows among its mappings once loaded.
+    QFile maps("/proc/" + pid + "/maps");
+    n += cmd.contains(plugin.toUtf8()) ||
+         (maps.open(QIODevice::ReadOnly) && maps.readAll().contains(plugin.toUtf8()));
   }
   return n;
 }

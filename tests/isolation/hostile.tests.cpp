@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -25,6 +27,7 @@
 #include "core/plugins/plugin_loader.hpp"
 #include "core/plugins/subjects.hpp"
 #include "core/plugins/variant_session.hpp"
+#include "core/runner_client/runner_zygote.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;
@@ -153,7 +156,8 @@ std::vector<std::string> leftovers() {
       if (key == "PPid:") is >> ppid;
       if (key == "Uid:") is >> uid;
     }
-    if (ppid == ::getpid()) out.push_back(pid + " " + name + " uid " + std::to_string(uid));
+    if (ppid == ::getpid() && std::stol(pid) != core::zygote_pid())
+      out.push_back(pid + " " + name + " uid " + std::to_string(uid));
   }
   return out;
 }
@@ -279,6 +283,62 @@ TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
   const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
   CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
   CHECK_NOTHROW(session->finish());
+}
+
+namespace {
+
+// This process's children whose command line holds `word`.
+std::vector<pid_t> children_running(const std::string& word) {
+  std::vector<pid_t> out;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line) || line.rfind(')') == std::string::npos) continue;
+    std::istringstream rest(line.substr(line.rfind(')') + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    std::ifstream cmd(entry.path() / "cmdline");
+    const std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
+    if (ppid == ::getpid() && state != 'Z' && cmdline.find(word) != std::string::npos)
+      out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("runners come from one zygote as this process's children; a killed zygote is replaced",
+          "[isolation]") {
+  const core::Catalog cat = core::load_catalog({plugin_file("good")});
+  REQUIRE(cat.failures.empty());
+  const auto& p = cat.plugins.at(0);
+  const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
+  auto run_one = [&] {
+    auto session = core::open_session({&p, &p.variants.at(0)}, {});
+    CHECK(session->isolation() != runner::Isolation::kInProcess);
+    CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
+    // While it runs, the runner is our child (not the zygote's): we wait for it and read its
+    // CPU clock, and its parent-death signal names us. (One from the zygote was never exec'd:
+    // its command line is the zygote's.)
+    const size_t during = children_running("awb-runner").size();
+    CHECK_NOTHROW(session->finish());
+    CHECK(children_running("awb-runner").size() + 1 == during);
+  };
+  run_one();
+  run_one();
+  const std::vector<pid_t> zygotes = children_running("--zygote");
+  REQUIRE(zygotes.size() == 1);
+  REQUIRE(::kill(zygotes[0], SIGKILL) == 0);
+  // The next runner finds the zygote gone and is spawned afresh; the one after that comes from
+  // a new zygote. Both run as before.
+  run_one();
+  run_one();
+  const std::vector<pid_t> after = children_running("--zygote");
+  REQUIRE(after.size() == 1);
+  CHECK(after[0] != zygotes[0]);
 }
 
 TEST_CASE("a backward fault spoils only its own call, the session's next call runs as usual",

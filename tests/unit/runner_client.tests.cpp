@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "core/runner_client/unique_fd.hpp"
 #include "graders/model/error.hpp"
 #include "runner/command_line.hpp"
+#include "runner/zygote_wire.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;
@@ -152,4 +154,62 @@ TEST_CASE("a verdict ends with the last lines the plugin printed", "[runner]") {
   // The runner's own verdict line is the verdict's business, not the excerpt's.
   CHECK(core::output_excerpt("", "err\nawb-runner: forbidden system call: socket\n") ==
         "\n--- the end of its output ---\nerr");
+}
+
+TEST_CASE("a zygote request survives the trip and a malformed one is refused", "[runner]") {
+  const runner::ZygoteRequest request{{"/usr/bin/awb-runner", "--plugin", "/p/x.so", ""},
+                                      {"PATH=/usr/bin:/bin", "AWB_KERNEL_ISA=avx2"},
+                                      {1, 2, 3, 4}};
+  const auto bytes = runner::encode(request);
+  REQUIRE(bytes);
+  const auto back = runner::decode_zygote_request(bytes->data(), bytes->size());
+  REQUIRE(back);
+  CHECK(back->args == request.args);
+  CHECK(back->env == request.env);
+  CHECK(back->targets == request.targets);
+  // Every cut short is refused, and so are bytes left over.
+  for (size_t n = 0; n < bytes->size(); ++n)
+    CHECK_FALSE(runner::decode_zygote_request(bytes->data(), n));
+  std::vector<uint8_t> longer = *bytes;
+  longer.push_back(0);
+  CHECK_FALSE(runner::decode_zygote_request(longer.data(), longer.size()));
+  // No argv, a negative descriptor number, more descriptors than one message carries.
+  const auto no_argv = runner::encode(runner::ZygoteRequest{{}, {}, {}});
+  REQUIRE(no_argv);
+  CHECK_FALSE(runner::decode_zygote_request(no_argv->data(), no_argv->size()));
+  const auto negative = runner::encode(runner::ZygoteRequest{{"x"}, {}, {-1}});
+  REQUIRE(negative);
+  CHECK_FALSE(runner::decode_zygote_request(negative->data(), negative->size()));
+  CHECK_FALSE(runner::encode(
+      runner::ZygoteRequest{{"x"}, {}, std::vector<int>(runner::kMaxZygoteDescriptors + 1, 5)}));
+  CHECK_FALSE(
+      runner::encode(runner::ZygoteRequest{{std::string(runner::kMaxZygoteRequest, 'a')}, {}, {}}));
+}
+
+TEST_CASE("descriptors travel with a zygote message, in order", "[runner]") {
+  int sv[2];
+  REQUIRE(::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == 0);
+  core::UniqueFd a(sv[0]), b(sv[1]);
+  int p1[2], p2[2];
+  REQUIRE(::pipe2(p1, O_CLOEXEC) == 0);
+  REQUIRE(::pipe2(p2, O_CLOEXEC) == 0);
+  core::UniqueFd r1(p1[0]), w1(p1[1]), r2(p2[0]), w2(p2[1]);
+  REQUIRE(runner::send_with_descriptors(a.get(), {7, 8, 9}, {w1.get(), w2.get()}));
+  std::vector<uint8_t> bytes;
+  std::vector<int> fds;
+  REQUIRE(runner::receive_with_descriptors(b.get(), bytes, fds) == 3);
+  CHECK(bytes == std::vector<uint8_t>{7, 8, 9});
+  REQUIRE(fds.size() == 2);
+  core::UniqueFd got1(fds[0]), got2(fds[1]);
+  CHECK((::fcntl(got1.get(), F_GETFD) & FD_CLOEXEC) != 0);
+  // The first received descriptor is the first pipe's write end, the second the second's.
+  REQUIRE(::write(got1.get(), "1", 1) == 1);
+  REQUIRE(::write(got2.get(), "2", 1) == 1);
+  char c1 = 0, c2 = 0;
+  REQUIRE(::read(r1.get(), &c1, 1) == 1);
+  REQUIRE(::read(r2.get(), &c2, 1) == 1);
+  CHECK(c1 == '1');
+  CHECK(c2 == '2');
+  a.reset();
+  CHECK(runner::receive_with_descriptors(b.get(), bytes, fds) == 0);  // the other end closed
 }

@@ -37,7 +37,11 @@ RunnerProcess::RunnerProcess(const fs::path& plugin, const RunnerOptions& option
 void RunnerProcess::spawn(const fs::path& plugin, RunnerPipes& pipes) {
   const std::vector<std::string> args = runner_arguments(plugin, scratch_, options_);
   pid_t pid = -1;
-  const int rc = spawn_runner(args, pipes, pid);
+  int rc = spawn_runner(args, pipes, pid);
+  if (rc == kZygoteLostRequest) {
+    pipes = open_runner_pipes();  // the old ones close: a runner the zygote started gets EOF
+    rc = spawn_runner(args, pipes, pid, false);
+  }
   if (rc != 0) {
     end_process();
     throw Error(error_id(Fault::kSpawnFailed),

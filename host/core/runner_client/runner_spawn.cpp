@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "core/base/install_paths.hpp"
+#include "core/runner_client/runner_zygote.hpp"
 #include "graders/model/error.hpp"
 #include "runner/command_line.hpp"
 
@@ -174,13 +175,37 @@ std::vector<std::string> runner_arguments(const fs::path& plugin, const fs::path
   return args;
 }
 
-int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes, pid_t& pid) {
-  return spawn_sandboxed(args,
-                         {{pipes.child_out.get(), runner::kStdoutFd},
-                          {pipes.child_err.get(), runner::kStderrFd},
-                          {pipes.child_request.get(), runner::kRequestFd},
-                          {pipes.child_result.get(), runner::kResultFd}},
-                         pid);
+int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes, pid_t& pid,
+                 bool through_zygote) {
+  const std::vector<std::pair<int, int>> descriptors = {
+      {pipes.child_out.get(), runner::kStdoutFd},
+      {pipes.child_err.get(), runner::kStderrFd},
+      {pipes.child_request.get(), runner::kRequestFd},
+      {pipes.child_result.get(), runner::kResultFd}};
+  if (through_zygote && zygote_enabled()) {
+    const ZygoteStart z = start_from_zygote(args, sandbox_environment(), descriptors, pid);
+    if (z.error == 0) return 0;
+    if (!z.spawn_instead) return kZygoteLostRequest;
+  }
+  return spawn_sandboxed(args, descriptors, pid);
+}
+
+std::vector<std::string> sandbox_environment() {
+  std::vector<std::string> env = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
+  for (char** e = environ; *e; ++e) {
+    const std::string_view v = *e;
+    if (v.starts_with("ASAN_OPTIONS=") || v.starts_with("UBSAN_OPTIONS=") ||
+        v.starts_with("LSAN_OPTIONS=") || v.starts_with("AWB_KERNEL_ISA="))
+      env.emplace_back(v);
+  }
+  return env;
+}
+
+int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid) {
+  std::lock_guard lock(g_live_mutex);
+  const int r = start(pid);
+  if (r == 0) g_live.insert(pid);
+  return r;
 }
 
 int spawn_sandboxed(const std::vector<std::string>& args,
@@ -206,14 +231,7 @@ int spawn_sandboxed(const std::vector<std::string>& args,
   static const bool sealed = ::prctl(PR_SET_DUMPABLE, 0) == 0;
   (void)sealed;
 
-  std::vector<std::string> env = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
-  for (char** e = environ; *e; ++e) {
-    const std::string_view v = *e;
-    // The sanitizers' options, and the x86-64 level the bundled kernels are told to run at.
-    if (v.starts_with("ASAN_OPTIONS=") || v.starts_with("UBSAN_OPTIONS=") ||
-        v.starts_with("LSAN_OPTIONS=") || v.starts_with("AWB_KERNEL_ISA="))
-      env.emplace_back(v);
-  }
+  std::vector<std::string> env = sandbox_environment();
   std::vector<std::string> arg_copy = args;
   std::vector<char*> argv, envp;
   for (auto& a : arg_copy) argv.push_back(a.data());
@@ -222,10 +240,11 @@ int spawn_sandboxed(const std::vector<std::string>& args,
   envp.push_back(nullptr);
 
   const int rc = spawn_from_lasting_thread([&] {
-    std::lock_guard lock(g_live_mutex);  // registered before any orphan scan can see it
-    const int r = ::posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
-    if (r == 0) g_live.insert(pid);
-    return r;
+    return start_registered(
+        [&](pid_t& started) {
+          return ::posix_spawn(&started, argv[0], &fa, &attr, argv.data(), envp.data());
+        },
+        pid);
   });
   ::posix_spawn_file_actions_destroy(&fa);
   ::posix_spawnattr_destroy(&attr);

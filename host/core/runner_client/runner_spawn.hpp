@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,15 +35,28 @@ std::vector<std::string> runner_arguments(const std::filesystem::path& plugin,
                                           const std::filesystem::path& scratch,
                                           const RunnerOptions& options);
 
-// Starts the runner with `args` on `pipes` in a session of its own and registers it; returns
-// posix_spawn's error (0 when it started, `pid` set).
-int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes, pid_t& pid);
+// Starts the runner with `args` on `pipes` in a session of its own and registers it: through
+// this process's zygote (runner_zygote.hpp) unless AWB_RUNNER_ZYGOTE=off, `through_zygote` is
+// false or the zygote cannot be had, spawned afresh otherwise. Returns an errno (0 when it
+// started, `pid` set), or kZygoteLostRequest: the zygote took the request and died or gave no
+// answer, so a runner it may have started holds these pipes; start again on new ones, without it.
+inline constexpr int kZygoteLostRequest = -1;
+int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes, pid_t& pid,
+                 bool through_zygote = true);
 
 // Starts `args` (argv[0] a path) in a session of its own with stdin on /dev/null, each pair's
-// first descriptor as its second, and the environment cut to PATH, LC_ALL and the sanitizers'
-// options; registers it as a runner. Returns posix_spawn's error (0 when it started, `pid` set).
+// first descriptor as its second, and the environment of sandbox_environment(); registers it as
+// a runner. Returns posix_spawn's error (0 when it started, `pid` set).
 int spawn_sandboxed(const std::vector<std::string>& args,
                     const std::vector<std::pair<int, int>>& descriptors, pid_t& pid);
+
+// What a sandboxed process is given of ours: PATH, LC_ALL, the sanitizers' options and the
+// x86-64 level the bundled kernels are told to run at (AWB_KERNEL_ISA).
+std::vector<std::string> sandbox_environment();
+
+// Runs `start` under the registry's lock, so that no orphan scan sees its process before it is
+// registered, and registers the pid it sets when it returns 0. Returns what `start` returned.
+int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid);
 
 // As root: a uid for one sandboxed process, outside any range a distribution hands out.
 uid_t next_sandbox_uid();

@@ -1,0 +1,39 @@
+// runner_zygote.hpp: runners started by this process's zygote (`awb-runner --zygote`), a runner
+// binary started once that forks each runner instead of spawning a program for it, sparing the
+// exec and dynamic linking of every cold start. Its runners are this process's children, locked
+// down by the same code as spawned ones.
+#ifndef AWB_CORE_RUNNER_CLIENT_RUNNER_ZYGOTE_HPP_
+#define AWB_CORE_RUNNER_CLIENT_RUNNER_ZYGOTE_HPP_
+
+#include <sys/types.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace awb::core {
+
+// False when AWB_RUNNER_ZYGOTE=off (every runner is then spawned afresh, as before the zygote).
+bool zygote_enabled();
+
+// The zygote's pid while there is one, else -1: a child of this process that lasts, not a
+// runner left behind.
+pid_t zygote_pid();
+
+struct ZygoteStart {
+  int error = 0;               // 0: started, `pid` set and registered; else an errno
+  bool spawn_instead = false;  // the zygote never saw the request: spawn the runner afresh
+};
+
+// Starts the runner `args` (argv[0] the runner's path) with `env` and each pair's first
+// descriptor as its second, through the zygote (started on first use, and again after one that
+// died), and registers it. A zygote that fails once it has the request (no answer, a bad one) is
+// replaced; a runner it may have started holds the descriptors, so the caller starts again on
+// new ones (spawn_instead is false).
+ZygoteStart start_from_zygote(const std::vector<std::string>& args,
+                              const std::vector<std::string>& env,
+                              const std::vector<std::pair<int, int>>& descriptors, pid_t& pid);
+
+}  // namespace awb::core
+
+#endif  // AWB_CORE_RUNNER_CLIENT_RUNNER_ZYGOTE_HPP_
