@@ -23,6 +23,8 @@ inline constexpr const char* kCpuSeconds = "--cpu-seconds";  // the session's CP
 inline constexpr const char* kMemoryMb = "--memory-mb";      // address space; 0 = no limit
 inline constexpr const char* kFileMb = "--file-mb";          // largest file it may write
 inline constexpr const char* kOpenFiles = "--open-files";    // descriptors it may hold
+// Alone with --parent PID: the zygote that starts the others, its request socket on this fd.
+inline constexpr const char* kZygote = "--zygote";
 }  // namespace option
 
 }  // namespace awb::runner

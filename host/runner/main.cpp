@@ -140,7 +140,7 @@ int run_runner(int argc, char** argv) {
 int run_zygote(int argc, char** argv) {
   if (argc != 5 || std::string_view(argv[3]) != option::kParent)
     usage("--zygote needs FD and --parent PID");
-  const int socket = number<int>(awb::runner::kZygoteOption, argv[2]);
+  const int socket = number<int>(option::kZygote, argv[2]);
   const pid_t parent = number<pid_t>(option::kParent, argv[4]);
   if (socket <= 2 || ::fcntl(socket, F_GETFD) < 0) usage("--zygote FD is not an open socket");
   ::close_range(static_cast<unsigned>(socket) + 1, ~0U, 0);
@@ -152,7 +152,6 @@ int run_zygote(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string_view(argv[1]) == awb::runner::kZygoteOption)
-    return run_zygote(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == option::kZygote) return run_zygote(argc, argv);
   return run_runner(argc, argv);
 }

@@ -16,7 +16,6 @@
 
 namespace awb::runner {
 
-inline constexpr const char* kZygoteOption = "--zygote";  // awb-runner --zygote FD --parent PID
 inline constexpr size_t kMaxZygoteRequest = 64 * 1024;
 inline constexpr size_t kMaxZygoteDescriptors = 8;
 

@@ -138,27 +138,45 @@ Outcome grade_case(const std::string& name, double cpu, double wall) {
   return out;
 }
 
-// Processes the corpus could have left: awb is the subreaper of everything its runners start, so
-// anything left behind is a child of this process. (Other tests may run runners meanwhile.)
-std::vector<std::string> leftovers() {
-  std::vector<std::string> out;
+// This process's children, zombies included, as /proc/PID/status names them.
+struct Child {
+  pid_t pid = 0;
+  std::string name;
+  char state = 0;
+  long uid = -1;
+};
+std::vector<Child> children() {
+  std::vector<Child> out;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string pid = entry.path().filename();
-    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
     std::ifstream status(entry.path() / "status");
-    std::string line, name;
-    long ppid = -1, uid = -1;
+    std::string line;
+    Child c;
+    long ppid = -1;
     while (std::getline(status, line)) {
       std::istringstream is(line);
       std::string key;
       is >> key;
-      if (key == "Name:") is >> name;
+      if (key == "Name:") is >> c.name;
+      if (key == "State:") is >> c.state;
       if (key == "PPid:") is >> ppid;
-      if (key == "Uid:") is >> uid;
+      if (key == "Uid:") is >> c.uid;
     }
-    if (ppid == ::getpid() && std::stol(pid) != core::zygote_pid())
-      out.push_back(pid + " " + name + " uid " + std::to_string(uid));
+    c.pid = static_cast<pid_t>(std::stol(pid));
+    if (ppid == ::getpid()) out.push_back(std::move(c));
   }
+  return out;
+}
+
+// Processes the corpus could have left: awb is the subreaper of everything its runners start, so
+// anything left behind is a child of this process (the zygote, which lasts, aside). (Other tests
+// may run runners meanwhile.)
+std::vector<std::string> leftovers() {
+  std::vector<std::string> out;
+  for (const Child& c : children())
+    if (c.pid != core::zygote_pid())
+      out.push_back(std::to_string(c.pid) + " " + c.name + " uid " + std::to_string(c.uid));
   return out;
 }
 
@@ -287,23 +305,13 @@ TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
 
 namespace {
 
-// This process's children whose command line holds `word`.
+// This process's live children whose command line holds `word`.
 std::vector<pid_t> children_running(const std::string& word) {
   std::vector<pid_t> out;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line) || line.rfind(')') == std::string::npos) continue;
-    std::istringstream rest(line.substr(line.rfind(')') + 2));
-    char state = 0;
-    pid_t ppid = 0;
-    rest >> state >> ppid;
-    std::ifstream cmd(entry.path() / "cmdline");
+  for (const Child& c : children()) {
+    std::ifstream cmd("/proc/" + std::to_string(c.pid) + "/cmdline");
     const std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
-    if (ppid == ::getpid() && state != 'Z' && cmdline.find(word) != std::string::npos)
-      out.push_back(std::stoi(name));
+    if (c.state != 'Z' && cmdline.find(word) != std::string::npos) out.push_back(c.pid);
   }
   return out;
 }

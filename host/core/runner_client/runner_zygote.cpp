@@ -57,7 +57,7 @@ struct Zygote {
     UniqueFd high_null(::fcntl(null.get(), F_DUPFD_CLOEXEC, kFirstHighFd));
     if (!high_null.valid()) return errno;
     constexpr int kSocketFd = 3;
-    const std::vector<std::string> args = {runner_executable().string(), runner::kZygoteOption,
+    const std::vector<std::string> args = {runner_executable().string(), runner::option::kZygote,
                                            std::to_string(kSocketFd), runner::option::kParent,
                                            std::to_string(::getpid())};
     const int rc = spawn_sandboxed(args,
