@@ -1,6 +1,7 @@
 // wire.cpp: encoders and blocking I/O helpers for runner frames.
 #include "runner/wire.hpp"
 
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -72,7 +73,28 @@ bool send_frame(int fd, Type type, uint32_t request_id, uint64_t nonce,
   h.request_id = request_id;
   h.nonce = nonce;
   h.payload_size = static_cast<uint32_t>(payload.size());
-  return write_all(fd, &h, sizeof h) && write_all(fd, payload.data(), payload.size());
+  // Header and payload in one writev: a reader polling for the frame wakes once, not twice.
+  iovec parts[2] = {{&h, sizeof h}, {const_cast<uint8_t*>(payload.data()), payload.size()}};
+  size_t done = 0;
+  const size_t total = sizeof h + payload.size();
+  while (done < total) {
+    iovec rest[2];
+    int n = 0;
+    size_t skip = done;
+    for (const iovec& part : parts) {
+      if (skip >= part.iov_len) {
+        skip -= part.iov_len;
+        continue;
+      }
+      rest[n++] = {static_cast<uint8_t*>(part.iov_base) + skip, part.iov_len - skip};
+      skip = 0;
+    }
+    const ssize_t w = ::writev(fd, rest, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    done += static_cast<size_t>(w);
+  }
+  return true;
 }
 
 }  // namespace awb::wire

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -48,6 +49,7 @@ void RunnerProcess::spawn(const fs::path& plugin, RunnerPipes& pipes) {
                 "cannot start " + args.front() + ": " + std::strerror(rc));
   }
   pid_ = pid;
+  has_cpu_clock_ = ::clock_getcpuclockid(pid_, &cpu_clock_) == 0;
   pidfd_.reset(static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0)));
   request_fd_ = std::move(pipes.request);
   result_fd_ = std::move(pipes.result);

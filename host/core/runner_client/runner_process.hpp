@@ -96,12 +96,14 @@ class RunnerProcess {
   [[noreturn]] void fail(Fault fault, const std::string& reason);
   [[noreturn]] void fail_from_exit();
   std::optional<Frame> await_frame(uint32_t max_payload, const std::vector<uint8_t>* request);
-  bool pump(int timeout_ms, std::vector<uint8_t>* pending, size_t& written);
+  bool pump(int timeout_ms, const std::vector<uint8_t>* pending, size_t& written);
   double cpu_seconds_used() const;
   void end_process();
 
   RunnerOptions options_;
   pid_t pid_ = -1;
+  clockid_t cpu_clock_{};  // the runner's CPU clock, looked up once (a system call each time)
+  bool has_cpu_clock_ = false;
   UniqueFd pidfd_;
   UniqueFd request_fd_, result_fd_;
   Output out_, err_;
