@@ -104,7 +104,7 @@ bool get_head(wire::Reader& r, TensorHead& h) {
 // Gives a read header contiguous 8-byte aligned storage: its packed elements from `r` when
 // `data` (refused when the payload is shorter than they are), else NaN. Absent stays null.
 bool attach(wire::Reader& r, const TensorHead& h, awb_tensor& t, size_t elem, bool data,
-            std::vector<std::vector<double>>& storage) {
+            TensorStorage& storage) {
   t = awb_tensor{};
   if (!h.present) return true;
   t.rank = h.rank;
@@ -113,8 +113,9 @@ bool attach(wire::Reader& r, const TensorHead& h, awb_tensor& t, size_t elem, bo
     t.stride[i] = st;
   const size_t bytes = static_cast<size_t>(h.count) * elem;
   if (data && bytes > r.remaining()) return false;
-  auto& buf = storage.emplace_back((bytes + 7) / 8 + 1);
-  t.data = buf.data();
+  // Not zeroed first: every byte is copied in or set to NaN below (the padding word is never read).
+  t.data =
+      storage.emplace_back(std::make_unique_for_overwrite<double[]>((bytes + 7) / 8 + 1)).get();
   if (data) return r.raw(t.data, bytes);
   if (elem == sizeof(double))
     std::fill_n(static_cast<double*>(t.data), h.count, std::numeric_limits<double>::quiet_NaN());
@@ -123,8 +124,7 @@ bool attach(wire::Reader& r, const TensorHead& h, awb_tensor& t, size_t elem, bo
   return true;
 }
 
-bool get_tensor(wire::Reader& r, awb_tensor& t, size_t elem, bool data,
-                std::vector<std::vector<double>>& storage) {
+bool get_tensor(wire::Reader& r, awb_tensor& t, size_t elem, bool data, TensorStorage& storage) {
   TensorHead h;
   return get_head(r, h) && attach(r, h, t, elem, data, storage);
 }
@@ -179,8 +179,7 @@ void put_problem(wire::Writer& w, const awb_problem& p) {
   for (const awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o}) put_tensor(w, *t, elem, true);
 }
 
-bool get_problem(wire::Reader& r, awb_problem& p, std::vector<std::vector<double>>& storage,
-                 ParamStorage& params) {
+bool get_problem(wire::Reader& r, awb_problem& p, TensorStorage& storage, ParamStorage& params) {
   if (!get_flags(r, p, params)) return false;
   const size_t elem = element_size(p.scalar);
   for (awb_tensor* t : {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o})

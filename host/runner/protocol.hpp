@@ -6,6 +6,7 @@
 #include <awb/awb_plugin.h>
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -108,6 +109,9 @@ std::vector<uint8_t> encode_forward(uint32_t variant_index, const awb_problem& p
                                     const awb_results& results);
 
 // The parameter values a decoded problem points at (names and values owned here).
+// The runner's buffers for one request's tensors, each 8-byte aligned, each freed with it.
+using TensorStorage = std::vector<std::unique_ptr<double[]>>;
+
 struct ParamStorage {
   std::vector<std::string> names;
   std::vector<awb_param_value> values;
@@ -118,7 +122,7 @@ struct DecodedForward {
   uint32_t variant_index = 0;
   awb_problem problem{};
   awb_results results{};
-  std::vector<std::vector<double>> storage;  // 8-byte aligned backing of every tensor
+  TensorStorage storage;  // 8-byte aligned backing of every tensor
   ParamStorage params;
 };
 std::optional<DecodedForward> decode_forward(const std::vector<uint8_t>& payload);
@@ -154,7 +158,7 @@ struct DecodedBackward {
   awb_results forward{};
   awb_tensor dz{}, da{};
   awb_gradients grads{};
-  std::vector<std::vector<double>> storage;
+  TensorStorage storage;
   ParamStorage params;
 };
 std::optional<DecodedBackward> decode_backward(const std::vector<uint8_t>& payload);
