@@ -41,7 +41,7 @@ bool reply(int socket, int32_t value) {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (int sig = 1; sig < NSIG; ++sig) ::signal(sig, SIG_DFL);
+  ::signal(SIGPIPE, SIG_DFL);  // the one disposition the zygote changed (spawned, all default)
   ::clearenv();
   for (const auto& e : request.env) ::putenv(const_cast<char*>(e.c_str()));
   std::vector<char*> argv;
