@@ -11,6 +11,7 @@ inline constexpr int kStdoutFd = 1;   // the host's capped output pipe
 inline constexpr int kStderrFd = 2;   // the host's capped output pipe
 inline constexpr int kRequestFd = 3;  // requests in (host → runner)
 inline constexpr int kResultFd = 4;   // result frames out (runner → host)
+inline constexpr int kSharedFd = 5;   // optional: the sealed region for large frames
 
 // Options, each followed by its value.
 namespace option {

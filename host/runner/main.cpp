@@ -29,8 +29,10 @@ namespace {
 
 using awb::runner::kRequestFd;
 using awb::runner::kResultFd;
+using awb::runner::kSharedFd;
 namespace option = awb::runner::option;
-static_assert(kRequestFd == 3 && kResultFd == 4, "the usage text and messages name fds 3 and 4");
+static_assert(kRequestFd == 3 && kResultFd == 4 && kSharedFd == 5,
+              "the usage text and messages name fds 3, 4 and 5");
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
@@ -39,8 +41,9 @@ static_assert(kRequestFd == 3 && kResultFd == 4, "the usage text and messages na
                "                  [--parent PID] [--uid UID] [--cpu-seconds S] [--memory-mb N]\n"
                "                  [--file-mb N] [--open-files N]\n"
                "       awb-runner --zygote FD --parent PID\n"
-               "Started by awb with its request pipe on fd 3 and its result pipe on fd 4\n"
-               "(or, as the zygote, its request socket on FD); not meant to be run by hand.\n",
+               "Started by awb with its request pipe on fd 3, its result pipe on fd 4 and,\n"
+               "optionally, a sealed memory region for large frames on fd 5 (or, as the\n"
+               "zygote, its request socket on FD); not meant to be run by hand.\n",
                why);
   std::_Exit(2);
 }
@@ -76,7 +79,7 @@ namespace {
 
 int run_runner(int argc, char** argv) {
   // Only the descriptors the protocol names survive, whatever the parent leaked.
-  ::close_range(kResultFd + 1, ~0U, 0);
+  ::close_range(kSharedFd + 1, ~0U, 0);
   ::signal(SIGPIPE, SIG_IGN);
 
   awb::runner::LockdownConfig config;
@@ -130,6 +133,8 @@ int run_runner(int argc, char** argv) {
   // previous one faulted in, instead of a fresh mmap (and a page fault per 4 KiB) every call.
   ::mallopt(M_MMAP_THRESHOLD, 256 << 20);
   ::mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  // Mapped before lockdown and its descriptor closed: the plugin finds no descriptor to it.
+  const awb::runner::SharedRegion region = awb::runner::SharedRegion::adopt(kSharedFd);
   const awb::runner::LockdownReport report = awb::runner::lock_down(config);
   if (plugin_fd < 0) {
     awb::runner::LoadFailed failure{"open", "cannot open the plugin file",
@@ -138,7 +143,7 @@ int run_runner(int argc, char** argv) {
                           awb::runner::encode(failure));
     return 0;
   }
-  return awb::runner::serve(plugin_fd, report, kRequestFd, kResultFd);
+  return awb::runner::serve(plugin_fd, report, kRequestFd, kResultFd, region);
 }
 
 // awb-runner --zygote FD --parent PID: only that descriptor survives besides 0-2.

@@ -485,7 +485,7 @@ std::vector<uint8_t> encode_forward(uint32_t variant_index, const awb_problem& p
   return std::move(w.bytes());
 }
 
-std::optional<DecodedForward> decode_forward(const std::vector<uint8_t>& payload) {
+std::optional<DecodedForward> decode_forward(std::span<const uint8_t> payload) {
   wire::Reader r(payload.data(), payload.size());
   DecodedForward d;
   d.variant_index = r.u32();
@@ -545,7 +545,7 @@ std::vector<uint8_t> encode_backward(uint32_t variant_index, const awb_problem& 
   return std::move(w.bytes());
 }
 
-std::optional<DecodedBackward> decode_backward(const std::vector<uint8_t>& payload) {
+std::optional<DecodedBackward> decode_backward(std::span<const uint8_t> payload) {
   wire::Reader r(payload.data(), payload.size());
   DecodedBackward d;
   d.variant_index = r.u32();
@@ -678,7 +678,7 @@ std::vector<uint8_t> encode_cost(uint32_t variant_index, const awb_problem& prob
   return std::move(w.bytes());
 }
 
-std::optional<DecodedCost> decode_cost(const std::vector<uint8_t>& payload) {
+std::optional<DecodedCost> decode_cost(std::span<const uint8_t> payload) {
   wire::Reader r(payload.data(), payload.size());
   DecodedCost d;
   d.variant_index = r.u32();

@@ -8,6 +8,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -125,7 +126,7 @@ struct DecodedForward {
   TensorStorage storage;  // 8-byte aligned backing of every tensor
   ParamStorage params;
 };
-std::optional<DecodedForward> decode_forward(const std::vector<uint8_t>& payload);
+std::optional<DecodedForward> decode_forward(std::span<const uint8_t> payload);
 
 // Runner side: status, message and the wanted outputs' data.
 std::vector<uint8_t> encode_result(awb_status status, bool allocation_failed,
@@ -161,7 +162,7 @@ struct DecodedBackward {
   TensorStorage storage;
   ParamStorage params;
 };
-std::optional<DecodedBackward> decode_backward(const std::vector<uint8_t>& payload);
+std::optional<DecodedBackward> decode_backward(std::span<const uint8_t> payload);
 
 // Runner side: status, message and, on success, each gradient the plugin left in `left` (the
 // descriptors it was handed, which it may have rewritten): its slot, the element count its
@@ -192,7 +193,7 @@ struct DecodedCost {
   bool writes_weights = false;
   ParamStorage params;
 };
-std::optional<DecodedCost> decode_cost(const std::vector<uint8_t>& payload);
+std::optional<DecodedCost> decode_cost(std::span<const uint8_t> payload);
 // Runner side: status, message and, on success, the FLOP and byte counts.
 std::vector<uint8_t> encode_cost_result(awb_status status, const std::string& message,
                                         const awb_cost& cost);

@@ -10,6 +10,7 @@
 #include <exception>
 #include <functional>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,8 @@ bool send_failure(int fd, const char* stage, std::string message, const char* sy
 
 }  // namespace
 
-int serve(int plugin_fd, const LockdownReport& report, int request_fd, int result_fd) {
+int serve(int plugin_fd, const LockdownReport& report, int request_fd, int result_fd,
+          const SharedRegion& region) {
   const std::string path = "/proc/self/fd/" + std::to_string(plugin_fd);
   boost::dll::shared_library library;
   boost::dll::fs::error_code ec;
@@ -113,15 +115,27 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
     if (!wire::read_all(request_fd, &h, sizeof h)) break;  // the host went away
     if (h.magic != wire::kMagic || h.version != wire::kVersion) return 3;
     if (h.type == static_cast<uint16_t>(wire::Type::kBye)) break;
-    const bool is_forward = h.type == static_cast<uint16_t>(wire::Type::kForward);
-    const bool is_cost = h.type == static_cast<uint16_t>(wire::Type::kCost);
-    if (!is_forward && !is_cost && h.type != static_cast<uint16_t>(wire::Type::kBackward)) return 3;
-    std::vector<uint8_t> payload(h.payload_size);
-    if (!wire::read_all(request_fd, payload.data(), payload.size())) return 3;
+    const bool in_region = (h.type & wire::kInSharedRegion) != 0;
+    const uint16_t type = h.type & static_cast<uint16_t>(~wire::kInSharedRegion);
+    const bool is_forward = type == static_cast<uint16_t>(wire::Type::kForward);
+    const bool is_cost = type == static_cast<uint16_t>(wire::Type::kCost);
+    if (!is_forward && !is_cost && type != static_cast<uint16_t>(wire::Type::kBackward)) return 3;
+    // A payload in the region is decoded from there (the decoders copy what they keep), before
+    // the result can overwrite it; one in the pipe is read whole first.
+    std::vector<uint8_t> piped;
+    std::span<const uint8_t> payload;
+    if (in_region) {
+      if (!region.holds(h.payload_size)) return 3;
+      payload = region.payload(h.payload_size);
+    } else {
+      piped.resize(h.payload_size);
+      if (!wire::read_all(request_fd, piped.data(), piped.size())) return 3;
+      payload = piped;
+    }
     std::vector<uint8_t> answer;
     if (is_forward) {
       auto request = decode_forward(payload);
-      payload = {};
+      piped = {};
       if (!request) return 3;
       const awb_variant* variant = variant_at(request->variant_index);
       const awb_status status = invoke(
@@ -134,7 +148,7 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
       answer = encode_result(status, g_allocation_failed, message, *request);
     } else if (is_cost) {
       auto request = decode_cost(payload);
-      payload = {};
+      piped = {};
       if (!request) return 3;
       const awb_variant* variant = variant_at(request->variant_index);
       const awb_cost_ext* ext = cost_extension(variant);
@@ -149,7 +163,7 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
       answer = encode_cost_result(status, message, cost);
     } else {
       auto request = decode_backward(payload);
-      payload = {};
+      piped = {};
       if (!request) return 3;
       // The plugin gets a copy of the gradient descriptors: whatever it rewrites there is
       // reported as it claims, while the data always comes from the runner's own buffers.
@@ -164,7 +178,7 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
       const awb_status status = invoke(request->variant_index, call, kNotTrainable);
       answer = encode_backward_result(status, g_allocation_failed, message, *request, given);
     }
-    if (!wire::send_frame(result_fd, wire::Type::kResult, h.request_id, h.nonce, answer)) break;
+    if (!region.send(result_fd, wire::Type::kResult, h.request_id, h.nonce, answer)) break;
   }
   destroy_all();
   ::_exit(0);

@@ -27,6 +27,12 @@ enum class Type : uint16_t {
   kCost = 7,        // host → runner: what one forward pass of a problem shape costs
 };
 
+// A frame whose type has this bit set carries its payload_size bytes at the start of the shared
+// region (shared_region.hpp), copied there before the header was sent; nothing follows the header.
+inline constexpr uint16_t kInSharedRegion = 0x8000;
+// Payloads from this size up (a pipe's capacity) travel in the shared region where they fit.
+inline constexpr size_t kSharedRegionThreshold = size_t{64} << 10;
+
 // Native byte order: both ends are the same build on the same machine.
 struct Header {
   uint32_t magic = kMagic;

@@ -87,6 +87,8 @@ const std::vector<Case> kCases = {
     // Landlock (confined) or the read-only opens of the seccomp policy (limited) keep a runner
     // from writing awb's memory even where no user namespace stands between them.
     {"proc_mem", "cannot open awb's memory for writing: "},
+    // The host reads a payload from the shared region only as far as the region reaches.
+    {"region_frame", "a frame whose payload would lie past the shared region"},
 };
 
 const core::Exercise& journey() {

@@ -1,6 +1,6 @@
-// runner_client.tests.cpp: the host's side of awb-runner without a plugin: a runner that cannot
-// get its pipes leaves no descriptor behind, its command line, and how each way a runner ends
-// becomes a verdict.
+// runner_client.tests.cpp: the host's side of awb-runner: a runner that cannot get its pipes
+// leaves no descriptor behind, its command line, how each way a runner ends becomes a verdict,
+// and large tensors through the shared region.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -10,11 +10,15 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/plugins/backward.hpp"
+#include "core/plugins/variant_session.hpp"
 #include "core/runner_client/runner_fault.hpp"
 #include "core/runner_client/runner_process.hpp"
 #include "core/runner_client/runner_spawn.hpp"
@@ -22,6 +26,8 @@
 #include "graders/model/error.hpp"
 #include "runner/command_line.hpp"
 #include "runner/zygote_wire.hpp"
+#include "support/scratch.hpp"
+#include "support/test_support.hpp"
 
 using namespace awb;
 namespace fs = std::filesystem;
@@ -212,4 +218,51 @@ TEST_CASE("descriptors travel with a zygote message, in order", "[runner]") {
   CHECK(c2 == '2');
   a.reset();
   CHECK(runner::receive_with_descriptors(b.get(), bytes, fds) == 0);  // the other end closed
+}
+
+// Through a runner, with and without the shared region (AWB_RUNNER_REGION=off), a problem whose
+// A and S (and, backward, dA) are larger than a pipe: the same bits both ways, and the same
+// values as the plugin gives in-process.
+TEST_CASE("large tensors cross the shared region exactly as they cross the pipes", "[runner]") {
+  const fs::path dir = test::scratch("region");
+  fs::copy_file(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_parameter_free.so",
+                dir / "parameter_free_copy.so");
+  const core::Catalog untrusted = core::load_catalog({dir});
+  const core::VariantRef ref = core::find_variant(untrusted, "parameter-free");
+  REQUIRE(ref.plugin->library == nullptr);  // outside the bundled folder: a runner's
+  std::mt19937_64 rng(11);
+  const ProblemSpec problem = test::random_problem(rng, 160, 8, 1, 8, false, false);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  auto random_matrix = [&](int64_t r, int64_t c) {
+    Matrix m(r, c);
+    for (double& v : m.data) v = uniform(rng);
+    return m;
+  };
+  BackwardSeed seed;
+  seed.dz = random_matrix(160, 8);
+  seed.da.push_back(random_matrix(160, 160));  // 160 × 160 doubles: 200 KiB, past a pipe's 64
+
+  struct Run {
+    ForwardResult forward;
+    LayerGradients grads;
+  };
+  auto run = [&](bool region) {
+    if (!region) ::setenv("AWB_RUNNER_REGION", "off", 1);
+    auto session = core::open_session(ref, {});
+    ::unsetenv("AWB_RUNNER_REGION");
+    Run r;
+    r.forward = core::run_forward(session->as_raw(), problem, {});
+    r.grads = core::run_backward(session->backward_raw(), problem, r.forward, seed, Scalar::kF64);
+    session->finish();
+    return r;
+  };
+  const Run shared = run(true), piped = run(false);
+  REQUIRE(shared.forward.weights.size() == 1);
+  CHECK(shared.forward.z.data == piped.forward.z.data);
+  CHECK(shared.forward.weights[0].data == piped.forward.weights[0].data);
+  CHECK(shared.forward.scores[0].data == piped.forward.scores[0].data);
+  CHECK(shared.grads.dx.data == piped.grads.dx.data);
+  const ForwardResult here = test::run_variant(
+      core::find_variant(test::bundled_catalog(), "parameter-free"), problem, Scalar::kF64);
+  CHECK(test::compare_f64(shared.forward, here).empty());
 }

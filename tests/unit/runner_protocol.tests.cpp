@@ -1,5 +1,10 @@
 // runner_protocol.tests.cpp: the runner's messages survive a round trip, and anything truncated,
-// oversized or out of range is refused rather than read past its end.
+// oversized or out of range is refused rather than read past its end; the shared region for
+// large frames.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -7,6 +12,7 @@
 #include <vector>
 
 #include "runner/protocol.hpp"
+#include "runner/shared_region.hpp"
 
 using namespace awb;
 
@@ -288,4 +294,74 @@ TEST_CASE("isolation levels are ordered and named", "[runner]") {
   for (const char* n : {"in-process", "process", "limited", "confined"})
     CHECK(runner::to_string(*runner::parse_isolation(n)) == std::string(n));
   CHECK_FALSE(runner::parse_isolation("jail"));
+}
+
+TEST_CASE("the shared region is sealed, seen by both ends, and carries only large frames",
+          "[runner]") {
+  auto region = runner::SharedRegion::create(300 << 10);
+  REQUIRE(region.valid());
+  CHECK(region.size() % static_cast<size_t>(::sysconf(_SC_PAGESIZE)) == 0);
+  const int fd = region.descriptor();
+  REQUIRE(fd >= 0);
+  // Neither end can change its size again, nor lift the seals that say so.
+  const int seals = ::fcntl(fd, F_GET_SEALS);
+  CHECK((seals & F_SEAL_SHRINK) != 0);
+  CHECK((seals & F_SEAL_GROW) != 0);
+  CHECK((seals & F_SEAL_SEAL) != 0);
+  CHECK(::ftruncate(fd, 0) != 0);
+  CHECK(::ftruncate(fd, static_cast<off_t>(region.size() * 2)) != 0);
+
+  // The runner's mapping is the same memory; adopting closes the descriptor it was given.
+  const int copy = ::dup(fd);
+  auto adopted = runner::SharedRegion::adopt(copy);
+  REQUIRE(adopted.valid());
+  CHECK(adopted.size() == region.size());
+  CHECK(::fcntl(copy, F_GETFD) == -1);
+  region.data()[12345] = 0x5A;
+  CHECK(adopted.data()[12345] == 0x5A);
+  region.close_descriptor();
+  CHECK(region.descriptor() == -1);
+  CHECK(region.valid());  // the mapping outlives the descriptor
+
+  // Anything else on the runner's descriptor is ignored (and closed).
+  int pipe_fds[2];
+  REQUIRE(::pipe(pipe_fds) == 0);
+  const int not_a_region = ::dup(pipe_fds[0]);
+  CHECK_FALSE(runner::SharedRegion::adopt(not_a_region).valid());
+  CHECK(::fcntl(not_a_region, F_GETFD) == -1);
+
+  CHECK_FALSE(region.carries(wire::kSharedRegionThreshold - 1));
+  CHECK(region.carries(wire::kSharedRegionThreshold));
+  CHECK(region.carries(region.size()));
+  CHECK_FALSE(region.carries(region.size() + 1));
+  CHECK(region.holds(region.size()));
+  CHECK_FALSE(region.holds(region.size() + 1));
+  CHECK_FALSE(runner::SharedRegion().carries(wire::kSharedRegionThreshold));
+
+  // A large payload goes to the region and the pipe gets the marked header alone; a small one
+  // follows its header in the pipe.
+  std::vector<uint8_t> large(200 << 10);
+  for (size_t i = 0; i < large.size(); ++i) large[i] = static_cast<uint8_t>(i * 7);
+  REQUIRE(adopted.send(pipe_fds[1], wire::Type::kResult, 7, 99, large));
+  wire::Header h;
+  REQUIRE(wire::read_all(pipe_fds[0], &h, sizeof h));
+  CHECK(h.type == (static_cast<uint16_t>(wire::Type::kResult) | wire::kInSharedRegion));
+  CHECK(h.request_id == 7);
+  CHECK(h.nonce == 99);
+  CHECK(h.payload_size == large.size());
+  const auto seen = region.payload(h.payload_size);
+  CHECK(std::equal(seen.begin(), seen.end(), large.begin(), large.end()));
+  const std::vector<uint8_t> small = {1, 2, 3};
+  REQUIRE(adopted.send(pipe_fds[1], wire::Type::kResult, 8, 1, small));
+  REQUIRE(wire::read_all(pipe_fds[0], &h, sizeof h));
+  CHECK(h.type == static_cast<uint16_t>(wire::Type::kResult));
+  std::vector<uint8_t> tail(3);
+  REQUIRE(wire::read_all(pipe_fds[0], tail.data(), tail.size()));
+  CHECK(tail == small);
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+
+  CHECK(runner::shared_region_bytes(1024) == size_t{128} << 20);
+  CHECK(runner::shared_region_bytes(16384) == size_t{256} << 20);
+  CHECK(runner::shared_region_bytes(0) == size_t{256} << 20);
 }

@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "core/runner_client/runner_spawn.hpp"
 #include "graders/model/error.hpp"
@@ -22,6 +24,12 @@ namespace {
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+// AWB_RUNNER_REGION=off sends every frame through the pipes (to compare, or to rule it out).
+bool shared_region_enabled() {
+  const char* v = std::getenv("AWB_RUNNER_REGION");
+  return !v || std::string_view(v) != "off";
+}
+
 }  // namespace
 
 RunnerProcess::RunnerProcess(const fs::path& plugin, const RunnerOptions& options)
@@ -29,7 +37,10 @@ RunnerProcess::RunnerProcess(const fs::path& plugin, const RunnerOptions& option
   become_subreaper();
   // The pipes first: until spawn() takes them they close themselves on any failure, and the
   // scratch folder, once made, is removed by end_process().
-  RunnerPipes pipes = open_runner_pipes();
+  if (shared_region_enabled())
+    shared_ = runner::SharedRegion::create(
+        runner::shared_region_bytes(kSanitizedBuild ? 0 : options_.limits.memory_mb));
+  RunnerPipes pipes = open_runner_pipes(shared_.descriptor());
   scratch_ = make_scratch_folder();
   spawn(plugin, pipes);
   await_first_frame();
@@ -40,7 +51,8 @@ void RunnerProcess::spawn(const fs::path& plugin, RunnerPipes& pipes) {
   pid_t pid = -1;
   int rc = spawn_runner(args, pipes, pid);
   if (rc == kZygoteLostRequest) {
-    pipes = open_runner_pipes();  // the old ones close: a runner the zygote started gets EOF
+    pipes = open_runner_pipes(
+        shared_.descriptor());  // the old ones close: a runner the zygote started gets EOF
     rc = spawn_runner(args, pipes, pid, false);
   }
   if (rc != 0) {
@@ -49,6 +61,7 @@ void RunnerProcess::spawn(const fs::path& plugin, RunnerPipes& pipes) {
                 "cannot start " + args.front() + ": " + std::strerror(rc));
   }
   pid_ = pid;
+  shared_.close_descriptor();  // the runner has its copy; the mapping stays
   has_cpu_clock_ = ::clock_getcpuclockid(pid_, &cpu_clock_) == 0;
   pidfd_.reset(static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0)));
   request_fd_ = std::move(pipes.request);

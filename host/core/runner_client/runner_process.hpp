@@ -17,6 +17,7 @@
 #include "core/runner_client/runner_limits.hpp"
 #include "core/runner_client/unique_fd.hpp"
 #include "runner/protocol.hpp"
+#include "runner/shared_region.hpp"
 
 namespace awb::core {
 
@@ -106,6 +107,7 @@ class RunnerProcess {
   bool has_cpu_clock_ = false;
   UniqueFd pidfd_;
   UniqueFd request_fd_, result_fd_;
+  runner::SharedRegion shared_;  // large frames both ways (empty: all through the pipes)
   Output out_, err_;
   std::vector<uint8_t> inbox_;
   bool result_eof_ = false;

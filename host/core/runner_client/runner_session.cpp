@@ -115,15 +115,30 @@ std::optional<RunnerProcess::Frame> RunnerProcess::await_frame(
     if (inbox_.size() >= sizeof(Header)) {
       Header h;
       std::memcpy(&h, inbox_.data(), sizeof h);
+      // Only a result may come through the shared region, and only as far as it reaches.
+      const bool in_region = (h.type & kInSharedRegion) != 0;
+      h.type &= static_cast<uint16_t>(~kInSharedRegion);
       const bool known = h.type == static_cast<uint16_t>(Type::kHello) ||
                          h.type == static_cast<uint16_t>(Type::kLoadFailed) ||
                          h.type == static_cast<uint16_t>(Type::kResult);
-      if (h.magic != kMagic || h.version != kVersion || !known)
+      if (h.magic != kMagic || h.version != kVersion || !known ||
+          (in_region && h.type != static_cast<uint16_t>(Type::kResult)))
         fail(Fault::kMalformedResult, "the runner sent a frame with a bad header");
+      if (in_region && !shared_.holds(h.payload_size))
+        fail(Fault::kMalformedResult,
+             "the runner sent a frame whose payload would lie past the shared region (" +
+                 std::to_string(h.payload_size) + " bytes, the region holds " +
+                 std::to_string(shared_.size()) + ")");
       if (h.payload_size > max_payload)
         fail(Fault::kMalformedResult, "the runner sent a frame of " +
                                           std::to_string(h.payload_size) + " bytes, more than " +
                                           std::to_string(max_payload) + " allowed here");
+      if (in_region) {
+        // Copied out before it is decoded: the runner may write the region at any moment.
+        const auto shared = shared_.payload(h.payload_size);
+        inbox_.erase(inbox_.begin(), inbox_.begin() + sizeof h);
+        return Frame{h, std::vector<uint8_t>(shared.begin(), shared.end())};
+      }
       if (inbox_.size() >= sizeof h + h.payload_size) {
         Frame f{h, std::vector<uint8_t>(inbox_.begin() + sizeof h,
                                         inbox_.begin() + sizeof h + h.payload_size)};
@@ -153,14 +168,20 @@ std::vector<uint8_t> RunnerProcess::call(wire::Type type, const std::vector<uint
   const uint32_t id = next_request_++;
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   const uint64_t nonce = rng();
+  // A large payload goes through the shared region, and the pipe carries its header alone.
+  const bool in_region = shared_.carries(payload.size());
   wire::Header h;
-  h.type = static_cast<uint16_t>(type);
+  h.type =
+      static_cast<uint16_t>(static_cast<uint16_t>(type) | (in_region ? wire::kInSharedRegion : 0));
   h.request_id = id;
   h.nonce = nonce;
   h.payload_size = static_cast<uint32_t>(payload.size());
   std::vector<uint8_t> request(sizeof h);
   std::memcpy(request.data(), &h, sizeof h);
-  request.insert(request.end(), payload.begin(), payload.end());
+  if (in_region)
+    std::memcpy(shared_.data(), payload.data(), payload.size());
+  else
+    request.insert(request.end(), payload.begin(), payload.end());
 
   auto frame =
       await_frame(static_cast<uint32_t>(std::min<size_t>(max_result, UINT32_MAX)), &request);

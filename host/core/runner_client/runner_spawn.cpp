@@ -92,7 +92,7 @@ Pipe open_pipe() {
 // The runner's ends of its pipes sit at or above this, clear of every number its command line
 // names, still close-on-exec (dup2 clears that flag on the copy the runner gets).
 constexpr int kFirstHighFd = 10;
-static_assert(kFirstHighFd > runner::kResultFd);
+static_assert(kFirstHighFd > runner::kSharedFd);
 
 UniqueFd move_high(UniqueFd fd) {
   UniqueFd high(::fcntl(fd.get(), F_DUPFD_CLOEXEC, kFirstHighFd));
@@ -119,7 +119,7 @@ void become_subreaper() {
   });
 }
 
-RunnerPipes open_runner_pipes() {
+RunnerPipes open_runner_pipes(int shared_region) {
   // Each pipe owns its ends from the moment it exists: when a later one fails, the earlier ones
   // close on the way out.
   Pipe req = open_pipe();
@@ -131,6 +131,10 @@ RunnerPipes open_runner_pipes() {
   p.child_result = move_high(std::move(res.write));
   p.child_out = move_high(std::move(out.write));
   p.child_err = move_high(std::move(err.write));
+  if (shared_region >= 0) {
+    p.child_shared.reset(::fcntl(shared_region, F_DUPFD_CLOEXEC, kFirstHighFd));
+    if (!p.child_shared.valid()) spawn_failed("shared region");
+  }
   p.request = std::move(req.write);
   p.result = std::move(res.read);
   p.out = std::move(out.read);
@@ -177,11 +181,12 @@ std::vector<std::string> runner_arguments(const fs::path& plugin, const fs::path
 
 int spawn_runner(const std::vector<std::string>& args, const RunnerPipes& pipes, pid_t& pid,
                  bool through_zygote) {
-  const std::vector<std::pair<int, int>> descriptors = {
-      {pipes.child_out.get(), runner::kStdoutFd},
-      {pipes.child_err.get(), runner::kStderrFd},
-      {pipes.child_request.get(), runner::kRequestFd},
-      {pipes.child_result.get(), runner::kResultFd}};
+  std::vector<std::pair<int, int>> descriptors = {{pipes.child_out.get(), runner::kStdoutFd},
+                                                  {pipes.child_err.get(), runner::kStderrFd},
+                                                  {pipes.child_request.get(), runner::kRequestFd},
+                                                  {pipes.child_result.get(), runner::kResultFd}};
+  if (pipes.child_shared.valid())
+    descriptors.emplace_back(pipes.child_shared.get(), runner::kSharedFd);
   if (through_zygote && zygote_enabled()) {
     const ZygoteStart z = start_from_zygote(args, sandbox_environment(), descriptors, pid);
     if (z.error == 0) return 0;

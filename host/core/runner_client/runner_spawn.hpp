@@ -22,10 +22,12 @@ namespace awb::core {
 struct RunnerPipes {
   UniqueFd request, result, out, err;                          // the host's ends
   UniqueFd child_request, child_result, child_out, child_err;  // the runner's ends
+  UniqueFd child_shared;  // a copy of the shared region's descriptor, when there is one
 };
 // Throws awb::Error("runner.spawn_failed") naming the call that failed; every descriptor opened
-// before the failure is closed again.
-RunnerPipes open_runner_pipes();
+// before the failure is closed again. `shared_region` (-1: none) is the region's descriptor,
+// copied for the runner beside its pipes.
+RunnerPipes open_runner_pipes(int shared_region = -1);
 
 // A fresh private folder the runner may write to. Throws awb::Error("runner.spawn_failed").
 std::filesystem::path make_scratch_folder();
