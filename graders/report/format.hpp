@@ -2,6 +2,7 @@
 #ifndef AWB_GRADERS_REPORT_FORMAT_HPP_
 #define AWB_GRADERS_REPORT_FORMAT_HPP_
 
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,9 @@ std::string check_feedback(const CheckResult& c);
 // the view hides some) or why it is not gradable. The view decides, so a hidden check shows
 // neither its name nor its points nor its share of a total.
 std::string grade_summary(const GradeReport& report, const View& view);
+
+// A number a JSON format can carry: NaN and infinities (a score gone wrong) become 0.
+inline double finite(double v) { return std::isfinite(v) ? v : 0.0; }
 
 // Points for people: at most two decimals, trailing zeros dropped ("2", "0.5", "0.33").
 std::string format_points(double v);

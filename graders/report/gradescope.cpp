@@ -30,8 +30,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double finite(double v) { return std::isfinite(v) ? v : 0.0; }
-
 // Our visibility names are Gradescope's by design ("visible", "hidden", "after_due_date").
 const char* gradescope_visibility(Visibility v) { return to_string(v); }
 

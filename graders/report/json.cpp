@@ -14,8 +14,6 @@ using Json = nlohmann::ordered_json;
 
 // JSON has no NaN or infinity; nlohmann would write null, which readers expecting a number
 // reject.
-double finite(double v) { return std::isfinite(v) ? v : 0.0; }
-
 Json check_json(const CheckResult& c) {
   Json j;
   j["id"] = c.id;

@@ -25,8 +25,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double finite(double v) { return std::isfinite(v) ? v : 0.0; }
-
 Json check_test(const ExerciseReport& e, const CheckResult& c) {
   Json t;
   t["name"] = clean_text(e.exercise_id + ": " + c.id, false);

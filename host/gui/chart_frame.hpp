@@ -11,6 +11,9 @@
 
 namespace awb::gui {
 
+// The charts' spacing in pixels: right margin, outer margin, tick length.
+inline constexpr int kChartRight = 14, kChartMargin = 6, kChartTick = 5;
+
 // Fills `widget` with its window colour and writes `title` left-aligned in the top `height`
 // pixels, `margin` from either side, word-wrapped; leaves the pen at the text colour.
 inline void paint_chart_frame(QPainter& painter, const QWidget& widget, const QString& title,

@@ -12,7 +12,7 @@
 namespace awb::gui {
 namespace {
 
-constexpr int kRight = 14, kMargin = 6, kTick = 5, kMinorTick = 3, kMarker = 4, kSwatch = 22;
+constexpr int kMinorTick = 3, kMarker = 4, kSwatch = 22;
 
 bool drawable(QPointF p) {
   return std::isfinite(p.x()) && std::isfinite(p.y()) && p.x() > 0 && p.y() > 0;
@@ -97,16 +97,16 @@ AxisBands LogLogChart::frame() const {
   const Decades y = decades(Qt::Vertical);
   QStringList labels;
   for (int e = y.lo; e <= y.hi; ++e) labels << decade_label(e);
-  return axis_bands(*this, title_, labels, kMargin, kTick);
+  return axis_bands(*this, title_, labels, kChartMargin, kChartTick);
 }
 
 QRectF LogLogChart::plotRect() const {
   const AxisBands f = frame();
   // Half a label of room right of the plot, so the last x tick label stays whole.
   const int right =
-      std::max(kRight, fontMetrics().horizontalAdvance(QStringLiteral("10000")) / 2 + 2);
-  return QRectF(f.left, f.title + kMargin, width() - f.left - right,
-                height() - f.title - 2 * kMargin - f.tick_labels - f.axis_title);
+      std::max(kChartRight, fontMetrics().horizontalAdvance(QStringLiteral("10000")) / 2 + 2);
+  return QRectF(f.left, f.title + kChartMargin, width() - f.left - right,
+                height() - f.title - 2 * kChartMargin - f.tick_labels - f.axis_title);
 }
 
 LogLogChart::AxisTexts LogLogChart::axisTexts(const QRectF& plot) const {
@@ -119,21 +119,22 @@ LogLogChart::AxisTexts LogLogChart::axisTexts(const QRectF& plot) const {
     const double px = toPixel({std::pow(10.0, e), y0}).x();
     const QString label = decade_label(e);
     const double w = fm.horizontalAdvance(label) + 2;
-    out.x.push_back({label, QRectF(px - w / 2, plot.bottom() + kTick, w, f.tick_labels - 2)});
+    out.x.push_back({label, QRectF(px - w / 2, plot.bottom() + kChartTick, w, f.tick_labels - 2)});
   }
   for (int e = y.lo; e <= y.hi; ++e) {
     const double py = toPixel({x0, std::pow(10.0, e)}).y();
     out.y.push_back(
-        {decade_label(e), QRectF(0, py - fm.height() / 2.0, f.left - kTick - 3, fm.height())});
+        {decade_label(e), QRectF(0, py - fm.height() / 2.0, f.left - kChartTick - 3, fm.height())});
   }
-  out.title = {x_title_, QRectF(plot.left(), plot.bottom() + kTick + f.tick_labels - 2,
+  out.title = {x_title_, QRectF(plot.left(), plot.bottom() + kChartTick + f.tick_labels - 2,
                                 plot.width(), f.axis_title)};
   return out;
 }
 
 std::vector<DrawnTextSource::Text> LogLogChart::drawnTexts() const {
   std::vector<Text> out;
-  out.push_back({title_, QRectF(kMargin, 0, width() - 2 * kMargin, frame().title), false, true});
+  out.push_back(
+      {title_, QRectF(kChartMargin, 0, width() - 2 * kChartMargin, frame().title), false, true});
   const QRectF plot = plotRect();
   if (plot.width() < 20 || plot.height() < 20) return out;
   const AxisTexts axes = axisTexts(plot);
@@ -169,7 +170,7 @@ void LogLogChart::drawAxes(QPainter& painter, const QRectF& plot) const {
     painter.setPen(grid);
     painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
     painter.setPen(text);
-    painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTick));
+    painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kChartTick));
     for (int m = 2; m <= 9 && e < x.hi; ++m) {
       const double mx = toPixel({m * std::pow(10.0, e), y0}).x();
       painter.drawLine(QPointF(mx, plot.bottom()), QPointF(mx, plot.bottom() + kMinorTick));
@@ -180,7 +181,7 @@ void LogLogChart::drawAxes(QPainter& painter, const QRectF& plot) const {
     painter.setPen(grid);
     painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
     painter.setPen(text);
-    painter.drawLine(QPointF(plot.left() - kTick, py), QPointF(plot.left(), py));
+    painter.drawLine(QPointF(plot.left() - kChartTick, py), QPointF(plot.left(), py));
     for (int m = 2; m <= 9 && e < y.hi; ++m) {
       const double my = toPixel({x0, m * std::pow(10.0, e)}).y();
       painter.drawLine(QPointF(plot.left() - kMinorTick, my), QPointF(plot.left(), my));
@@ -242,7 +243,7 @@ void LogLogChart::drawLegend(QPainter& painter, const QRectF& plot) const {
 
 void LogLogChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  paint_chart_frame(painter, *this, title_, kMargin, frame().title);
+  paint_chart_frame(painter, *this, title_, kChartMargin, frame().title);
   const QRectF plot = plotRect();
   if (plot.width() < 20 || plot.height() < 20) return;
   drawAxes(painter, plot);

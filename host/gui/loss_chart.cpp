@@ -13,9 +13,9 @@
 namespace awb::gui {
 namespace {
 
-constexpr int kRight = 14, kMargin = 6, kTick = 5, kMarker = 3;
+constexpr int kLossMarker = 3;
 
-bool drawable(QPointF p) { return std::isfinite(p.x()) && std::isfinite(p.y()) && p.y() > 0; }
+bool drawable_loss(QPointF p) { return std::isfinite(p.x()) && std::isfinite(p.y()) && p.y() > 0; }
 
 // A round step between x ticks (1, 2 or 5 times a power of ten) giving at most about 8 ticks.
 int tick_step(int steps) {
@@ -55,7 +55,7 @@ std::pair<int, int> LossChart::decades() const {
     hi = std::max(hi, std::log10(y));
   };
   for (QPointF p : points_)
-    if (drawable(p)) take(p.y());
+    if (drawable_loss(p)) take(p.y());
   if (threshold_ && *threshold_ > 0) take(*threshold_);
   if (!std::isfinite(lo)) return {-2, 1};  // nothing yet: a frame where a loss is likely to start
   std::pair<int, int> d{static_cast<int>(std::floor(lo)), static_cast<int>(std::ceil(hi))};
@@ -67,16 +67,16 @@ AxisBands LossChart::frame() const {
   const auto [lo, hi] = decades();
   QStringList labels;
   for (int e = lo; e <= hi; ++e) labels << QString::number(std::pow(10.0, e), 'g', 3);
-  return axis_bands(*this, title_, labels, kMargin, kTick);
+  return axis_bands(*this, title_, labels, kChartMargin, kChartTick);
 }
 
 QRectF LossChart::plotRect() const {
   const AxisBands f = frame();
   // Half the last step label of room right of the plot, so it stays whole.
   const int right =
-      std::max(kRight, fontMetrics().horizontalAdvance(QString::number(steps_)) / 2 + 2);
-  return QRectF(f.left, f.title + kMargin, width() - f.left - right,
-                height() - f.title - 2 * kMargin - f.tick_labels - f.axis_title);
+      std::max(kChartRight, fontMetrics().horizontalAdvance(QString::number(steps_)) / 2 + 2);
+  return QRectF(f.left, f.title + kChartMargin, width() - f.left - right,
+                height() - f.title - 2 * kChartMargin - f.tick_labels - f.axis_title);
 }
 
 LossChart::Labels LossChart::labels(const QRectF& plot) const {
@@ -89,14 +89,14 @@ LossChart::Labels LossChart::labels(const QRectF& plot) const {
     const double px = toPixel({double(s), std::pow(10.0, lo)}).x();
     const QString text = QString::number(s);
     const double w = fm.horizontalAdvance(text) + 2;
-    out.x.push_back({text, QRectF(px - w / 2, plot.bottom() + kTick, w, f.tick_labels - 2)});
+    out.x.push_back({text, QRectF(px - w / 2, plot.bottom() + kChartTick, w, f.tick_labels - 2)});
   }
   for (int e = lo; e <= hi; ++e) {
     const double py = toPixel({0, std::pow(10.0, e)}).y();
     out.y.push_back({QString::number(std::pow(10.0, e), 'g', 3),
-                     QRectF(0, py - fm.height() / 2.0, f.left - kTick - 3, fm.height())});
+                     QRectF(0, py - fm.height() / 2.0, f.left - kChartTick - 3, fm.height())});
   }
-  out.axis = {tr("step"), QRectF(plot.left(), plot.bottom() + kTick + f.tick_labels - 2,
+  out.axis = {tr("step"), QRectF(plot.left(), plot.bottom() + kChartTick + f.tick_labels - 2,
                                  plot.width(), f.axis_title)};
   if (threshold_ && *threshold_ > 0) {
     const QString text = tr("success: loss < %1").arg(*threshold_);
@@ -109,7 +109,7 @@ LossChart::Labels LossChart::labels(const QRectF& plot) const {
 
 std::vector<DrawnTextSource::Text> LossChart::drawnTexts() const {
   std::vector<Text> out{
-      {title_, QRectF(kMargin, 0, width() - 2 * kMargin, frame().title), false, true}};
+      {title_, QRectF(kChartMargin, 0, width() - 2 * kChartMargin, frame().title), false, true}};
   const QRectF plot = plotRect();
   if (plot.width() < 20 || plot.height() < 20) return out;
   const Labels l = labels(plot);
@@ -140,14 +140,14 @@ void LossChart::drawAxes(QPainter& painter, const QRectF& plot) const {
     painter.setPen(grid);
     painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
     painter.setPen(text);
-    painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTick));
+    painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kChartTick));
   }
   for (int e = lo; e <= hi; ++e) {
     const double py = toPixel({0, std::pow(10.0, e)}).y();
     painter.setPen(grid);
     painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
     painter.setPen(text);
-    painter.drawLine(QPointF(plot.left() - kTick, py), QPointF(plot.left(), py));
+    painter.drawLine(QPointF(plot.left() - kChartTick, py), QPointF(plot.left(), py));
   }
   painter.setPen(QPen(text, 1));
   painter.drawLine(plot.bottomLeft(), plot.bottomRight());
@@ -160,7 +160,7 @@ void LossChart::drawAxes(QPainter& painter, const QRectF& plot) const {
 
 void LossChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  paint_chart_frame(painter, *this, title_, kMargin, frame().title);
+  paint_chart_frame(painter, *this, title_, kChartMargin, frame().title);
   const QRectF plot = plotRect();
   if (plot.width() < 20 || plot.height() < 20) return;
   drawAxes(painter, plot);
@@ -177,16 +177,17 @@ void LossChart::paintEvent(QPaintEvent*) {
   QPainterPath line;
   std::vector<QPointF> at;
   for (QPointF p : points_)
-    if (drawable(p)) at.push_back(toPixel(p));
+    if (drawable_loss(p)) at.push_back(toPixel(p));
   for (size_t k = 0; k < at.size(); ++k) k ? line.lineTo(at[k]) : line.moveTo(at[k]);
-  painter.setClipRect(plot.adjusted(-kMarker - 2, -kMarker - 2, kMarker + 2, kMarker + 2));
+  painter.setClipRect(
+      plot.adjusted(-kLossMarker - 2, -kLossMarker - 2, kLossMarker + 2, kLossMarker + 2));
   painter.setPen(QPen(c, 2));
   painter.setBrush(Qt::NoBrush);
   painter.drawPath(line);
   painter.setBrush(c);
   // Markers only while they stay apart; a long run reads better as a line.
   if (at.size() <= 60)
-    for (QPointF p : at) painter.drawEllipse(p, kMarker, kMarker);
+    for (QPointF p : at) painter.drawEllipse(p, kLossMarker, kLossMarker);
 }
 
 }  // namespace awb::gui

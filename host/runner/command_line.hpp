@@ -12,6 +12,10 @@ inline constexpr int kStderrFd = 2;   // the host's capped output pipe
 inline constexpr int kRequestFd = 3;  // requests in (host → runner)
 inline constexpr int kResultFd = 4;   // result frames out (runner → host)
 inline constexpr int kSharedFd = 5;   // optional: the sealed region for large frames
+// Descriptors meant for a child wait at or above this until they are placed, clear of every
+// number above, so that no dup2 into place overwrites one still to be placed.
+inline constexpr int kFirstHighFd = 10;
+static_assert(kFirstHighFd > kSharedFd);
 
 // Options, each followed by its value.
 namespace option {

@@ -20,7 +20,7 @@ namespace {
 
 // Received descriptors are moved at or above this before the fork, clear of every number a
 // request may name, so the child's dup2s cannot overwrite one it still has to place.
-constexpr int kFirstHighFd = 64;
+constexpr int kReceivedFdFloor = 64;
 
 bool reply(int socket, int32_t value) {
   const std::vector<uint8_t> bytes(reinterpret_cast<const uint8_t*>(&value),
@@ -71,7 +71,7 @@ int serve_zygote(int socket, pid_t host, RunnerMain run) {
     }
     std::vector<int> fds;
     for (int fd : received) {
-      fds.push_back(::fcntl(fd, F_DUPFD_CLOEXEC, kFirstHighFd));
+      fds.push_back(::fcntl(fd, F_DUPFD_CLOEXEC, kReceivedFdFloor));
       ::close(fd);
     }
     const auto request = decode_zygote_request(bytes.data(), bytes.size());

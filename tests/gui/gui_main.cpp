@@ -1,8 +1,8 @@
 // gui_main.cpp: Catch2's runner inside a QApplication on the offscreen platform.
-#define CATCH_CONFIG_RUNNER
 #include <QApplication>
 #include <QTemporaryDir>
-#include <catch2/catch.hpp>
+
+#include "support/catch_session.hpp"
 
 int main(int argc, char** argv) {
   qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -14,5 +14,5 @@ int main(int argc, char** argv) {
   // Remembered plugin folders of the tests stay apart from a user's.
   QApplication::setOrganizationName(QStringLiteral("awb-tests"));
   QApplication::setApplicationName(QStringLiteral("awb-gui-tests"));
-  return Catch::Session().run(argc, argv);
+  return awb::test::run_catch(argc, argv);
 }

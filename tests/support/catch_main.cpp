@@ -1,3 +1,4 @@
-// catch_main.cpp: the one Catch2 main of the unit-test binary.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// catch_main.cpp: the main of the test binaries that need nothing before their cases run.
+#include "support/catch_session.hpp"
+
+int main(int argc, char** argv) { return awb::test::run_catch(argc, argv); }

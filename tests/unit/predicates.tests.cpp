@@ -28,7 +28,7 @@ CheckResult grade_one(const CheckSpec& spec, const RunOutput& got, RunInput in =
   return evaluate(spec, ctx);
 }
 
-CheckSpec expect(const std::string& predicate) {
+CheckSpec predicate_spec(const std::string& predicate) {
   CheckSpec s;
   s.id = "c";
   s.kind = CheckKind::kExpect;
@@ -59,7 +59,7 @@ std::vector<CheckSpec> all_checks() {
        {"argmax_is", "in_top_k", "weight_above", "weight_below", "weight_greater", "entropy_below",
         "entropy_above", "uniform_rows", "one_hot_rows", "context_close", "cosine_closer_to",
         "scores_asymmetric", "scores_symmetric"})
-    out.push_back(expect(p));
+    out.push_back(predicate_spec(p));
   out.back().tolerance.atol = 1e9;  // scores_symmetric: any finite S would pass
   for (const char* p : {"rows_sum_to_one", "finite", "shape", "masked_zero", "deterministic",
                         "causal_no_leak", "permutation_equivariant"})
@@ -129,7 +129,7 @@ TEST_CASE("argmax and top-k on tied and constant rows", "[grader][predicates]") 
   a(0, 2) = a(0, 3) = 0.2;
   a(3, 0) = a(3, 1) = a(3, 2) = a(3, 3) = 0.25;  // row 3: constant
   const RunOutput got = output_of(in, a);
-  CheckSpec argmax = expect("argmax_is");
+  CheckSpec argmax = predicate_spec("argmax_is");
   const CheckResult tie = grade_one(argmax, got);
   CHECK(tie.status == Status::kFailed);
   CHECK(tie.summary.find("a tie is no argmax") != std::string::npos);
@@ -139,7 +139,7 @@ TEST_CASE("argmax and top-k on tied and constant rows", "[grader][predicates]") 
   argmax.key = 2;
   CHECK(grade_one(argmax, got).status == Status::kPassed);  // row 1 peaks at key 2 alone
 
-  CheckSpec top = expect("in_top_k");
+  CheckSpec top = predicate_spec("in_top_k");
   top.k = 1;  // a key tied for first is not the top 1
   CHECK(grade_one(top, got).status == Status::kFailed);
   top.k = 2;
@@ -157,7 +157,7 @@ TEST_CASE("argmax and top-k on tied and constant rows", "[grader][predicates]") 
 TEST_CASE("context_close is not fooled by a NaN entry", "[grader][predicates]") {
   const RunInput in = four_tokens();
   RunOutput got = output_of(in, peaked());
-  CheckSpec s = expect("context_close");
+  CheckSpec s = predicate_spec("context_close");
   s.vector_value = {got.layers[0].result.z(0, 0), got.layers[0].result.z(0, 1)};
   s.tolerance = {.atol = 1e-9, .rtol = 0};
   CHECK(grade_one(s, got).status == Status::kPassed);

@@ -16,7 +16,7 @@ using awb::core::source_tree_digest;
 
 namespace {
 
-void write(const fs::path& p, const std::string& text) {
+void write_text(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
   awb::test::spit(p, text);
 }
@@ -30,24 +30,24 @@ constexpr uint64_t kMiB = 1 << 20;
 TEST_CASE("a source tree is a folder with a CMakeLists.txt at its top", "[builds]") {
   const fs::path dir = fresh_folder("kind");
   CHECK_FALSE(is_source_tree(dir));
-  write(dir / "src" / "CMakeLists.txt", "");
+  write_text(dir / "src" / "CMakeLists.txt", "");
   CHECK_FALSE(is_source_tree(dir));
-  write(dir / "CMakeLists.txt", "project(x)");
+  write_text(dir / "CMakeLists.txt", "project(x)");
   CHECK(is_source_tree(dir));
 }
 
 TEST_CASE("the digest follows contents, names and links, not .git or timestamps", "[builds]") {
   const fs::path dir = fresh_folder("digest");
-  write(dir / "CMakeLists.txt", "project(x)");
-  write(dir / "src" / "a.cpp", "int a;");
+  write_text(dir / "CMakeLists.txt", "project(x)");
+  write_text(dir / "src" / "a.cpp", "int a;");
   const std::string d0 = source_tree_digest(dir, kMiB);
   CHECK(d0.size() == 64);
   fs::last_write_time(dir / "src" / "a.cpp",
                       fs::file_time_type::clock::now() - std::chrono::hours(5));
   CHECK(source_tree_digest(dir, kMiB) == d0);
-  write(dir / ".git" / "HEAD", "ref: refs/heads/main");
+  write_text(dir / ".git" / "HEAD", "ref: refs/heads/main");
   CHECK(source_tree_digest(dir, kMiB) == d0);
-  write(dir / "src" / "a.cpp", "int b;");
+  write_text(dir / "src" / "a.cpp", "int b;");
   const std::string d1 = source_tree_digest(dir, kMiB);
   CHECK(d1 != d0);
   fs::rename(dir / "src" / "a.cpp", dir / "src" / "b.cpp");
@@ -61,8 +61,8 @@ TEST_CASE("the digest follows contents, names and links, not .git or timestamps"
 
 TEST_CASE("sources above the size limit are refused by name", "[builds]") {
   const fs::path dir = fresh_folder("large");
-  write(dir / "CMakeLists.txt", "project(x)");
-  write(dir / "data.bin", std::string(2 * kMiB, 'x'));
+  write_text(dir / "CMakeLists.txt", "project(x)");
+  write_text(dir / "data.bin", std::string(2 * kMiB, 'x'));
   try {
     source_tree_digest(dir, kMiB);
     FAIL("no error");
@@ -74,9 +74,9 @@ TEST_CASE("sources above the size limit are refused by name", "[builds]") {
 TEST_CASE("the copy keeps links as links and skips what is not a file", "[builds]") {
   const fs::path dir = fresh_folder("copy-from");
   const fs::path to = fresh_folder("copy-to") / "src";
-  write(dir / "CMakeLists.txt", "project(x)");
-  write(dir / "src" / "a.cpp", "int a;");
-  write(dir / ".git" / "HEAD", "ref");
+  write_text(dir / "CMakeLists.txt", "project(x)");
+  write_text(dir / "src" / "a.cpp", "int a;");
+  write_text(dir / ".git" / "HEAD", "ref");
   fs::create_symlink("/etc/hostname", dir / "secret");
   copy_source_tree(dir, to);
   CHECK(fs::is_regular_file(to / "CMakeLists.txt"));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bench/peak_memory.hpp"
+#include "core/bench/statistics.hpp"
 #include "graders/model/abi_buffers.hpp"
 #include "graders/model/error.hpp"
 
@@ -28,10 +29,6 @@ struct Layout {
 Layout layout(const BenchShape& s, uint64_t caps) {
   const bool projected = has(caps, AWB_CAP_QKV);
   return {projected ? s.heads * s.d : s.d, projected, has(caps, AWB_CAP_OUTPUT_PROJ)};
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The host's buffers for one point, filled once with random values. Weights are scaled by

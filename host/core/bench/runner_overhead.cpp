@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/bench/statistics.hpp"
 #include "core/plugins/forward.hpp"
 #include "core/plugins/variant_session.hpp"
 
@@ -11,10 +12,6 @@ namespace awb::core {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 }  // namespace
 

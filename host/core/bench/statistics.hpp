@@ -3,11 +3,17 @@
 #ifndef AWB_CORE_BENCH_STATISTICS_HPP_
 #define AWB_CORE_BENCH_STATISTICS_HPP_
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace awb::core {
+
+// Seconds of the steady clock since `t0`.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // The sample median (the mean of the middle two for an even count); 0 for no samples.
 double median(std::vector<double> samples);

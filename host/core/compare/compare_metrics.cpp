@@ -10,7 +10,7 @@
 namespace awb::core {
 namespace {
 
-constexpr double kNaN = HeadMetrics::kNone;
+constexpr double kMissing = HeadMetrics::kNone;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::span<const double> row(const Matrix& m, int64_t r) {
@@ -37,7 +37,7 @@ std::string head_range(int first, int last) {
 }  // namespace
 
 double kl_divergence(std::span<const double> p, std::span<const double> q) {
-  if (p.size() != q.size()) return kNaN;
+  if (p.size() != q.size()) return kMissing;
   double kl = 0;
   for (size_t j = 0; j < p.size(); ++j) {
     if (p[j] <= 0) continue;  // 0 · ln(0 / q) = 0
@@ -48,7 +48,7 @@ double kl_divergence(std::span<const double> p, std::span<const double> q) {
 }
 
 double js_divergence(std::span<const double> p, std::span<const double> q) {
-  if (p.size() != q.size()) return kNaN;
+  if (p.size() != q.size()) return kMissing;
   // Term by term, so that m is never built: p ln(p / m) with m ≥ p / 2 > 0 wherever p > 0.
   double js = 0;
   for (size_t j = 0; j < p.size(); ++j) {
@@ -60,7 +60,7 @@ double js_divergence(std::span<const double> p, std::span<const double> q) {
 }
 
 double top_k_overlap(std::span<const double> p, std::span<const double> q, int k) {
-  if (p.size() != q.size() || p.empty()) return kNaN;
+  if (p.size() != q.size() || p.empty()) return kMissing;
   const size_t kk = std::clamp<size_t>(static_cast<size_t>(std::max(k, 1)), 1, p.size());
   const auto a = top_keys(p, kk);
   const auto b = top_keys(q, kk);

@@ -11,8 +11,8 @@
 namespace awb::core {
 namespace {
 
-const std::vector<std::string> kKeys = {"tokens", "x",      "w_q",       "w_k",   "w_v",    "w_o",
-                                        "heads",  "causal", "sharpness", "scale", "variant"};
+const std::vector<std::string> kProblemKeys = {
+    "tokens", "x", "w_q", "w_k", "w_v", "w_o", "heads", "causal", "sharpness", "scale", "variant"};
 const std::vector<std::string> kVariantKeys = {"kind", "params"};
 constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
 constexpr int64_t kMaxHeads = 64;
@@ -27,7 +27,7 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
   const auto root_opt = rd.parse(text);
   if (!root_opt) return finish(std::nullopt);
   const YAML::Node root = *root_opt;
-  if (!rd.check_keys(root, "", kKeys)) return finish(std::nullopt);
+  if (!rd.check_keys(root, "", kProblemKeys)) return finish(std::nullopt);
   ProblemSpec p;
   if (auto x = rd.require(root, "", "x"))
     if (auto m = rd.matrix(*x, "x", kMaxSize, kMaxSize)) p.x = *m;

@@ -13,16 +13,16 @@
 namespace awb::core {
 namespace {
 
-enum class Mode { kNone, kKill, kEnospc };
+enum class FaultMode { kNone, kKill, kEnospc };
 
-struct Fault {
-  Mode mode = Mode::kNone;
+struct InjectedFault {
+  FaultMode mode = FaultMode::kNone;
   long n = 0;
 };
 
-const Fault& fault() {
-  static const Fault parsed = [] {
-    Fault f;
+const InjectedFault& injected_fault() {
+  static const InjectedFault parsed = [] {
+    InjectedFault f;
     const char* env = std::getenv("AWB_TEST_FAULT");
     if (env == nullptr || *env == '\0') return f;
     const std::string text = env;
@@ -31,9 +31,9 @@ const Fault& fault() {
     char* end = nullptr;
     const long n = colon == std::string::npos ? 0 : std::strtol(text.c_str() + colon + 1, &end, 10);
     const bool number = end != nullptr && *end == '\0' && n >= 1;
-    if (number && kind == "kill-after-report") f = {Mode::kKill, n};
-    if (number && kind == "enospc-at-report") f = {Mode::kEnospc, n};
-    if (f.mode == Mode::kNone)
+    if (number && kind == "kill-after-report") f = {FaultMode::kKill, n};
+    if (number && kind == "enospc-at-report") f = {FaultMode::kEnospc, n};
+    if (f.mode == FaultMode::kNone)
       std::cerr << "awb: AWB_TEST_FAULT='" << text
                 << "' is not kill-after-report:N or enospc-at-report:N (N >= 1); ignored\n";
     return f;
@@ -47,16 +47,16 @@ std::atomic<long> steps{0};
 }  // namespace
 
 bool report_step_fails(ReportStep step) {
-  const Fault& f = fault();
-  if (f.mode != Mode::kEnospc || step != ReportStep::kAllocates) return false;
+  const InjectedFault& f = injected_fault();
+  if (f.mode != FaultMode::kEnospc || step != ReportStep::kAllocates) return false;
   if (++steps != f.n) return false;
   errno = ENOSPC;
   return true;
 }
 
 void report_step_done() {
-  const Fault& f = fault();
-  if (f.mode != Mode::kKill || ++steps != f.n) return;
+  const InjectedFault& f = injected_fault();
+  if (f.mode != FaultMode::kKill || ++steps != f.n) return;
   ::kill(::getpid(), SIGKILL);
   ::pause();  // SIGKILL cannot be caught; this only waits for it to land
 }

@@ -89,10 +89,9 @@ Pipe open_pipe() {
   return {UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
-// The runner's ends of its pipes sit at or above this, clear of every number its command line
-// names, still close-on-exec (dup2 clears that flag on the copy the runner gets).
-constexpr int kFirstHighFd = 10;
-static_assert(kFirstHighFd > runner::kSharedFd);
+// The runner's ends of its pipes sit at or above runner::kFirstHighFd, still close-on-exec (dup2
+// clears that flag on the copy the runner gets).
+using runner::kFirstHighFd;
 
 UniqueFd move_high(UniqueFd fd) {
   UniqueFd high(::fcntl(fd.get(), F_DUPFD_CLOEXEC, kFirstHighFd));

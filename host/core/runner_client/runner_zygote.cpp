@@ -26,8 +26,8 @@ namespace {
 
 // A zygote that has not answered in this long is taken for hung and replaced.
 constexpr int kAnswerTimeoutMs = 10'000;
-// The zygote's end of its socket sits here or above while it is spawned (as a runner's pipes do).
-constexpr int kFirstHighFd = 10;
+// The zygote's end of its socket sits at or above runner::kFirstHighFd while it is spawned (as a
+// runner's pipes do).
 
 std::atomic<pid_t> g_zygote_pid{-1};
 
@@ -50,11 +50,11 @@ struct Zygote {
   int start() {
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) return errno;
-    UniqueFd mine(sv[0]), theirs(::fcntl(sv[1], F_DUPFD_CLOEXEC, kFirstHighFd));
+    UniqueFd mine(sv[0]), theirs(::fcntl(sv[1], F_DUPFD_CLOEXEC, runner::kFirstHighFd));
     ::close(sv[1]);
     UniqueFd null(::open("/dev/null", O_WRONLY | O_CLOEXEC));
     if (!theirs.valid() || !null.valid()) return errno;
-    UniqueFd high_null(::fcntl(null.get(), F_DUPFD_CLOEXEC, kFirstHighFd));
+    UniqueFd high_null(::fcntl(null.get(), F_DUPFD_CLOEXEC, runner::kFirstHighFd));
     if (!high_null.valid()) return errno;
     constexpr int kSocketFd = 3;
     const std::vector<std::string> args = {runner_executable().string(), runner::option::kZygote,
