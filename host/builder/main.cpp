@@ -242,8 +242,12 @@ std::string describe(int status) {
   const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + tmp,
                                         "LC_ALL=C", "TERM=dumb"};
   const std::vector<std::vector<std::string>> steps = {
+      // RelWithDebInfo (the template's default) with line tables only: the same code, and a
+      // plugin that is graded, never debugged, compiles in two thirds of the time without the
+      // full debug information of Eigen's templates.
       {"cmake", "-S", c.source, "-B", binary, "-G", "Ninja", "-DCMAKE_PREFIX_PATH=" + c.sdk,
-       "-DCMAKE_COLOR_DIAGNOSTICS=OFF"},
+       "-DCMAKE_COLOR_DIAGNOSTICS=OFF", "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG",
+       "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"},
       {"cmake", "--build", binary, "--parallel", std::to_string(c.jobs)}};
   const char* names[] = {"configure", "build"};
   for (size_t i = 0; i < steps.size(); ++i) {
