@@ -239,10 +239,14 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
   auto attend = [&](const auto& q, const auto& k, const auto& v, auto out, int h, Eigen::Index r0,
                     Scratch<Scalar>& w) {
     const Eigen::Index n = q.rows();
-    if (!materialise) {
-      w.q.noalias() = q * factor;
-      detail::stream_block<Scalar>(w.q, k, v, out, r0, causal, w);
-      return;
+    // The fused worlds stream on their own micro-kernels (below): only the baseline compiles
+    // the Eigen streaming path.
+    if constexpr (!fused::kEnabled) {
+      if (!materialise) {
+        w.q.noalias() = q * factor;
+        detail::stream_block<Scalar>(w.q, k, v, out, r0, causal, w);
+        return;
+      }
     }
     // Materialised: the block's scores (the exact softmax input), turned into its weights in
     // place (in A itself when A is wanted), then A·V.
