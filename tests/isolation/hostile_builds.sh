@@ -6,7 +6,11 @@
 set -u
 awb=$1 fixtures=$2 work=$3
 rm -rf "$work"
-mkdir -p "$work/home" "$work/subs" "$work/results" "$work/outside" "$work/cache"
+mkdir -p "$work/home" "$work/subs" "$work/results" "$work/outside" "$work/cache" "$work/tmp"
+# The builds' work folders in a temporary folder of this test's own, so that the count of those
+# left behind is not thrown by another test's builds running meanwhile.
+chmod 755 "$work/tmp"
+export TMPDIR="$work/tmp"
 for canary in home subs results outside; do echo keep > "$work/$canary/canary"; done
 rm -f /tmp/awb-hostile-escaped
 failures=0
@@ -57,8 +61,8 @@ if pgrep -f 'awb-hostile-(fork|loop)' > /dev/null; then
   fail containment "processes left: $(pgrep -af 'awb-hostile-(fork|loop)' | head -3)"
 fi
 # The work folders of the builds are gone; the cache holds one entry per case, logs capped.
-left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'awb-build-*' -newer "$work/home/canary" | wc -l)
-[ "$left" -eq 0 ] || fail cleanup "$left work folder(s) left in ${TMPDIR:-/tmp}"
+left=$(find "$TMPDIR" -maxdepth 1 -name 'awb-build-*' | wc -l)
+[ "$left" -eq 0 ] || fail cleanup "$left work folder(s) left in $TMPDIR"
 entries=$(find "$work/cache" -mindepth 1 -maxdepth 1 -type d ! -name '.*' | wc -l)
 [ "$entries" -eq 7 ] || fail cache "$entries cache entries, expected 7"
 
