@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -265,4 +266,28 @@ TEST_CASE("large tensors cross the shared region exactly as they cross the pipes
   const ForwardResult here = test::run_variant(
       core::find_variant(test::bundled_catalog(), "parameter-free"), problem, Scalar::kF64);
   CHECK(test::compare_f64(shared.forward, here).empty());
+}
+
+// An awb killed outright (SIGKILL, a cluster's time limit) cannot remove its runners' scratch
+// folders; the next awb removes those whose process is gone, and only those.
+TEST_CASE("scratch folders of an awb that is gone are removed, no others", "[runner]") {
+  const fs::path dir = test::scratch("stale-scratch");
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  REQUIRE(gone > 0);
+  REQUIRE(::waitpid(gone, nullptr, 0) == gone);  // reaped: no process has this pid now
+  const std::string prefix = core::kScratchPrefix;
+  const fs::path stale = dir / (prefix + std::to_string(gone) + "-Ab12Cd");
+  const fs::path mine = dir / (prefix + std::to_string(::getpid()) + "-Ef34Gh");
+  const fs::path init = dir / (prefix + "1-Ij56Kl");     // a live process (not ours to judge)
+  const fs::path old_style = dir / (prefix + "Mn78Op");  // no pid in the name
+  const fs::path odd = dir / (prefix + std::to_string(gone) + "-toolongname");
+  for (const fs::path& p : {stale, mine, init, old_style, odd}) fs::create_directories(p / "sub");
+  { std::ofstream(stale / "sub" / "left.txt") << "x"; }
+  const fs::path file = dir / (prefix + std::to_string(gone) + "-Qr90St");  // a file, not a folder
+  { std::ofstream(file) << "x"; }
+
+  core::remove_stale_scratch_folders(dir);
+  CHECK_FALSE(fs::exists(stale));
+  for (const fs::path& p : {mine, init, old_style, odd, file}) CHECK(fs::exists(p));
 }
