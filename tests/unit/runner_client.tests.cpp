@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/temp_folder.hpp"
 #include "core/plugins/backward.hpp"
 #include "core/plugins/variant_session.hpp"
 #include "core/runner_client/runner_fault.hpp"
@@ -269,7 +270,8 @@ TEST_CASE("large tensors cross the shared region exactly as they cross the pipes
 }
 
 // An awb killed outright (SIGKILL, a cluster's time limit) cannot remove its runners' scratch
-// folders; the next awb removes those whose process is gone, and only those.
+// folders (nor its builds' work folders, base/temp_folder.hpp alike); the next awb removes those
+// whose process is gone, and only those.
 TEST_CASE("scratch folders of an awb that is gone are removed, no others", "[runner]") {
   const fs::path dir = test::scratch("stale-scratch");
   const pid_t gone = ::fork();
@@ -287,7 +289,7 @@ TEST_CASE("scratch folders of an awb that is gone are removed, no others", "[run
   const fs::path file = dir / (prefix + std::to_string(gone) + "-Qr90St");  // a file, not a folder
   { std::ofstream(file) << "x"; }
 
-  core::remove_stale_scratch_folders(dir);
+  core::remove_stale_temp_folders(dir, prefix);
   CHECK_FALSE(fs::exists(stale));
   for (const fs::path& p : {mine, init, old_style, odd, file}) CHECK(fs::exists(p));
 }

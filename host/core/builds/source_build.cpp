@@ -23,6 +23,7 @@
 #include "core/base/atomic_file.hpp"
 #include "core/base/install_paths.hpp"
 #include "core/base/sha256.hpp"
+#include "core/base/temp_folder.hpp"
 #include "core/base/version.hpp"
 #include "core/builds/source_tree.hpp"
 #include "core/runner_client/runner_spawn.hpp"
@@ -219,11 +220,9 @@ std::vector<std::string> builder_arguments(const fs::path& work, const BuildLimi
 // A private folder for the sandbox, where its uid can reach it (the cache may sit in a folder
 // only we may enter): the copy of the sources (src/) and the build (cmake/).
 fs::path make_work_folder() {
-  std::error_code ec;
-  std::string path = (fs::temp_directory_path(ec) / "awb-build-XXXXXX").string();
-  if (::mkdtemp(path.data()) == nullptr)
-    throw Error("build.sandbox_failed", std::string("mkdtemp: ") + std::strerror(errno));
-  return path;
+  const auto work = make_temp_folder("awb-build-");
+  if (!work) throw Error("build.sandbox_failed", std::string("mkdtemp: ") + std::strerror(errno));
+  return *work;
 }
 
 // Builds in a work folder (removed after) into `staging`: the outcome, build.log and plugins/.

@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,8 +15,6 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -29,6 +26,7 @@
 #include <thread>
 
 #include "core/base/install_paths.hpp"
+#include "core/base/temp_folder.hpp"
 #include "core/runner_client/runner_zygote.hpp"
 #include "graders/model/error.hpp"
 #include "runner/command_line.hpp"
@@ -144,36 +142,10 @@ RunnerPipes open_runner_pipes(int shared_region) {
   return p;
 }
 
-void remove_stale_scratch_folders(const fs::path& dir) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    // awb-runner-PID-XXXXXX, a folder of ours whose awb is gone: kill(PID, 0) finds no process.
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with(kScratchPrefix)) continue;
-    const std::string rest = name.substr(std::strlen(kScratchPrefix));
-    const size_t dash = rest.find('-');
-    if (dash == 0 || dash == std::string::npos || rest.size() != dash + 7 ||
-        !std::all_of(rest.begin(), rest.begin() + static_cast<long>(dash), ::isdigit))
-      continue;
-    struct stat st {};
-    if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
-      continue;
-    const long pid = std::strtol(rest.c_str(), nullptr, 10);
-    if (pid <= 0 || pid > INT32_MAX) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-    fs::remove_all(entry.path(), ec);
-  }
-}
-
 fs::path make_scratch_folder() {
-  std::error_code ec;
-  const fs::path temp = fs::temp_directory_path(ec);
-  // Once per process: what an awb killed outright (SIGKILL, a cluster's time limit) left.
-  static std::once_flag swept;
-  std::call_once(swept, [&] { remove_stale_scratch_folders(temp); });
-  std::string scratch = (temp / (kScratchPrefix + std::to_string(::getpid()) + "-XXXXXX")).string();
-  if (!::mkdtemp(scratch.data())) spawn_failed("scratch folder");
-  return scratch;
+  const auto scratch = make_temp_folder(kScratchPrefix);
+  if (!scratch) spawn_failed("scratch folder");
+  return *scratch;
 }
 
 std::vector<std::string> runner_arguments(const fs::path& plugin, const fs::path& scratch,

@@ -30,13 +30,10 @@ struct RunnerPipes {
 RunnerPipes open_runner_pipes(int shared_region = -1);
 
 // A fresh private folder the runner may write to, awb-runner-PID-XXXXXX in the temporary folder
-// (PID this process's). Throws awb::Error("runner.spawn_failed"). The first call of a process
-// removes the folders of awb processes that are gone (remove_stale_scratch_folders).
+// (base/temp_folder.hpp: the first of a process removes those of awb processes that are gone).
+// Throws awb::Error("runner.spawn_failed").
 inline constexpr const char* kScratchPrefix = "awb-runner-";
 std::filesystem::path make_scratch_folder();
-// Removes the scratch folders in `dir` that are ours (this uid's) and whose PID names no
-// process: an awb killed outright could not remove them itself. Others are left alone.
-void remove_stale_scratch_folders(const std::filesystem::path& dir);
 
 // The runner's argv: the plugin, its scratch folder, the level it aims for and its limits.
 std::vector<std::string> runner_arguments(const std::filesystem::path& plugin,
