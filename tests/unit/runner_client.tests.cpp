@@ -278,18 +278,29 @@ TEST_CASE("scratch folders of an awb that is gone are removed, no others", "[run
   if (gone == 0) ::_exit(0);
   REQUIRE(gone > 0);
   REQUIRE(::waitpid(gone, nullptr, 0) == gone);  // reaped: no process has this pid now
+  // The namespace part of the name, as this process writes it.
   const std::string prefix = core::kScratchPrefix;
-  const fs::path stale = dir / (prefix + std::to_string(gone) + "-Ab12Cd");
-  const fs::path mine = dir / (prefix + std::to_string(::getpid()) + "-Ef34Gh");
-  const fs::path init = dir / (prefix + "1-Ij56Kl");     // a live process (not ours to judge)
-  const fs::path old_style = dir / (prefix + "Mn78Op");  // no pid in the name
-  const fs::path odd = dir / (prefix + std::to_string(gone) + "-toolongname");
-  for (const fs::path& p : {stale, mine, init, old_style, odd}) fs::create_directories(p / "sub");
+  const fs::path made = core::make_scratch_folder();
+  const std::string name = made.filename().string();
+  const std::string ns =
+      name.substr(0, name.rfind('-')).substr(prefix.size() + std::to_string(::getpid()).size() + 1);
+  fs::remove(made);
+  auto folder = [&](const std::string& pid, const std::string& space, const std::string& tail) {
+    return dir / (prefix + pid + "-" + space + "-" + tail);
+  };
+  const fs::path stale = folder(std::to_string(gone), ns, "Ab12Cd");
+  const fs::path mine = folder(std::to_string(::getpid()), ns, "Ef34Gh");
+  const fs::path init = folder("1", ns, "Ij56Kl");  // a live process (not ours to judge)
+  const fs::path other_ns = folder(std::to_string(gone), ns + "0", "Mn78Op");  // a container's
+  const fs::path old_style = dir / (prefix + "Qr90St");                        // no pid
+  const fs::path odd = folder(std::to_string(gone), ns, "toolongname");
+  for (const fs::path& p : {stale, mine, init, other_ns, old_style, odd})
+    fs::create_directories(p / "sub");
   { std::ofstream(stale / "sub" / "left.txt") << "x"; }
-  const fs::path file = dir / (prefix + std::to_string(gone) + "-Qr90St");  // a file, not a folder
+  const fs::path file = folder(std::to_string(gone), ns, "Uv12Wx");  // a file, not a folder
   { std::ofstream(file) << "x"; }
 
   core::remove_stale_temp_folders(dir, prefix);
   CHECK_FALSE(fs::exists(stale));
-  for (const fs::path& p : {mine, init, old_style, odd, file}) CHECK(fs::exists(p));
+  for (const fs::path& p : {mine, init, other_ns, old_style, odd, file}) CHECK(fs::exists(p));
 }

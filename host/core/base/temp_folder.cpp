@@ -1,4 +1,4 @@
-// temp_folder.cpp: PREFIX-PID-XXXXXX folders, and sweeping those of processes that are gone.
+// temp_folder.cpp: PREFIX-PID-NS-XXXXXX folders, and sweeping those of processes that are gone.
 #include "core/base/temp_folder.hpp"
 
 #include <signal.h>
@@ -17,15 +17,37 @@ namespace awb::core {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// This process's PID namespace (the inode /proc/self/ns/pid names; 0 when unknown): a pid says
+// whether a process is gone only within its namespace, and containers may share a /tmp.
+std::string pid_namespace() {
+  std::error_code ec;
+  const std::string link = fs::read_symlink("/proc/self/ns/pid", ec).string();  // pid:[N]
+  const size_t open = link.find('['), close = link.find(']');
+  if (ec || open == std::string::npos || close == std::string::npos || close <= open + 1)
+    return "0";
+  return link.substr(open + 1, close - open - 1);
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit);
+}
+
+}  // namespace
+
 void remove_stale_temp_folders(const fs::path& dir, const std::string& prefix) {
+  const std::string ns = pid_namespace();
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    // PREFIX-PID-NS-XXXXXX
     const std::string name = entry.path().filename().string();
     if (!name.starts_with(prefix)) continue;
     const std::string rest = name.substr(prefix.size());
-    const size_t dash = rest.find('-');
-    if (dash == 0 || dash == std::string::npos || rest.size() != dash + 7 ||
-        !std::all_of(rest.begin(), rest.begin() + static_cast<long>(dash), ::isdigit))
+    const size_t d1 = rest.find('-');
+    const size_t d2 = d1 == std::string::npos ? d1 : rest.find('-', d1 + 1);
+    if (d2 == std::string::npos || rest.size() != d2 + 7 || !all_digits(rest.substr(0, d1)) ||
+        rest.substr(d1 + 1, d2 - d1 - 1) != ns)
       continue;
     struct stat st {};
     if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
@@ -47,7 +69,8 @@ std::optional<fs::path> make_temp_folder(const std::string& prefix) {
     std::lock_guard lock(mutex);
     if (swept.insert(prefix).second) remove_stale_temp_folders(temp, prefix);
   }
-  std::string path = (temp / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
+  static const std::string ns = pid_namespace();
+  std::string path = (temp / (prefix + std::to_string(::getpid()) + "-" + ns + "-XXXXXX")).string();
   if (::mkdtemp(path.data()) == nullptr) return std::nullopt;
   return path;
 }

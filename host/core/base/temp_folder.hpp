@@ -1,6 +1,7 @@
 // temp_folder.hpp: private folders in the temporary folder that an awb killed outright does not
-// leave behind for good. Each is named PREFIX-PID-XXXXXX (PID the awb that made it); the first one
-// a process makes with a prefix removes that prefix's folders of awb processes that are gone.
+// leave behind for good. Each is named PREFIX-PID-NS-XXXXXX (PID the awb that made it, NS its PID
+// namespace); the first one a process makes with a prefix removes that prefix's folders of awb
+// processes that are gone.
 #ifndef AWB_CORE_BASE_TEMP_FOLDER_HPP_
 #define AWB_CORE_BASE_TEMP_FOLDER_HPP_
 
@@ -10,13 +11,14 @@
 
 namespace awb::core {
 
-// A fresh folder PREFIX-PID-XXXXXX (mode 0700) in fs::temp_directory_path(); nothing (errno set)
+// A fresh folder PREFIX-PID-NS-XXXXXX (mode 0700) in fs::temp_directory_path(); nothing (errno set)
 // when it cannot be made. `prefix` ends with '-' ("awb-runner-").
 std::optional<std::filesystem::path> make_temp_folder(const std::string& prefix);
 
-// Removes the folders PREFIX-PID-XXXXXX in `dir` that are this uid's and whose PID names no
-// process (SIGKILL, a cluster's time limit: their awb could not remove them). Anything else,
-// a folder of a live process or one named otherwise, is left alone.
+// Removes the folders PREFIX-PID-NS-XXXXXX in `dir` that are this uid's, of this process's PID
+// namespace, and whose PID names no process there (SIGKILL, a cluster's time limit: their awb
+// could not remove them). Anything else (a folder of a live process, of another namespace, as a
+// container sharing /tmp would leave, or one named otherwise) is left alone.
 void remove_stale_temp_folders(const std::filesystem::path& dir, const std::string& prefix);
 
 }  // namespace awb::core

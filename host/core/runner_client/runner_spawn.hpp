@@ -29,7 +29,7 @@ struct RunnerPipes {
 // copied for the runner beside its pipes.
 RunnerPipes open_runner_pipes(int shared_region = -1);
 
-// A fresh private folder the runner may write to, awb-runner-PID-XXXXXX in the temporary folder
+// A fresh private folder the runner may write to, awb-runner-PID-NS-XXXXXX in the temporary folder
 // (base/temp_folder.hpp: the first of a process removes those of awb processes that are gone).
 // Throws awb::Error("runner.spawn_failed").
 inline constexpr const char* kScratchPrefix = "awb-runner-";
