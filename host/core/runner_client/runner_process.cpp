@@ -51,8 +51,8 @@ void RunnerProcess::spawn(const fs::path& plugin, RunnerPipes& pipes) {
   pid_t pid = -1;
   int rc = spawn_runner(args, pipes, pid);
   if (rc == kZygoteLostRequest) {
-    pipes = open_runner_pipes(
-        shared_.descriptor());  // the old ones close: a runner the zygote started gets EOF
+    // The old pipes close: a runner the zygote may have started gets EOF.
+    pipes = open_runner_pipes(shared_.descriptor());
     rc = spawn_runner(args, pipes, pid, false);
   }
   if (rc != 0) {
