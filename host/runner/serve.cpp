@@ -115,7 +115,7 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
     if (!wire::read_all(request_fd, &h, sizeof h)) break;  // the host went away
     if (h.magic != wire::kMagic || h.version != wire::kVersion) return 3;
     if (h.type == static_cast<uint16_t>(wire::Type::kBye)) break;
-    const bool in_region = (h.type & wire::kInSharedRegion) != 0;
+    const bool in_region = SharedRegion::staged(h);
     const uint16_t type = h.type & static_cast<uint16_t>(~wire::kInSharedRegion);
     const bool is_forward = type == static_cast<uint16_t>(wire::Type::kForward);
     const bool is_cost = type == static_cast<uint16_t>(wire::Type::kCost);

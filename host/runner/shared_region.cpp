@@ -90,15 +90,24 @@ bool SharedRegion::carries(size_t bytes) const {
   return data_ && bytes >= wire::kSharedRegionThreshold && bytes <= size_;
 }
 
-bool SharedRegion::send(int fd, wire::Type type, uint32_t request_id, uint64_t nonce,
-                        const std::vector<uint8_t>& payload) const {
-  if (!carries(payload.size())) return wire::send_frame(fd, type, request_id, nonce, payload);
-  std::memcpy(data_, payload.data(), payload.size());
+wire::Header SharedRegion::stage(wire::Type type, uint32_t request_id, uint64_t nonce,
+                                 const std::vector<uint8_t>& payload) const {
   wire::Header h;
-  h.type = static_cast<uint16_t>(static_cast<uint16_t>(type) | wire::kInSharedRegion);
+  h.type = static_cast<uint16_t>(type);
   h.request_id = request_id;
   h.nonce = nonce;
   h.payload_size = static_cast<uint32_t>(payload.size());
+  if (carries(payload.size())) {
+    std::memcpy(data_, payload.data(), payload.size());
+    h.type |= wire::kInSharedRegion;
+  }
+  return h;
+}
+
+bool SharedRegion::send(int fd, wire::Type type, uint32_t request_id, uint64_t nonce,
+                        const std::vector<uint8_t>& payload) const {
+  const wire::Header h = stage(type, request_id, nonce, payload);
+  if (!staged(h)) return wire::send_frame(fd, type, request_id, nonce, payload);
   return wire::write_all(fd, &h, sizeof h);
 }
 

@@ -49,8 +49,13 @@ class SharedRegion {
   bool holds(size_t bytes) const { return data_ && bytes <= size_; }
   std::span<const uint8_t> payload(size_t bytes) const { return {data_, bytes}; }
 
-  // Sends one frame on `fd`: its payload through this region when it carries() it (the header
-  // alone on `fd`, marked kInSharedRegion), else after the header as wire::send_frame does.
+  // The header of a frame carrying `payload`; when this region carries() it, the payload is
+  // copied here and the header marked kInSharedRegion (staged(): nothing is to follow it).
+  wire::Header stage(wire::Type type, uint32_t request_id, uint64_t nonce,
+                     const std::vector<uint8_t>& payload) const;
+  static bool staged(const wire::Header& h) { return (h.type & wire::kInSharedRegion) != 0; }
+  // Sends one frame on `fd` (blocking): staged here with its header alone on `fd`, or the whole
+  // frame on `fd` as wire::send_frame does.
   bool send(int fd, wire::Type type, uint32_t request_id, uint64_t nonce,
             const std::vector<uint8_t>& payload) const;
 

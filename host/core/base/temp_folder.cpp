@@ -19,15 +19,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// This process's PID namespace (the inode /proc/self/ns/pid names; 0 when unknown): a pid says
-// whether a process is gone only within its namespace, and containers may share a /tmp.
-std::string pid_namespace() {
-  std::error_code ec;
-  const std::string link = fs::read_symlink("/proc/self/ns/pid", ec).string();  // pid:[N]
-  const size_t open = link.find('['), close = link.find(']');
-  if (ec || open == std::string::npos || close == std::string::npos || close <= open + 1)
-    return "0";
-  return link.substr(open + 1, close - open - 1);
+// This process's PID namespace (the inode /proc/self/ns/pid names; 0 when unknown), read once:
+// a pid says whether a process is gone only within its namespace, and containers may share a /tmp.
+const std::string& pid_namespace() {
+  static const std::string ns = [] {
+    std::error_code ec;
+    const std::string link = fs::read_symlink("/proc/self/ns/pid", ec).string();  // pid:[N]
+    const size_t open = link.find('['), close = link.find(']');
+    if (ec || open == std::string::npos || close == std::string::npos || close <= open + 1)
+      return std::string("0");
+    return link.substr(open + 1, close - open - 1);
+  }();
+  return ns;
 }
 
 bool all_digits(const std::string& s) {
@@ -37,7 +40,7 @@ bool all_digits(const std::string& s) {
 }  // namespace
 
 void remove_stale_temp_folders(const fs::path& dir, const std::string& prefix) {
-  const std::string ns = pid_namespace();
+  const std::string& ns = pid_namespace();
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     // PREFIX-PID-NS-XXXXXX
@@ -69,8 +72,8 @@ std::optional<fs::path> make_temp_folder(const std::string& prefix) {
     std::lock_guard lock(mutex);
     if (swept.insert(prefix).second) remove_stale_temp_folders(temp, prefix);
   }
-  static const std::string ns = pid_namespace();
-  std::string path = (temp / (prefix + std::to_string(::getpid()) + "-" + ns + "-XXXXXX")).string();
+  std::string path =
+      (temp / (prefix + std::to_string(::getpid()) + "-" + pid_namespace() + "-XXXXXX")).string();
   if (::mkdtemp(path.data()) == nullptr) return std::nullopt;
   return path;
 }

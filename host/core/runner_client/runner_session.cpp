@@ -116,7 +116,7 @@ std::optional<RunnerProcess::Frame> RunnerProcess::await_frame(
       Header h;
       std::memcpy(&h, inbox_.data(), sizeof h);
       // Only a result may come through the shared region, and only as far as it reaches.
-      const bool in_region = (h.type & kInSharedRegion) != 0;
+      const bool in_region = runner::SharedRegion::staged(h);
       h.type &= static_cast<uint16_t>(~kInSharedRegion);
       const bool known = h.type == static_cast<uint16_t>(Type::kHello) ||
                          h.type == static_cast<uint16_t>(Type::kLoadFailed) ||
@@ -169,18 +169,10 @@ std::vector<uint8_t> RunnerProcess::call(wire::Type type, const std::vector<uint
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   const uint64_t nonce = rng();
   // A large payload goes through the shared region, and the pipe carries its header alone.
-  const bool in_region = shared_.carries(payload.size());
-  wire::Header h;
-  h.type =
-      static_cast<uint16_t>(static_cast<uint16_t>(type) | (in_region ? wire::kInSharedRegion : 0));
-  h.request_id = id;
-  h.nonce = nonce;
-  h.payload_size = static_cast<uint32_t>(payload.size());
+  const wire::Header h = shared_.stage(type, id, nonce, payload);
   std::vector<uint8_t> request(sizeof h);
   std::memcpy(request.data(), &h, sizeof h);
-  if (in_region)
-    std::memcpy(shared_.data(), payload.data(), payload.size());
-  else
+  if (!runner::SharedRegion::staged(h))
     request.insert(request.end(), payload.begin(), payload.end());
 
   auto frame =
