@@ -52,8 +52,8 @@ const std::vector<Case> kCases = {
     {"abort", "crashed: SIGABRT"},
     {"terminate", "crashed: SIGABRT"},
     {"throw_across", "an exception escaped the plugin: thrown across the C boundary"},
-    {"busy_loop", "CPU limit of 1 s exceeded", "", 1, 30},
-    {"sleep", "wall-clock limit of 1.5 s exceeded", "", 10, 1.5},
+    {"busy_loop", "CPU limit of 0.5 s exceeded", "", 0.5, 30},
+    {"sleep", "wall-clock limit of 0.75 s exceeded", "", 10, 0.75},
     {"huge_allocation", "ran out of memory"},
     {"fork_bomb", "forbidden system call: clone"},
     {"setsid_double_fork", "forbidden system call: clone"},
@@ -71,7 +71,7 @@ const std::vector<Case> kCases = {
     {"nondeterministic", "a second run on the same input gave different outputs"},
     // The backward pass travels through the runner too; each is a fault of the gradient check.
     {"backward_crash", "error backward: crashed: SIGSEGV"},
-    {"backward_hang", "error backward: wall-clock limit of 1.5 s exceeded", "", 10, 1.5},
+    {"backward_hang", "error backward: wall-clock limit of 0.75 s exceeded", "", 10, 0.75},
     {"backward_forged_frame", "error backward: a result frame did not answer the request"},
     {"backward_wrong_shape",
      "error backward: the backward result is malformed: dX has 15 values; the host shaped it "
@@ -80,7 +80,7 @@ const std::vector<Case> kCases = {
     {"backward_flood", "error backward: printed more than 1024 KiB"},
     // pause() is allowed: a runner that waits costs wall time only (it once spun on EPERM and
     // was reported as a CPU-limit breach).
-    {"pause", "wall-clock limit of 1.5 s exceeded", "", 10, 1.5},
+    {"pause", "wall-clock limit of 0.75 s exceeded", "", 10, 0.75},
     // A runner has a session of its own, so no controlling terminal to push keystrokes into
     // (ENXIO); at `confined` Landlock refuses /dev/tty first.
     {"tiocsti", "cannot open the terminal: "},
@@ -303,6 +303,27 @@ TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
   const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
   CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
   CHECK_NOTHROW(session->finish());
+}
+
+TEST_CASE("a runner that dies while loading is reported at once, without spinning", "[isolation]") {
+  // The host once kept its copies of the runner's ends of the pipes until the hello, so a runner
+  // that crashed while loading never gave EOF: the host drained its output until a 1 s deadline,
+  // and spun the CPU all that while on the reaped runner's pidfd, which polls ready for ever.
+  auto thread_cpu = [] {
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  };
+  core::load_catalog({plugin_file("good")});  // the zygote is started outside the measurement
+  const double cpu0 = thread_cpu();
+  const auto t0 = std::chrono::steady_clock::now();
+  const core::Catalog cat = core::load_catalog({plugin_file("static_ctor_crash")});
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = thread_cpu() - cpu0;
+  REQUIRE(cat.failures.size() == 1);
+  CHECK_THAT(cat.failures[0].message, Catch::Contains("crashed: SIGSEGV"));
+  CHECK(wall < 0.9);  // the drain's deadline was 1 s
+  CHECK(cpu < 0.3);   // the spin cost about as much CPU as wall time
 }
 
 namespace {

@@ -134,6 +134,7 @@ void RunnerProcess::fail_from_exit() {
   rusage usage{};
   ::wait4(pid_, &status, 0, &usage);
   wait_status_ = status;
+  pidfd_.reset();  // a reaped process's pidfd polls ready for ever: the drain would spin
   const auto drain_until = Clock::now() + std::chrono::seconds(1);
   while ((out_.fd.valid() || err_.fd.valid()) && Clock::now() < drain_until)
     pump(20, &none, written);  // whatever it printed last

@@ -61,7 +61,12 @@ void RunnerProcess::spawn(const fs::path& plugin, RunnerPipes& pipes) {
                 "cannot start " + args.front() + ": " + std::strerror(rc));
   }
   pid_ = pid;
-  shared_.close_descriptor();  // the runner has its copy; the mapping stays
+  // The runner has its copies: ours would keep its output pipes from ever reaching EOF (a runner
+  // that died while loading was then drained until a deadline instead of to its last byte).
+  for (UniqueFd* fd : {&pipes.child_request, &pipes.child_result, &pipes.child_out,
+                       &pipes.child_err, &pipes.child_shared})
+    fd->reset();
+  shared_.close_descriptor();  // the mapping stays
   has_cpu_clock_ = ::clock_getcpuclockid(pid_, &cpu_clock_) == 0;
   pidfd_.reset(static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0)));
   request_fd_ = std::move(pipes.request);
