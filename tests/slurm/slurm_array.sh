@@ -159,7 +159,7 @@ merge=$(env "$mark" sbatch --parsable --dependency="afterok:$array" --kill-on-in
 echo "sbatch: array job $array (4 tasks), merge job $merge after it"
 while [[ -n $(squeue -h -j "$array,$merge" -o %i 2>/dev/null) ]]; do
   [[ $SECONDS -lt $deadline ]] || fail "the jobs did not finish in time: $(squeue)"
-  sleep 1
+  sleep 0.2
 done
 echo "jobs done [$(ms "$start") ms]"
 for job in "${array}_0" "${array}_1" "${array}_2" "${array}_3" "$merge"; do
