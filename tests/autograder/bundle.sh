@@ -4,7 +4,7 @@
 # inputs are refused; the PrairieLearn folder likewise. Then the bundles' grade_submission.sh
 # grades submissions as the platforms would run it (awb from this build through $AWB): a
 # correct plugin (also wrapped in a folder of its own), a broken one, a source submission (the
-# project `awb new-plugin --kind qkv` writes) and the same with a compile error, and the fallbacks
+# project `awb new-plugin --kind qkv` writes) and its starter with a compile error, and the fallbacks
 # when awb is missing or fails; every results.json is validated against its schema in tests/schema.
 #
 # usage: bundle.sh AWB DEB_DIR PLUGIN_DIR SOURCE_DIR WORK_DIR
@@ -68,7 +68,9 @@ cp "$plugins/awb_qkv.so" "$subs/correct/attention.so"
 cp "$plugins/awb_qkv.so" "$subs/wrapped/my-attention/attention.so"
 echo "not a shared library" >"$subs/broken/attention.so"
 "$awb" new-plugin "$subs/source" --kind qkv >/dev/null
-cp -r "$subs/source" "$subs/source-broken"
+# The broken one from the starter: a compiler spends as long on the solution's templates after
+# an error as without it, and one error is what this needs.
+"$awb" new-plugin "$subs/source-broken" --kind qkv --starter >/dev/null
 echo 'int this_does_not_compile = ;' >>"$subs/source-broken/src/student_attention.cpp"
 
 # grade FORMAT BUNDLE NAME SUBMISSION EXPECTED_STATUS [options...]: grade_submission.sh's results

@@ -2,12 +2,14 @@
 # source_batch.sh AWB PLUGIN_DIR WORK: a batch of source and built submissions. A
 # project that builds is graded like a built plugin; one that does not compile is not gradable
 # with the compiler's first error (as a path inside the submission) in its feedback; a resume
-# builds nothing again and grades nothing again.
+# builds nothing again and grades nothing again. The projects are `awb new-plugin`'s starter,
+# which builds in a tenth of the solution's time (a solution built from source earns full marks
+# in tests/autograder/bundle.sh and tests/sdk_consumer).
 set -u
 awb=$1 plugins=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work/class"
-"$awb" new-plugin "$work/class/alice" --kind parameter-free > /dev/null || exit 1
+"$awb" new-plugin "$work/class/alice" --kind parameter-free --starter > /dev/null || exit 1
 cp -r "$work/class/alice" "$work/class/bob"
 echo 'int this_does_not_compile = ;' >> "$work/class/bob/src/student_attention.cpp"
 mkdir "$work/class/carol" && cp "$plugins/awb_parameter_free.so" "$work/class/carol/"
@@ -18,7 +20,9 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
   > "$work/first.out" 2>&1 || fail "the batch exited $?: $(tail -3 "$work/first.out")"
 roster="$work/results/roster.csv"
 cat "$roster"
-grep -q '^alice,9,8,8,9,34,34,0,34,graded,' "$roster" || fail "alice's source did not earn full marks"
+grep -q '^alice,0,0,0,0,0,34,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/34)"
+grep -q 'TODO: write the scores S' "$work/results/gradescope/alice.json" ||
+  fail "alice's feedback does not name the step to write"
 grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"
 grep -q '^bob,0,0,0,0,0,.*,not gradable,"not gradable: build failed: the build step failed' \
   "$roster" || fail "bob is not 'not gradable: build failed'"
