@@ -154,14 +154,14 @@ struct Zygote {
   // descendant.
   Answer registered(const std::vector<uint8_t>* message, const std::vector<int>& passed) {
     Answer a;
-    pid_t first = -1;
+    pid_t child = -1;  // the runner, or the spare for a spare request
     a.error = start_registered(
         [&](pid_t& started) {
           a = message ? ask(*message, passed) : read_answer();
           started = message ? a.runner : a.spare;
           return a.error != 0 ? a.error : started > 0 ? 0 : EPROTO;
         },
-        first, message ? &a.spare : nullptr);
+        child, message ? &a.spare : nullptr);
     return a;
   }
 
