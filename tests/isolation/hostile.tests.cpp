@@ -177,7 +177,7 @@ std::vector<Child> children() {
 std::vector<std::string> leftovers() {
   std::vector<std::string> out;
   for (const Child& c : children())
-    if (c.pid != core::zygote_pid() && c.pid != core::zygote_spare_pid())
+    if (c.pid != core::zygote_pid())
       out.push_back(std::to_string(c.pid) + " " + c.name + " uid " + std::to_string(c.uid));
   return out;
 }
@@ -328,12 +328,10 @@ TEST_CASE("a runner that dies while loading is reported at once, without spinnin
 
 namespace {
 
-// This process's live children whose command line holds `word`, but the zygote's spare (whose
-// command line is the zygote's).
+// This process's live children whose command line holds `word`.
 std::vector<pid_t> children_running(const std::string& word) {
   std::vector<pid_t> out;
   for (const Child& c : children()) {
-    if (c.pid == core::zygote_spare_pid()) continue;
     std::ifstream cmd("/proc/" + std::to_string(c.pid) + "/cmdline");
     const std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
     if (c.state != 'Z' && cmdline.find(word) != std::string::npos) out.push_back(c.pid);
@@ -362,42 +360,11 @@ TEST_CASE("runners come from one zygote as this process's children; a killed zyg
   };
   run_one();
   run_one();
-  // The zygote keeps a child forked ahead of the next request (its spare, ours as well), and the
-  // next runner is that child: it has the plugin loaded, and the zygote has a new spare.
-  const pid_t spare = core::zygote_spare_pid();
-  REQUIRE(spare > 0);
-  {
-    auto session = core::open_session({&p, &p.variants.at(0)}, {});
-    CHECK(core::zygote_spare_pid() > 0);
-    CHECK(core::zygote_spare_pid() != spare);
-    std::ifstream maps("/proc/" + std::to_string(spare) + "/maps");
-    const std::string mapped((std::istreambuf_iterator<char>(maps)), {});
-    CHECK(mapped.find(plugin_file("good").filename().string()) != std::string::npos);
-    CHECK_NOTHROW(session->finish());
-  }
-  // A spare that died is replaced: the zygote forks that runner itself, and a new spare.
-  const pid_t next = core::zygote_spare_pid();
-  REQUIRE(next > 0);
-  REQUIRE(::kill(next, SIGKILL) == 0);
-  auto gone = [next] {  // a zombie: its descriptors are closed
-    std::ifstream stat("/proc/" + std::to_string(next) + "/stat");
-    std::string line;
-    std::getline(stat, line);
-    return line.find(") Z ") != std::string::npos;
-  };
-  for (int i = 0; i < 200 && !gone(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  REQUIRE(gone());
-  run_one();
-  CHECK(core::zygote_spare_pid() > 0);
-  CHECK(core::zygote_spare_pid() != next);
-  CHECK(leftovers().empty());
   const std::vector<pid_t> zygotes = children_running("--zygote");
   REQUIRE(zygotes.size() == 1);
   REQUIRE(::kill(zygotes[0], SIGKILL) == 0);
-  // The next runner is still the spare the dead zygote made (its socket is ours), and asking for
-  // the spare after it finds the zygote gone; the runner after that comes from a new zygote.
-  // Both run as before.
+  // The next runner finds the zygote gone and is spawned afresh; the one after that comes from
+  // a new zygote. Both run as before.
   run_one();
   run_one();
   const std::vector<pid_t> after = children_running("--zygote");
