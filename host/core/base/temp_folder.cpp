@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -33,8 +32,10 @@ const std::string& pid_namespace() {
   return ns;
 }
 
+// A folder's name may hold any byte: ::isdigit of a negative char is undefined.
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit);
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
