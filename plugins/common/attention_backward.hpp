@@ -19,43 +19,54 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   const auto x = p.x();
 
   // Forward activations. Without projections Q = K = V = X.
-  const RowMatrix<Scalar> q = projected ? RowMatrix<Scalar>(x * p.w_q()) : RowMatrix<Scalar>(x);
-  const RowMatrix<Scalar> k = projected ? RowMatrix<Scalar>(x * p.w_k()) : RowMatrix<Scalar>(x);
-  const RowMatrix<Scalar> v = projected ? RowMatrix<Scalar>(x * p.w_v()) : RowMatrix<Scalar>(x);
+  auto project = [&](auto weight) {  // weight() only with projections: without, there is none
+    if (!projected) return RowMatrix<Scalar>(x);
+    RowMatrix<Scalar> m(T, weight().cols());
+    multiply(x, weight(), m);
+    return m;
+  };
+  const RowMatrix<Scalar> q = project([&] { return p.w_q(); }),
+                          k = project([&] { return p.w_k(); }),
+                          v = project([&] { return p.w_v(); });
   // Back through the output projection: dHeads = dZ · W_oᵀ.
-  const RowMatrix<Scalar> dheads =
-      with_wo ? RowMatrix<Scalar>(up.dz() * p.w_o().transpose()) : RowMatrix<Scalar>(up.dz());
+  RowMatrix<Scalar> dheads;
+  if (with_wo) {
+    dheads.resize(T, p.w_o().rows());
+    multiply_bt(up.dz(), p.w_o(), dheads);
+  } else {
+    dheads = up.dz();
+  }
   RowMatrix<Scalar> heads(T, H * dv), dq(T, H * dk), dkey(T, H * dk), dval(T, H * dv);
   RowMatrix<Scalar> s(T, T), a(T, T), da(T, T);
   for (int h = 0; h < H; ++h) {
     const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
     const auto vh = v.middleCols(h * dv, dv);
     const auto dho = dheads.middleCols(h * dv, dv);
-    a.noalias() = factor * (qh * kh.transpose());
+    multiply_bt(qh, kh, a, factor);
     detail::softmax_rows(a, 0, causal);
-    heads.middleCols(h * dv, dv).noalias() = a * vh;
+    multiply(a, vh, heads.middleCols(h * dv, dv));
     // ∂L/∂A: through A·V, plus the loss's own gradient on A when it has one.
-    da.noalias() = dho * vh.transpose();
+    multiply_bt(dho, vh, da);
     if (up.has_da()) da += up.da(h);
-    dval.middleCols(h * dv, dv).noalias() = a.transpose() * dho;
+    multiply_at(a, dho, dval.middleCols(h * dv, dv));
     // Softmax backward, row by row: dS = A ∘ (dA − (A·dA)𝟙). Masked entries have A = 0, so they
     // pass no gradient back, as the mask says they should not.
     const auto shared = (a.array() * da.array()).rowwise().sum();
     s = (a.array() * (da.array().colwise() - shared)).matrix() * factor;  // dS
-    dq.middleCols(h * dk, dk).noalias() = s * kh;
-    dkey.middleCols(h * dk, dk).noalias() = s.transpose() * qh;
+    multiply(s, kh, dq.middleCols(h * dk, dk));
+    multiply_at(s, qh, dkey.middleCols(h * dk, dk));
   }
-  if (with_wo) g.dw_o().noalias() = heads.transpose() * up.dz();
+  if (with_wo) multiply_at(heads, up.dz(), g.dw_o());
   if (!projected) {
     g.dx() = dq + dkey + dval;
     return;
   }
-  g.dx().noalias() = dq * p.w_q().transpose();
-  g.dx().noalias() += dkey * p.w_k().transpose();
-  g.dx().noalias() += dval * p.w_v().transpose();
-  g.dw_q().noalias() = x.transpose() * dq;
-  g.dw_k().noalias() = x.transpose() * dkey;
-  g.dw_v().noalias() = x.transpose() * dval;
+  multiply_bt(dq, p.w_q(), g.dx());
+  multiply_add_bt(dkey, p.w_k(), g.dx());
+  multiply_add_bt(dval, p.w_v(), g.dx());
+  multiply_at(x, dq, g.dw_q());
+  multiply_at(x, dkey, g.dw_k());
+  multiply_at(x, dval, g.dw_v());
 }
 
 #ifndef AWB_KERNELS_INSTANTIATE

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/fused_attention.hpp"
+#include "common/gemm.hpp"
 #include "common/projections.hpp"
 #include "common/softmax_exp.hpp"
 #include "common/thread_team.hpp"
@@ -125,7 +126,7 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
   for (Eigen::Index c0 = 0; c0 < key_end; c0 += kKeyTile) {
     const Eigen::Index cols = std::min(kKeyTile, key_end - c0);
     w.scores.resize(rows, cols);
-    w.scores.noalias() = q * k.middleRows(c0, cols).transpose();
+    multiply_bt(q, k.middleRows(c0, cols), w.scores);
     // Row i sees the tile's first `visible` keys: all of them unless the tile crosses the
     // diagonal. One vectorised pass per row gives the exponentials and their sum.
     const bool crosses = causal && c0 + cols - 1 > first_row;
@@ -142,7 +143,7 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
       w.out.row(i) *= rescale;
       w.row_max(i) = m_new;
     }
-    w.out.noalias() += w.scores * v.middleRows(c0, cols);
+    multiply_add(w.scores, v.middleRows(c0, cols), w.out);
   }
   out = (w.out.array().colwise() / w.row_sum.array()).matrix();
 }
@@ -251,10 +252,10 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
     // Materialised: the block's scores (the exact softmax input), turned into its weights in
     // place (in A itself when A is wanted), then A·V.
     auto materialised = [&](auto&& a) {
-      a.noalias() = factor * (q * k.transpose());
+      multiply_bt(q, k, a, factor);
       if (r.wants_scores()) r.scores(h).middleRows(r0, n) = a;
       detail::softmax_rows(a, r0, causal);
-      out.noalias() = a * v;
+      multiply(a, v, out);
     };
     if (r.wants_weights()) {
       materialised(r.weights(h).middleRows(r0, n));

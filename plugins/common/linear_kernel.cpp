@@ -43,7 +43,7 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
     apply_feature_map(q, phi);
     apply_feature_map(k, phi);
     if (streaming) {
-      kv_of(h, b).noalias() = k.transpose() * ws.v.block(t0, h * dv, n, dv);
+      multiply_at(k, ws.v.block(t0, h * dv, n, dv), kv_of(h, b));
       ksum_of(h, b) = k.colwise().sum();
     }
   });
@@ -86,13 +86,16 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
     auto attend = [&](auto out) {
       if (streaming) {
         const Eigen::Index src = causal ? b : 0;
-        w.out.noalias() = q * kv_of(h, src);
-        w.row_sum.noalias() = q * ksum_of(h, src).transpose();
+        w.out.resize(n, dv);
+        w.row_sum.resize(n);
+        multiply(q, kv_of(h, src), w.out);
+        multiply_bt(q, ksum_of(h, src), w.row_sum);
         if (causal) {
           // The block's own keys: scores under the diagonal (the query's own key included).
-          w.scores.noalias() = q * k.middleRows(t0, n).transpose();
+          w.scores.resize(n, n);
+          multiply_bt(q, k.middleRows(t0, n), w.scores);
           w.scores.template triangularView<Eigen::StrictlyUpper>().setZero();
-          w.out.noalias() += w.scores * v.middleRows(t0, n);
+          multiply_add(w.scores, v.middleRows(t0, n), w.out);
           w.row_sum += w.scores.rowwise().sum();
         }
         out = (w.out.array().colwise() / (w.row_sum.array() + eps)).matrix();
@@ -101,7 +104,7 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
       // Materialised: S over every key (the softmax's place has no mask), then each row divided
       // by its visible sum in place (in A itself when A is wanted), then A·V over visible keys.
       auto materialised = [&](auto&& a) {
-        a.noalias() = q * k.transpose();
+        multiply_bt(q, k, a);
         if (r.wants_scores()) r.scores(h).middleRows(t0, n) = a;
         for (Eigen::Index i = 0; i < n; ++i) {
           const Eigen::Index visible = causal ? t0 + i + 1 : T;
@@ -110,7 +113,7 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
           row.tail(T - visible).setZero();
         }
         const Eigen::Index keys = causal ? t0 + n : T;
-        out.noalias() = a.leftCols(keys) * v.topRows(keys);
+        multiply(a.leftCols(keys), v.topRows(keys), out);
       };
       with_weight_rows(r, static_cast<int>(h), t0, n, T, w.scores, materialised);
     };

@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/gemm.hpp"
 #include "common/thread_team.hpp"
 
 namespace awb::kernels {
@@ -43,9 +44,9 @@ void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scala
   v.resize(T, p.w_v().cols());
   team.run(bands, threads, [&](Eigen::Index b, int) {
     const auto [r0, n] = band_rows(T, bands, b);
-    q.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_q();
-    k.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_k();
-    v.middleRows(r0, n).noalias() = x.middleRows(r0, n) * p.w_v();
+    multiply(x.middleRows(r0, n), p.w_q(), q.middleRows(r0, n));
+    multiply(x.middleRows(r0, n), p.w_k(), k.middleRows(r0, n));
+    multiply(x.middleRows(r0, n), p.w_v(), v.middleRows(r0, n));
   });
 }
 
@@ -56,7 +57,7 @@ void project_output(const Problem<Scalar>& p, const RowMatrix<Scalar>& heads, Z&
   const Eigen::Index T = heads.rows(), bands = std::min<Eigen::Index>(threads, T);
   team.run(bands, threads, [&](Eigen::Index b, int) {
     const auto [r0, n] = band_rows(T, bands, b);
-    z.middleRows(r0, n).noalias() = heads.middleRows(r0, n) * p.w_o();
+    multiply(heads.middleRows(r0, n), p.w_o(), z.middleRows(r0, n));
   });
 }
 

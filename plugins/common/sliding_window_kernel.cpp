@@ -42,15 +42,15 @@ void sliding_window_forward(const Problem<Scalar>& p, Results<Scalar>& r, Eigen:
       // over the block's key range; the band's softmax in place (in A itself when A is wanted).
       auto materialised = [&](auto&& a) {
         if (r.wants_scores()) {
-          a.noalias() = factor * (q * ws.k.middleCols(h * dk, dk).transpose());
+          multiply_bt(q, ws.k.middleCols(h * dk, dk), a, factor);
           r.scores(h).middleRows(t0, n) = a;
         } else {
-          a.middleCols(k0, k1 - k0).noalias() = factor * (q * k.transpose());
+          multiply_bt(q, k, a.middleCols(k0, k1 - k0), factor);
         }
         detail::band_softmax_rows(a.middleCols(k0, k1 - k0), t0, k0, window, T, causal);
         a.leftCols(k0).setZero();
         a.rightCols(T - k1).setZero();
-        out.noalias() = a.middleCols(k0, k1 - k0) * v;
+        multiply(a.middleCols(k0, k1 - k0), v, out);
       };
       with_weight_rows(r, h, t0, n, T, w.scores, materialised);
     };

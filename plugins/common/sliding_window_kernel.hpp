@@ -54,7 +54,7 @@ void stream_band_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index
   for (Eigen::Index c0 = 0; c0 < keys; c0 += kKeyTile) {
     const Eigen::Index cols = std::min(kKeyTile, keys - c0);
     w.scores.resize(rows, cols);
-    w.scores.noalias() = q * k.middleRows(c0, cols).transpose();
+    multiply_bt(q, k.middleRows(c0, cols), w.scores);
     for (Eigen::Index i = 0; i < rows; ++i) {
       const Band band = band_of(first_row + i, window, tokens, causal);
       // The row's band within this tile: columns [lo, hi).
@@ -74,7 +74,7 @@ void stream_band_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index
       w.out.row(i) *= rescale;
       w.row_max(i) = m_new;
     }
-    w.out.noalias() += w.scores * v.middleRows(c0, cols);
+    multiply_add(w.scores, v.middleRows(c0, cols), w.out);
   }
   // Every row's band holds its own key, so no sum is 0.
   out = (w.out.array().colwise() / w.row_sum.array()).matrix();
