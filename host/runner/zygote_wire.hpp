@@ -1,8 +1,7 @@
 // zygote_wire.hpp: how the host asks the runner zygote (`awb-runner --zygote FD`) for a runner,
 // spelled once for both ends. One request is one SOCK_SEQPACKET message: the runner's argv, its
 // environment and the descriptor numbers it is to find its pipes on, with the pipes themselves
-// as SCM_RIGHTS in the same order. The answer is one message of one int32: the new runner's pid,
-// or a negative errno.
+// as SCM_RIGHTS in the same order; or kSpareRequest. The answer is one message, a ZygoteAnswer.
 #ifndef AWB_RUNNER_ZYGOTE_WIRE_HPP_
 #define AWB_RUNNER_ZYGOTE_WIRE_HPP_
 
@@ -18,6 +17,15 @@ namespace awb::runner {
 
 inline constexpr size_t kMaxZygoteRequest = 64 * 1024;
 inline constexpr size_t kMaxZygoteDescriptors = 8;
+
+// The answer: the new runner's pid (0 for a spare request, or a negative errno), and a new
+// spare's pid (or -1), whose socket comes with the answer as its one descriptor (zygote.hpp).
+struct ZygoteAnswer {
+  int32_t runner = 0;
+  int32_t spare = -1;
+};
+// A request for a spare alone: this message, without descriptors.
+inline constexpr char kSpareRequest[4] = {'s', 'p', 'a', 'r'};
 
 struct ZygoteRequest {
   std::vector<std::string> args;  // argv, args[0] the runner's path

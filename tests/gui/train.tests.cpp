@@ -15,6 +15,7 @@
 #include <set>
 
 #include "core/plugins/subjects.hpp"
+#include "core/runner_client/runner_zygote.hpp"
 #include "gui/headless.hpp"
 #include "gui_support.hpp"
 
@@ -63,7 +64,8 @@ std::set<int> runner_children() {
     std::ifstream stat(entry.path() / "stat");
     std::string comm, state;
     int pid = 0, ppid = 0;
-    if (stat >> pid >> comm >> state >> ppid && ppid == getpid() && comm == "(awb-runner)")
+    if (stat >> pid >> comm >> state >> ppid && ppid == getpid() && comm == "(awb-runner)" &&
+        pid != core::zygote_spare_pid())  // the zygote's spare waits for the next runner's job
       pids.insert(pid);
   }
   return pids;

@@ -27,6 +27,7 @@
 #include "core/plugins/plugin_loader.hpp"
 #include "core/plugins/subjects.hpp"
 #include "core/plugins/variant_session.hpp"
+#include "core/runner_client/runner_spawn.hpp"
 #include "core/runner_client/runner_zygote.hpp"
 
 using namespace awb;
@@ -177,7 +178,7 @@ std::vector<Child> children() {
 std::vector<std::string> leftovers() {
   std::vector<std::string> out;
   for (const Child& c : children())
-    if (c.pid != core::zygote_pid())
+    if (c.pid != core::zygote_pid() && c.pid != core::zygote_spare_pid())
       out.push_back(std::to_string(c.pid) + " " + c.name + " uid " + std::to_string(c.uid));
   return out;
 }
@@ -328,10 +329,12 @@ TEST_CASE("a runner that dies while loading is reported at once, without spinnin
 
 namespace {
 
-// This process's live children whose command line holds `word`.
+// This process's live children whose command line holds `word`, but the zygote's spare (whose
+// command line is the zygote's).
 std::vector<pid_t> children_running(const std::string& word) {
   std::vector<pid_t> out;
   for (const Child& c : children()) {
+    if (c.pid == core::zygote_spare_pid()) continue;
     std::ifstream cmd("/proc/" + std::to_string(c.pid) + "/cmdline");
     const std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
     if (c.state != 'Z' && cmdline.find(word) != std::string::npos) out.push_back(c.pid);
@@ -360,16 +363,87 @@ TEST_CASE("runners come from one zygote as this process's children; a killed zyg
   };
   run_one();
   run_one();
+  // The zygote keeps a child forked ahead of the next request (its spare, ours as well), and the
+  // next runner is that child: it has the plugin loaded, and the zygote has a new spare.
+  const pid_t spare = core::zygote_spare_pid();
+  REQUIRE(spare > 0);
+  {
+    auto session = core::open_session({&p, &p.variants.at(0)}, {});
+    CHECK(core::zygote_spare_pid() > 0);
+    CHECK(core::zygote_spare_pid() != spare);
+    std::ifstream maps("/proc/" + std::to_string(spare) + "/maps");
+    const std::string mapped((std::istreambuf_iterator<char>(maps)), {});
+    CHECK(mapped.find(plugin_file("good").filename().string()) != std::string::npos);
+    CHECK_NOTHROW(session->finish());
+  }
+  // A spare that died is replaced: the zygote forks that runner itself, and a new spare.
+  const pid_t next = core::zygote_spare_pid();
+  REQUIRE(next > 0);
+  REQUIRE(::kill(next, SIGKILL) == 0);
+  auto gone = [next] {  // a zombie: its descriptors are closed
+    std::ifstream stat("/proc/" + std::to_string(next) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    return line.find(") Z ") != std::string::npos;
+  };
+  for (int i = 0; i < 200 && !gone(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(gone());
+  run_one();
+  CHECK(core::zygote_spare_pid() > 0);
+  CHECK(core::zygote_spare_pid() != next);
+  CHECK(leftovers().empty());
   const std::vector<pid_t> zygotes = children_running("--zygote");
   REQUIRE(zygotes.size() == 1);
   REQUIRE(::kill(zygotes[0], SIGKILL) == 0);
-  // The next runner finds the zygote gone and is spawned afresh; the one after that comes from
-  // a new zygote. Both run as before.
+  // The next runner is still the spare the dead zygote made (its socket is ours), and asking for
+  // the spare after it finds the zygote gone; the runner after that comes from a new zygote.
+  // Both run as before.
   run_one();
   run_one();
   const std::vector<pid_t> after = children_running("--zygote");
   REQUIRE(after.size() == 1);
   CHECK(after[0] != zygotes[0]);
+}
+
+// The bug this catches: a spare the zygote forks while awb is not looking is awb's child before
+// awb reads its pid, and an orphan scan then (one runs whenever a runner below `limited` ends, on
+// any thread) took it for an escaped descendant and killed it, sometimes just after another
+// thread had handed it a request: that runner "crashed: SIGKILL" while loading.
+TEST_CASE("an orphan scan leaves the zygote's spare alive, though awb has not read its pid yet",
+          "[isolation]") {
+  const core::Catalog cat = core::load_catalog({plugin_file("good")});
+  REQUIRE(cat.failures.empty());
+  const auto& p = cat.plugins.at(0);
+  const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
+  auto run_one = [&] {
+    auto session = core::open_session({&p, &p.variants.at(0)}, {});
+    CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
+    CHECK_NOTHROW(session->finish());
+  };
+  run_one();  // asks the zygote for the next spare, and does not wait for the answer
+  // Until the zygote has forked it: a second child of ours with the zygote's command line.
+  auto unseen_spare = [] {
+    for (const Child& c : children()) {
+      std::ifstream cmd("/proc/" + std::to_string(c.pid) + "/cmdline");
+      const std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
+      if (c.pid != core::zygote_pid() && c.state != 'Z' &&
+          cmdline.find("--zygote") != std::string::npos)
+        return c.pid;
+    }
+    return pid_t{-1};
+  };
+  pid_t spare = -1;
+  for (int i = 0; i < 500 && (spare = unseen_spare()) < 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  REQUIRE(spare > 0);
+  core::reap_orphans();
+  CHECK(::kill(spare, 0) == 0);
+  CHECK(unseen_spare() == spare);
+  CHECK(core::zygote_spare_pid() == spare);
+  run_one();  // the spare takes it
+  CHECK(core::zygote_spare_pid() != spare);
+  CHECK(leftovers().empty());
 }
 
 TEST_CASE("a backward fault spoils only its own call, the session's next call runs as usual",

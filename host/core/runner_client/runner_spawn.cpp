@@ -205,10 +205,11 @@ std::vector<std::string> sandbox_environment() {
   return env;
 }
 
-int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid) {
+int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid, const pid_t* also) {
   std::lock_guard lock(g_live_mutex);
   const int r = start(pid);
   if (r == 0) g_live.insert(pid);
+  if (r == 0 && also && *also > 0) g_live.insert(*also);
   return r;
 }
 
@@ -260,7 +261,9 @@ void forget_runner(pid_t pid) {
   g_live.erase(pid);
 }
 
-void reap_orphans() {
+namespace {
+
+void reap_unregistered_children() {
   const pid_t self = ::getpid();
   // Until none remain: each round kills what was reparented to us, and their children are
   // reparented for the next (a chain of setsid'd processes, however deep). The clock bounds a
@@ -295,5 +298,11 @@ void reap_orphans() {
     }
   }
 }
+
+}  // namespace
+
+// The zygote's spare is our child from its fork on, but is registered only once its answer is
+// read: the scan runs while it is, and while no runner can be handed it.
+void reap_orphans() { with_zygote_children_registered(reap_unregistered_children); }
 
 }  // namespace awb::core

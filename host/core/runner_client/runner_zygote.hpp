@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,15 @@ bool zygote_enabled();
 // The zygote's pid while there is one, else -1: a child of this process that lasts, not a
 // runner left behind.
 pid_t zygote_pid();
+// The zygote's spare while there is one, else -1: a child of this process the zygote forked
+// ahead of the next request (the next runner), not a runner left behind. Waits for the answer
+// to a spare request still on its way.
+pid_t zygote_spare_pid();
+
+// Runs `scan` while every child the zygote forked for this process is registered (the answer to
+// a spare request still on its way is read first) and it forks no other: an orphan scan must not
+// take the spare for an escaped descendant, and no runner may be handed it while a scan decides.
+void with_zygote_children_registered(const std::function<void()>& scan);
 
 struct ZygoteStart {
   int error = 0;               // 0: started, `pid` set and registered; else an errno
@@ -27,9 +37,9 @@ struct ZygoteStart {
 
 // Starts the runner `args` (argv[0] the runner's path) with `env` and each pair's first
 // descriptor as its second, through the zygote (started on first use, and again after one that
-// died), and registers it. A zygote that fails once it has the request (no answer, a bad one) is
-// replaced; a runner it may have started holds the descriptors, so the caller starts again on
-// new ones (spawn_instead is false).
+// died): the spare it made ahead takes the request, or the zygote forks one; registers it. A zygote
+// that fails once it has the request (no answer, a bad one) is replaced; a runner it may have
+// started holds the descriptors, so the caller starts again on new ones (spawn_instead is false).
 ZygoteStart start_from_zygote(const std::vector<std::string>& args,
                               const std::vector<std::string>& env,
                               const std::vector<std::pair<int, int>>& descriptors, pid_t& pid);
