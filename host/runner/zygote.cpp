@@ -155,17 +155,16 @@ int serve_zygote(int socket, pid_t host, RunnerMain run) {
     Received r = receive(socket);
     if (!r.message) return r.error == 0 ? 0 : 1;  // the host closed the socket, or it broke
     ZygoteAnswer answer{r.error, -1};
+    Spare spare;
     if (r.request) {
       const long pid = clone_for_host();
       if (pid == 0) become_runner(*r.request, r.fds, run);
       answer.runner = pid > 0 ? static_cast<int32_t>(pid) : -errno;
     } else if (r.spare_request) {
       answer.runner = 0;
+      spare = make_spare(socket, host, run);
     }
     close_all(r.fds);
-    // With every answer that is not an error, the next spare: made while the runner starts.
-    Spare spare;
-    if (answer.runner >= 0) spare = make_spare(socket, host, run);
     answer.spare = spare.pid;
     const bool replied = reply(socket, answer, spare.socket);
     if (spare.socket >= 0) ::close(spare.socket);  // the host's now, or the spare's end of it

@@ -19,11 +19,11 @@ using RunnerMain = int (*)(int argc, char** argv);
 // parent-death signal and its `--parent` check name the host as for a spawned runner. The child
 // starts a session of its own, finds the passed descriptors at their numbers and /dev/null on
 // 0, takes the request's environment and calls `run` with the request's argv.
-// Runners are made ahead of their requests: with every answer the zygote forks a spare (the
-// host's child too) and hands the host its pid and the socket it waits on, and the host sends
-// the next runner's request to the spare itself; kSpareRequest asks for the one after while
-// that runner starts. A request that comes to the zygote instead (the first, or one whose spare
-// died) is forked at once. A spare whose socket closes without a request leaves.
+// Runners are made ahead of their requests: kSpareRequest asks the zygote to fork a spare (the
+// host's child too); it answers with its pid and the socket it waits on, and the host sends the
+// next runner's request to the spare itself. A request that comes to the zygote instead (the
+// first, or one whose spare died) is forked at once. A spare whose socket closes without a
+// request leaves.
 int serve_zygote(int socket, pid_t host, RunnerMain run);
 
 }  // namespace awb::runner

@@ -18,8 +18,9 @@ namespace awb::runner {
 inline constexpr size_t kMaxZygoteRequest = 64 * 1024;
 inline constexpr size_t kMaxZygoteDescriptors = 8;
 
-// The answer: the new runner's pid (0 for a spare request, or a negative errno), and a new
-// spare's pid (or -1), whose socket comes with the answer as its one descriptor (zygote.hpp).
+// The answer: the new runner's pid (0 for a spare request, or a negative errno), and, for a
+// spare request, the spare's pid (or -1), whose socket comes with the answer as its one
+// descriptor (zygote.hpp).
 struct ZygoteAnswer {
   int32_t runner = 0;
   int32_t spare = -1;

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "core/runner_client/runner_process.hpp"
+#include "core/runner_client/runner_zygote.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::core {
@@ -177,6 +178,9 @@ std::vector<uint8_t> RunnerProcess::call(wire::Type type, const std::vector<uint
 
   auto frame =
       await_frame(static_cast<uint32_t>(std::min<size_t>(max_result, UINT32_MAX)), &request);
+  // After its first answer the runner has loaded and served: the zygote's next fork no longer
+  // competes with it.
+  if (id == 1) request_zygote_spare();
   if (!frame) fail_from_exit();
   if (frame->header.type != static_cast<uint16_t>(wire::Type::kResult) ||
       frame->header.request_id != id || frame->header.nonce != nonce)

@@ -205,11 +205,10 @@ std::vector<std::string> sandbox_environment() {
   return env;
 }
 
-int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid, const pid_t* also) {
+int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid) {
   std::lock_guard lock(g_live_mutex);
   const int r = start(pid);
   if (r == 0) g_live.insert(pid);
-  if (r == 0 && also && *also > 0) g_live.insert(*also);
   return r;
 }
 

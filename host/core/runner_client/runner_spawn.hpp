@@ -60,10 +60,8 @@ int spawn_sandboxed(const std::vector<std::string>& args,
 std::vector<std::string> sandbox_environment();
 
 // Runs `start` under the registry's lock, so that no orphan scan sees its process before it is
-// registered, and registers the pid it sets when it returns 0, and `*also` then where it is a
-// pid (the zygote's next spare). Returns what `start` returned.
-int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid,
-                     const pid_t* also = nullptr);
+// registered, and registers the pid it sets when it returns 0. Returns what `start` returned.
+int start_registered(const std::function<int(pid_t&)>& start, pid_t& pid);
 
 // As root: a uid for one sandboxed process, outside any range a distribution hands out.
 uid_t next_sandbox_uid();

@@ -47,6 +47,7 @@ struct Zygote {
   pid_t spare = -1;
   UniqueFd spare_socket;
   bool spare_requested = false;  // a spare request was sent and its answer not read yet
+  bool spare_wanted = false;     // a runner took the last spare or was forked: ask once it answers
 
   void set_spare(pid_t p, UniqueFd s) {
     spare = p;
@@ -161,7 +162,7 @@ struct Zygote {
           started = message ? a.runner : a.spare;
           return a.error != 0 ? a.error : started > 0 ? 0 : EPROTO;
         },
-        child, message ? &a.spare : nullptr);
+        child);
     return a;
   }
 
@@ -177,8 +178,8 @@ struct Zygote {
       discard();
   }
 
-  // Asks for the next spare without waiting: the zygote forks it while the runner starts, and
-  // the answer is read when it is needed (collect_spare).
+  // Asks for the next spare without waiting: the zygote forks it while the host goes on, and the
+  // answer is read when it is needed (collect_spare).
   void request_spare() {
     static const std::vector<uint8_t> kSpare(std::begin(runner::kSpareRequest),
                                              std::end(runner::kSpareRequest));
@@ -212,6 +213,14 @@ void with_zygote_children_registered(const std::function<void()>& scan) {
   scan();
 }
 
+void request_zygote_spare() {
+  Zygote& z = the_zygote();
+  std::lock_guard lock(z.mutex);
+  if (!z.spare_wanted || !z.socket.valid()) return;
+  z.spare_wanted = false;
+  z.request_spare();
+}
+
 bool zygote_enabled() {
   const char* v = std::getenv("AWB_RUNNER_ZYGOTE");
   return !v || std::string_view(v) != "off";
@@ -234,25 +243,23 @@ ZygoteStart start_from_zygote(const std::vector<std::string>& args,
   if (!z.socket.valid()) {
     if (const int rc = z.start(); rc != 0) return {rc, true};
   }
-  // The spare takes the request as it is: one hop, and no fork while we wait. The zygote then
-  // forks the next spare while this runner starts.
+  // The spare takes the request as it is: one hop, and no fork while we wait. The next spare is
+  // asked for once this runner has answered (request_zygote_spare).
+  z.spare_wanted = true;
   if (z.spare > 0) {
     if (runner::send_with_descriptors(z.spare_socket.get(), *bytes, fds)) {
       pid = z.spare;
       z.set_spare(-1, UniqueFd());
-      z.request_spare();
       return {0, false};
     }
     z.drop_spare();  // it died: the zygote forks this runner
   }
   Zygote::Answer a = z.registered(&*bytes, fds);
   if (a.error != 0) {
-    if (a.spare > 0) end_child(a.spare);
     z.discard();  // dead, hung or confused: the next runner gets a new one
     return {a.error, !a.sent};
   }
   pid = a.runner;
-  z.set_spare(a.spare, std::move(a.spare_socket));
   return {0, false};
 }
 

@@ -30,6 +30,12 @@ pid_t zygote_spare_pid();
 // take the spare for an escaped descendant, and no runner may be handed it while a scan decides.
 void with_zygote_children_registered(const std::function<void()>& scan);
 
+// Asks the zygote, without waiting, for a spare for the next runner, where one of its runners
+// has taken the last (or was forked) since: called once a runner has answered its first request.
+// Forked earlier, while that runner loads, the spare's fork competed with it for the CPU (on a
+// 2-vCPU VM it then cost a cold start more than it saved). Nothing without a zygote.
+void request_zygote_spare();
+
 struct ZygoteStart {
   int error = 0;               // 0: started, `pid` set and registered; else an errno
   bool spawn_instead = false;  // the zygote never saw the request: spawn the runner afresh
