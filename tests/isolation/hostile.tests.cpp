@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
@@ -345,23 +346,38 @@ std::vector<pid_t> children_running(const std::string& word) {
   return out;
 }
 
+// Sessions on the corpus's good plugin: each starts a runner, runs the journey forward and
+// finishes; `opened` runs before the forward and `answered` after it, while the runner lives.
+class GoodSessions {
+ public:
+  GoodSessions() { REQUIRE(catalog_.failures.empty()); }
+  void run_one(const std::function<void()>& opened = {},
+               const std::function<void()>& answered = {}) const {
+    const core::PluginDesc& p = catalog_.plugins.at(0);
+    auto session = core::open_session({&p, &p.variants.at(0)}, {});
+    CHECK(session->isolation() != runner::Isolation::kInProcess);
+    if (opened) opened();
+    CHECK_NOTHROW(core::run_forward(session->as_raw(), journey_, {}));
+    if (answered) answered();
+    CHECK_NOTHROW(session->finish());
+  }
+
+ private:
+  const core::Catalog catalog_ = core::load_catalog({plugin_file("good")});
+  const ProblemSpec journey_ = core::without_weights(core::example_problem("journey"));
+};
+
 }  // namespace
 
 TEST_CASE("runners come from one zygote as this process's children; a killed zygote is replaced",
           "[isolation]") {
-  const core::Catalog cat = core::load_catalog({plugin_file("good")});
-  REQUIRE(cat.failures.empty());
-  const auto& p = cat.plugins.at(0);
-  const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
+  const GoodSessions good;
   auto run_one = [&] {
-    auto session = core::open_session({&p, &p.variants.at(0)}, {});
-    CHECK(session->isolation() != runner::Isolation::kInProcess);
-    CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
     // While it runs, the runner is our child (not the zygote's): we wait for it and read its
     // CPU clock, and its parent-death signal names us. (One from the zygote was never exec'd:
     // its command line is the zygote's.)
-    const size_t during = children_running("awb-runner").size();
-    CHECK_NOTHROW(session->finish());
+    size_t during = 0;
+    good.run_one({}, [&] { during = children_running("awb-runner").size(); });
     CHECK(children_running("awb-runner").size() + 1 == during);
   };
   run_one();
@@ -371,17 +387,14 @@ TEST_CASE("runners come from one zygote as this process's children; a killed zyg
   // runner has answered its first request, not while it loads.
   const pid_t spare = core::zygote_spare_pid();
   REQUIRE(spare > 0);
-  {
-    auto session = core::open_session({&p, &p.variants.at(0)}, {});
-    CHECK(core::zygote_spare_pid() == -1);
-    CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
-    CHECK(core::zygote_spare_pid() > 0);
-    CHECK(core::zygote_spare_pid() != spare);
-    std::ifstream maps("/proc/" + std::to_string(spare) + "/maps");
-    const std::string mapped((std::istreambuf_iterator<char>(maps)), {});
-    CHECK(mapped.find(plugin_file("good").filename().string()) != std::string::npos);
-    CHECK_NOTHROW(session->finish());
-  }
+  good.run_one([] { CHECK(core::zygote_spare_pid() == -1); },
+               [spare] {
+                 CHECK(core::zygote_spare_pid() > 0);
+                 CHECK(core::zygote_spare_pid() != spare);
+                 std::ifstream maps("/proc/" + std::to_string(spare) + "/maps");
+                 const std::string mapped((std::istreambuf_iterator<char>(maps)), {});
+                 CHECK(mapped.find(plugin_file("good").filename().string()) != std::string::npos);
+               });
   // A spare that died is replaced: the zygote forks that runner itself, and a new spare.
   const pid_t next = core::zygote_spare_pid();
   REQUIRE(next > 0);
@@ -418,16 +431,8 @@ TEST_CASE("runners come from one zygote as this process's children; a killed zyg
 // thread had handed it a request: that runner "crashed: SIGKILL" while loading.
 TEST_CASE("an orphan scan leaves the zygote's spare alive, though awb has not read its pid yet",
           "[isolation]") {
-  const core::Catalog cat = core::load_catalog({plugin_file("good")});
-  REQUIRE(cat.failures.empty());
-  const auto& p = cat.plugins.at(0);
-  const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
-  auto run_one = [&] {
-    auto session = core::open_session({&p, &p.variants.at(0)}, {});
-    CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
-    CHECK_NOTHROW(session->finish());
-  };
-  run_one();  // asks the zygote for the next spare, and does not wait for the answer
+  const GoodSessions good;
+  good.run_one();  // asks the zygote for the next spare, and does not wait for the answer
   // Until the zygote has forked it: a second child of ours with the zygote's command line.
   auto unseen_spare = [] {
     for (const Child& c : children()) {
@@ -447,7 +452,7 @@ TEST_CASE("an orphan scan leaves the zygote's spare alive, though awb has not re
   CHECK(::kill(spare, 0) == 0);
   CHECK(unseen_spare() == spare);
   CHECK(core::zygote_spare_pid() == spare);
-  run_one();  // the spare takes it
+  good.run_one();  // the spare takes it
   CHECK(core::zygote_spare_pid() != spare);
   CHECK(leftovers().empty());
 }
