@@ -301,10 +301,19 @@ TEST_CASE("a runner outlives the thread that started it", "[isolation]") {
   REQUIRE(cat.failures.empty());
   const auto& p = cat.plugins.at(0);
   std::unique_ptr<core::VariantSession> session;
-  std::thread([&] { session = core::open_session({&p, &p.variants.at(0)}, {}); }).join();
+  pid_t starter = 0;
+  std::thread([&] {
+    starter = ::gettid();
+    session = core::open_session({&p, &p.variants.at(0)}, {});
+  }).join();
   REQUIRE(session);
   CHECK(session->isolation() != runner::Isolation::kInProcess);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // join() returns once the thread's id is cleared, a little before its exit sends any
+  // parent-death signal; its /proc entry goes after that signal would have gone.
+  const fs::path task = "/proc/self/task/" + std::to_string(starter);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (fs::exists(task) && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+  REQUIRE_FALSE(fs::exists(task));
   const ProblemSpec journey = core::without_weights(core::example_problem("journey"));
   CHECK_NOTHROW(core::run_forward(session->as_raw(), journey, {}));
   CHECK_NOTHROW(session->finish());
