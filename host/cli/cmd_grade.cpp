@@ -161,6 +161,7 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   bo.results = o.out;
   bo.exercises = exercises;
   bo.assignment = assignment;
+  bo.variant_params = o.inputs.params;
   bo.grading.scalar = o.scalar == "f32" ? Scalar::kF32 : Scalar::kF64;
   bo.grading.strictness = o.strictness;
   o.isolation.apply(bo.grading);

@@ -52,6 +52,7 @@ std::string options_text(const BatchOptions& b) {
       std::string("scalar=") + to_string(o.scalar) + ";strictness=" + std::to_string(o.strictness);
   // An edited assignment (other points, requirements, variant) grades everything again.
   if (b.assignment) text += ";assignment=" + b.assignment->sha256;
+  for (const std::string& p : b.variant_params) text += ";param=" + p;
   return text;
 }
 

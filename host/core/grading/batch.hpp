@@ -52,6 +52,9 @@ struct BatchOptions {
   std::vector<const Exercise*> exercises;  // with an assignment: assignment->exercise_list()
   const Assignment* assignment = nullptr;  // grade its variant only, every check counting
   GradeOptions grading;
+  // The --param assignments the exercises were loaded with ("window=4"): part of what a result
+  // was graded under, as the options are, so a resume under others grades again.
+  std::vector<std::string> variant_params;
   grade::View view;  // for every report but Gradescope's (Gradescope decides its own)
   int jobs = 1;      // submissions graded at once
   // Source submissions (a CMake project: CMakeLists.txt at the folder's top) are built in the
