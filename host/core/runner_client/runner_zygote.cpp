@@ -215,8 +215,10 @@ void with_zygote_children_registered(const std::function<void()>& scan) {
 
 void request_zygote_spare() {
   Zygote& z = the_zygote();
-  std::lock_guard lock(z.mutex);
-  if (!z.spare_wanted || !z.socket.valid()) return;
+  // Never waits on the call path: while another thread starts a runner (which may wait for a
+  // slow zygote), the spare is left for a later runner's answer to ask for.
+  std::unique_lock lock(z.mutex, std::try_to_lock);
+  if (!lock.owns_lock() || !z.spare_wanted || !z.socket.valid()) return;
   z.spare_wanted = false;
   z.request_spare();
 }

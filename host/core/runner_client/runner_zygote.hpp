@@ -33,7 +33,8 @@ void with_zygote_children_registered(const std::function<void()>& scan);
 // Asks the zygote, without waiting, for a spare for the next runner, where one of its runners
 // has taken the last (or was forked) since: called once a runner has answered its first request.
 // Forked earlier, while that runner loads, the spare's fork competed with it for the CPU (on a
-// 2-vCPU VM it then cost a cold start more than it saved). Nothing without a zygote.
+// 2-vCPU VM it then cost a cold start more than it saved). Nothing without a zygote, and nothing
+// while another thread is starting a runner through it (it never waits).
 void request_zygote_spare();
 
 struct ZygoteStart {
