@@ -42,6 +42,7 @@ struct BenchOptions {
   std::string format = "table";
   std::string save, compare, from;
   double alpha = 0.05, min_change_pct = 2;
+  bool fail_on_slower = false;
 };
 
 std::vector<bool> on_off(const std::vector<std::string>& v) {
@@ -222,8 +223,14 @@ int run_bench(const BenchOptions& o) {
   }
   if (baseline) {
     std::ostringstream text;
-    write_comparison(text, *baseline, run, o.compare, {o.alpha, o.min_change_pct / 100});
+    const int slower =
+        write_comparison(text, *baseline, run, o.compare, {o.alpha, o.min_change_pct / 100});
     (o.format == "table" ? std::cout : std::cerr) << text.str();
+    if (o.fail_on_slower && slower > 0) {
+      std::fprintf(stderr, "bench: %d point(s) slower than baseline '%s'\n", slower,
+                   o.compare.c_str());
+      if (code == kExitOk) code = kExitFailed;
+    }
   }
   return code;
 }
@@ -313,10 +320,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "Save the run (every sample, the machine, the build) as baseline NAME: "
                   "$XDG_DATA_HOME/awb/bench/NAME.json (~/.local/share when unset), or the path "
                   "NAME when it has a '/' or ends in .json");
-  cmd->add_option("--compare", opts->compare,
-                  "Compare each point with saved baseline NAME: both medians, the change, a "
-                  "Mann-Whitney U test's p and the verdict (slower / faster / no significant "
-                  "change). After the table on stdout; on stderr with --format csv or json");
+  auto* compare_opt =
+      cmd->add_option("--compare", opts->compare,
+                      "Compare each point with saved baseline NAME: both medians, the change, a "
+                      "Mann-Whitney U test's p and the verdict (slower / faster / no significant "
+                      "change). After the table on stdout; on stderr with --format csv or json");
   cmd->add_option("--from", opts->from,
                   "Report saved run NAME instead of measuring (the sweep options are ignored); "
                   "with --compare, compares two saved runs");
@@ -325,6 +333,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--min-change", opts->min_change_pct,
                   "Smallest change of the median, in %, that --compare flags (default 2)")
       ->check(InRange(0, 1000, "%"));
+  cmd->add_flag("--fail-on-slower", opts->fail_on_slower,
+                "With --compare: exit 1 when any point is significantly slower than the "
+                "baseline (a regression gate for CI); without it the verdicts do not change the "
+                "exit code")
+      ->needs(compare_opt);
   cmd->add_option("--memory-budget", opts->budget_gib,
                   "GiB the host may allocate for one point: A and S, and all its inputs and "
                   "outputs; larger points are skipped with a note")

@@ -9,6 +9,7 @@ the same, or 10 % faster (so the run is 10 % slower than them). `--from run --co
 compares the two files without measuring anything, so the verdicts are fixed: "slower (+10.0 %,
 p < 0.001)" against the faster baseline, "no significant change" against the equal one; a point
 missing from the baseline is listed, and a baseline from another CPU is warned about.
+`--fail-on-slower` exits 1 against the faster baseline and 0 against the equal one.
 """
 import copy
 import json
@@ -101,6 +102,14 @@ def main():
         json.loads(r.stdout)
         if "slower (+10.0 %" not in r.stderr:
             fail("with --format json the comparison is not on stderr")
+
+        # --fail-on-slower: exit 1 and say how many points, only when one is slower.
+        r = subprocess.run([awb, "bench", "--from", files["current"], "--compare",
+                            files["faster"], "--fail-on-slower"], capture_output=True, text=True,
+                           env=env)
+        if r.returncode != 1 or "1 point(s) slower than baseline" not in r.stderr:
+            fail(f"--fail-on-slower on a slowdown: exit {r.returncode}, {r.stderr}")
+        run(awb, ["--from", files["current"], "--compare", files["same"], "--fail-on-slower"], env)
 
         # A baseline that is not there fails before anything is measured.
         r = subprocess.run([awb, "bench", "--compare", "no-such-baseline"], capture_output=True,
