@@ -19,7 +19,6 @@
 #include "core/bench/runner_overhead.hpp"
 #include "core/exercises/problem_file.hpp"
 #include "graders/model/error.hpp"
-#include "runner/heap_policy.hpp"
 
 namespace awb::cli {
 namespace {
@@ -208,8 +207,6 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
 int run_bench(const BenchOptions& o) {
   // The lists' syntax first (param.syntax, a usage error), before loading any plugin.
   core::param_grid(o.params);
-  // A plugin timed in this process allocates as it would in a runner.
-  runner::keep_freed_heap_memory();
   if (o.runner_runs > 0) return run_runner_overhead(o);
   int code = kExitOk;
   // Read the baseline first: a bad name should fail before minutes of measuring.

@@ -5,6 +5,7 @@
 // `awb-runner --zygote FD --parent PID` it is instead the zygote that starts the others
 // (zygote.hpp), each of them then going through run_runner() as a spawned one does.
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,7 +18,6 @@
 #include <string_view>
 
 #include "runner/command_line.hpp"
-#include "runner/heap_policy.hpp"
 #include "runner/lockdown.hpp"
 #include "runner/option_number.hpp"
 #include "runner/protocol.hpp"
@@ -131,7 +131,8 @@ int run_runner(int argc, char** argv) {
 
   // Large blocks from the heap, kept when freed: each request's tensors then reuse pages the
   // previous one faulted in, instead of a fresh mmap (and a page fault per 4 KiB) every call.
-  awb::runner::keep_freed_heap_memory();
+  ::mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  ::mallopt(M_TRIM_THRESHOLD, 512 << 20);
   // Mapped before lockdown and its descriptor closed: the plugin finds no descriptor to it.
   const awb::runner::SharedRegion region = awb::runner::SharedRegion::adopt(kSharedFd);
   const awb::runner::LockdownReport report = awb::runner::lock_down(config);
