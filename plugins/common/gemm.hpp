@@ -20,21 +20,21 @@ template <class Scalar>
 void gemm(ConstMatrixView<Scalar> a, Op op_a, ConstMatrixView<Scalar> b, Op op_b,
           MatrixView<Scalar> c, Scalar alpha = Scalar(1), bool accumulate = false);
 
-// A row-major view of a dense row-major matrix or block (rows contiguous), or of a column vector
-// (one column, its elements one apart).
+// A row-major view (mutable, or const) of a dense row-major matrix or block (rows contiguous), or
+// of a column vector (one column, its elements one apart).
+template <class E>
+Eigen::OuterStride<> row_stride(const E& e) {
+  static_assert(E::IsRowMajor || E::ColsAtCompileTime == 1, "row-major operands only");
+  eigen_assert(e.innerStride() == 1);
+  return Eigen::OuterStride<>(E::IsRowMajor ? e.outerStride() : e.innerStride());
+}
 template <class E, class T = std::remove_cvref_t<E>>
 MatrixView<typename T::Scalar> view(E&& e) {
-  static_assert(T::IsRowMajor || T::ColsAtCompileTime == 1, "row-major operands only");
-  eigen_assert(e.innerStride() == 1);
-  return {e.data(), e.rows(), e.cols(),
-          Eigen::OuterStride<>(T::IsRowMajor ? e.outerStride() : e.innerStride())};
+  return {e.data(), e.rows(), e.cols(), row_stride(e)};
 }
 template <class E>
 ConstMatrixView<typename E::Scalar> cview(const E& e) {
-  static_assert(E::IsRowMajor || E::ColsAtCompileTime == 1, "row-major operands only");
-  eigen_assert(e.innerStride() == 1);
-  return {e.data(), e.rows(), e.cols(),
-          Eigen::OuterStride<>(E::IsRowMajor ? e.outerStride() : e.innerStride())};
+  return {e.data(), e.rows(), e.cols(), row_stride(e)};
 }
 
 // The common shapes, by name.

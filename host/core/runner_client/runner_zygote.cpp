@@ -47,7 +47,6 @@ struct Zygote {
   pid_t spare = -1;
   UniqueFd spare_socket;
   bool spare_requested = false;  // a spare request was sent and its answer not read yet
-  bool spare_wanted = false;     // a runner took the last spare or was forked: ask once it answers
 
   void set_spare(pid_t p, UniqueFd s) {
     spare = p;
@@ -218,8 +217,8 @@ void request_zygote_spare() {
   // Never waits on the call path: while another thread starts a runner (which may wait for a
   // slow zygote), the spare is left for a later runner's answer to ask for.
   std::unique_lock lock(z.mutex, std::try_to_lock);
-  if (!lock.owns_lock() || !z.spare_wanted || !z.socket.valid()) return;
-  z.spare_wanted = false;
+  // Only when none is held or on its way: a runner took the last one, or was forked without one.
+  if (!lock.owns_lock() || !z.socket.valid() || z.spare > 0 || z.spare_requested) return;
   z.request_spare();
 }
 
@@ -247,7 +246,6 @@ ZygoteStart start_from_zygote(const std::vector<std::string>& args,
   }
   // The spare takes the request as it is: one hop, and no fork while we wait. The next spare is
   // asked for once this runner has answered (request_zygote_spare).
-  z.spare_wanted = true;
   if (z.spare > 0) {
     if (runner::send_with_descriptors(z.spare_socket.get(), *bytes, fds)) {
       pid = z.spare;
