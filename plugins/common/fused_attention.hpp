@@ -71,23 +71,48 @@ struct Packed {
     v.resize(static_cast<size_t>(heads * keys_padded() * dv_padded));
   }
 
-  // Packs panels [first, first + count) of head h from K (T × d_k) and V (T × d_v).
+  // Packs panels [first, first + count) of head h from K (T × d_k) and V (T × d_v), both with
+  // contiguous rows (row-major blocks or maps). K's panel is the transpose of kPanelKeys rows of
+  // K: whole kLanes × kLanes squares go through registers (a packet transpose), the ragged
+  // edges element by element; V's rows are copied as they are, padded with zeros.
   template <class K, class V>
   void pack(int h, const K& key, const V& value, Eigen::Index first, Eigen::Index count) {
-    constexpr Eigen::Index kPanelKeys = Blocking<Scalar>::kPanelKeys;
+    static_assert(K::IsRowMajor && V::IsRowMajor, "pack reads K and V row by row");
+    using B = Blocking<Scalar>;
+    using Packet = typename B::Packet;
+    using namespace Eigen::internal;
+    constexpr Eigen::Index kPanelKeys = B::kPanelKeys, kLanes = B::kLanes;
     const Eigen::Index T = key.rows(), dv = value.cols();
+    const Eigen::Index dk_squares = dk / kLanes * kLanes;
+    eigen_assert(key.innerStride() == 1 && value.innerStride() == 1);
     for (Eigen::Index j = first; j < first + count; ++j) {
-      // K's panel written row by row (each of its d_k rows contiguous), V row by row.
       Scalar* kp = k.data() + (h * panels + j) * panel_size();
       const Eigen::Index t0 = j * kPanelKeys, n = std::clamp<Eigen::Index>(T - t0, 0, kPanelKeys);
-      for (Eigen::Index p = 0; p < dk; ++p, kp += kPanelKeys) {
-        for (Eigen::Index c = 0; c < n; ++c) kp[c] = key(t0 + c, p);
-        std::fill(kp + n, kp + kPanelKeys, Scalar(0));
+      const Eigen::Index n_squares = n / kLanes * kLanes;
+      for (Eigen::Index c = 0; c < n_squares; c += kLanes)
+        for (Eigen::Index p = 0; p < dk_squares; p += kLanes) {
+// A vector type's alignment attribute does not carry into a template argument; PacketBlock only
+// holds an array of them, so nothing depends on it (Eigen's own headers do the same).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+          PacketBlock<Packet, kLanes> square;
+#pragma GCC diagnostic pop
+          for (Eigen::Index i = 0; i < kLanes; ++i)
+            square.packet[i] = ploadu<Packet>(key.data() + (t0 + c + i) * key.outerStride() + p);
+          ptranspose(square);
+          for (Eigen::Index i = 0; i < kLanes; ++i)
+            pstoreu(kp + (p + i) * kPanelKeys + c, square.packet[i]);
+        }
+      for (Eigen::Index p = 0; p < dk; ++p) {
+        Scalar* row = kp + p * kPanelKeys;
+        for (Eigen::Index c = p < dk_squares ? n_squares : 0; c < n; ++c) row[c] = key(t0 + c, p);
+        std::fill(row + n, row + kPanelKeys, Scalar(0));
       }
-      for (Eigen::Index c = 0; c < kPanelKeys; ++c) {
-        Scalar* vp = v.data() + (h * keys_padded() + t0 + c) * dv_padded;
-        for (Eigen::Index e = 0; e < (c < n ? dv : 0); ++e) vp[e] = value(t0 + c, e);
-        std::fill(vp + (c < n ? dv : 0), vp + dv_padded, Scalar(0));
+      Scalar* vp = v.data() + (h * keys_padded() + t0) * dv_padded;
+      for (Eigen::Index c = 0; c < kPanelKeys; ++c, vp += dv_padded) {
+        const Eigen::Index copied = c < n ? dv : 0;
+        if (copied) std::copy_n(value.data() + (t0 + c) * value.outerStride(), copied, vp);
+        std::fill(vp + copied, vp + dv_padded, Scalar(0));
       }
     }
   }
@@ -103,13 +128,18 @@ struct Scratch {
 
 namespace detail {
 
-// s[r][j · kPanelKeys + c] = Σ_p q[p][r] · k_panel_j[p][c], for `panels` panels from `kp`.
+// s[r][j · kPanelKeys + c] = Σ_p q[p][r] · k_panel_j[p][c], for `panels` panels from `kp`; and
+// row_max[r] = the largest score of row r in the first `max_panels` panels (−inf when none), taken
+// from the accumulators before they leave the registers.
 template <class Scalar>
 void micro_scores(const Scalar* q, const Scalar* kp, Eigen::Index dk, Eigen::Index panels,
-                  Scalar* s, Eigen::Index ld_s) {
+                  Eigen::Index max_panels, Scalar* s, Eigen::Index ld_s, Scalar* row_max) {
   using B = Blocking<Scalar>;
   using Packet = typename B::Packet;
   using namespace Eigen::internal;
+  Packet running[B::kRows];
+  for (int r = 0; r < B::kRows; ++r)
+    running[r] = pset1<Packet>(-std::numeric_limits<Scalar>::infinity());
   for (Eigen::Index j = 0; j < panels; ++j, kp += dk * B::kPanelKeys) {
     Packet acc[B::kRows][B::kVectors];
 #pragma GCC unroll 8
@@ -134,7 +164,14 @@ void micro_scores(const Scalar* q, const Scalar* kp, Eigen::Index dk, Eigen::Ind
 #pragma GCC unroll 8
       for (int v = 0; v < B::kVectors; ++v)
         pstoreu(s + r * ld_s + j * B::kPanelKeys + v * B::kLanes, acc[r][v]);
+    if (j < max_panels) {
+#pragma GCC unroll 8
+      for (int r = 0; r < B::kRows; ++r)
+#pragma GCC unroll 8
+        for (int v = 0; v < B::kVectors; ++v) running[r] = pmax(running[r], acc[r][v]);
+    }
   }
+  for (int r = 0; r < B::kRows; ++r) row_max[r] = predux_max(running[r]);
 }
 
 // o[r][cols] = o[r][cols] · rescale[r] + Σ_c p[r][c] · v[c][cols], for kVectorsHere packets of
@@ -208,11 +245,19 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
   using B = Blocking<Scalar>;
   const Eigen::Index n = q.rows(), dk = packed.dk, dvp = packed.dv_padded;
   const Eigen::Index micro = (n + B::kRows - 1) / B::kRows, rows_padded = micro * B::kRows;
-  w.q.assign(static_cast<size_t>(micro * dk * B::kRows), Scalar(0));
-  for (Eigen::Index i = 0; i < n; ++i)
-    for (Eigen::Index p = 0; p < dk; ++p)
-      w.q[static_cast<size_t>(((i / B::kRows) * dk + p) * B::kRows + i % B::kRows)] =
-          q(i, p) * factor;
+  static_assert(Q::IsRowMajor, "the queries are read row by row");
+  eigen_assert(q.innerStride() == 1);
+  // Q packed by micro-block, each row scaled by the score factor; padding rows are zeros.
+  w.q.resize(static_cast<size_t>(micro * dk * B::kRows));
+  for (Eigen::Index i = 0; i < rows_padded; ++i) {
+    Scalar* dst = w.q.data() + (i / B::kRows) * dk * B::kRows + i % B::kRows;
+    if (i < n) {
+      const Scalar* src = q.data() + i * q.outerStride();
+      for (Eigen::Index p = 0; p < dk; ++p) dst[p * B::kRows] = src[p] * factor;
+    } else {
+      for (Eigen::Index p = 0; p < dk; ++p) dst[p * B::kRows] = Scalar(0);
+    }
+  }
   w.out.assign(static_cast<size_t>(rows_padded * dvp), Scalar(0));
   w.row_max.assign(static_cast<size_t>(rows_padded), -std::numeric_limits<Scalar>::infinity());
   w.row_sum.assign(static_cast<size_t>(rows_padded), Scalar(0));
@@ -232,9 +277,13 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
       const Eigen::Index cols = std::min(B::kTileKeys, key_end - c0);
       const Eigen::Index panels = (cols + B::kPanelKeys - 1) / B::kPanelKeys;
       const Eigen::Index width = panels * B::kPanelKeys;
+      // Panels every row of the micro-block sees whole: their maxima come with the scores.
+      const Eigen::Index seen_by_all =
+          causal ? std::clamp<Eigen::Index>(first + 1 - c0, 0, cols) : cols;
+      Scalar tile_max[B::kRows];
       detail::micro_scores(w.q.data() + m * dk * B::kRows,
-                           kp + (c0 / B::kPanelKeys) * dk * B::kPanelKeys, dk, panels, s,
-                           B::kTileKeys);
+                           kp + (c0 / B::kPanelKeys) * dk * B::kPanelKeys, dk, panels,
+                           seen_by_all / B::kPanelKeys, s, B::kTileKeys, tile_max);
       // The online softmax (FlashAttention, Dao et al. 2022) of each row over this tile: a row's
       // visible keys are a prefix of the tile, the rest get exactly 0. Rows past the block are
       // zero queries whose outputs are never read.
@@ -253,9 +302,12 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
           std::fill(row, row + width, Scalar(0));
           continue;
         }
-        const Scalar m_new = std::max(
-            m_run,
-            Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(row, visible).maxCoeff());
+        const Eigen::Index fused = seen_by_all / B::kPanelKeys * B::kPanelKeys;
+        Scalar m_new = std::max(m_run, tile_max[r]);
+        if (visible > fused)
+          m_new = std::max(m_new, Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(
+                                      row + fused, visible - fused)
+                                      .maxCoeff());
         const Scalar rescale = std::exp(m_run - m_new);  // 0 on the row's first tile
         l_run = l_run * rescale + exp_shifted_sum(row, visible, m_new);
         std::fill(row + visible, row + width, Scalar(0));

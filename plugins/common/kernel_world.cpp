@@ -17,7 +17,8 @@ void destroy(W* w) noexcept {
 
 template <class Scalar>
 constexpr WorldKernels<Scalar> kKernels{&attention_forward<Scalar>, &attention_backward<Scalar>,
-                                        &sliding_window_forward<Scalar>, &linear_forward<Scalar>};
+                                        &sliding_window_forward<Scalar>, &linear_forward<Scalar>,
+                                        &exp_shifted_sum<Scalar>};
 
 constexpr KernelWorld kWorld{
     isa::kCompiledLevel,     AWB_ISA_WORLD_NAME,         &make<Workspaces>, &destroy<Workspaces>,

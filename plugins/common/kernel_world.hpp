@@ -16,6 +16,7 @@
 #include "common/attention_backward.hpp"
 #include "common/linear_kernel.hpp"
 #include "common/sliding_window_kernel.hpp"
+#include "common/softmax_exp.hpp"
 
 namespace awb::kernels {
 
@@ -26,6 +27,8 @@ struct WorldKernels {
                            Inputs, Mask);
   void (*sliding_window)(const Problem<Scalar>&, Results<Scalar>&, Eigen::Index, Workspaces&);
   void (*linear)(const Problem<Scalar>&, Results<Scalar>&, FeatureMap, LinearWorkspaces&);
+  // The softmax's vectorised exp (softmax_exp.hpp) at this world's width, for its own tests.
+  Scalar (*exp_shifted_sum)(Scalar*, Eigen::Index, Scalar);
 };
 
 struct KernelWorld {

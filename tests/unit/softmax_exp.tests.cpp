@@ -1,22 +1,29 @@
 // softmax_exp.tests.cpp: the kernels' vectorised exp of a shifted row agrees with std::exp, to a
-// few units in the last place, from 0 down to where the result underflows, and sums its output.
-// Results below the smallest normal number may come out as 0 (Eigen's f32 exp flushes them): in
-// a softmax row, whose sum is at least 1, they are below 10⁻³⁰⁷ (f64) or 10⁻³⁷ (f32) of it.
+// few units in the last place, from 0 down to where the result underflows, and sums its output,
+// at every vector width: as this file is compiled, and in each kernel world this CPU runs (AVX2's
+// and AVX-512's have their own ways of scaling by 2ⁿ). Results below the smallest normal number
+// may come out as 0: in a softmax row, whose sum is at least 1, they are below 10⁻³⁰⁷ (f64) or
+// 10⁻³⁷ (f32) of it.
 #include "common/softmax_exp.hpp"
 
+#include <awb/isa.hpp>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "common/kernel_world.hpp"
+
 namespace {
 
 template <class T>
-void check_row(std::vector<T> row, T shift, double ulps) {
+using ExpSum = T (*)(T*, Eigen::Index, T);
+
+template <class T>
+void check_row(ExpSum<T> exp_shifted_sum, std::vector<T> row, T shift, double ulps) {
   const std::vector<T> in = row;
-  const T sum =
-      awb::kernels::exp_shifted_sum(row.data(), static_cast<Eigen::Index>(row.size()), shift);
+  const T sum = exp_shifted_sum(row.data(), static_cast<Eigen::Index>(row.size()), shift);
   double want_sum = 0;
   for (size_t i = 0; i < row.size(); ++i) {
     const T want = std::exp(in[i] - shift);
@@ -32,7 +39,7 @@ void check_row(std::vector<T> row, T shift, double ulps) {
 }
 
 template <class T>
-void check_type(double ulps) {
+void check_type(ExpSum<T> exp, double ulps) {
   std::mt19937_64 rng(11);
   const T lowest = std::is_same_v<T, double> ? T(-760) : T(-110);
   for (size_t n : {size_t(1), size_t(3), size_t(17), size_t(64), size_t(1000)}) {
@@ -42,13 +49,14 @@ void check_type(double ulps) {
       a[i] = near(rng);
       b[i] = far(rng);
     }
-    check_row(a, T(0), ulps);
-    check_row(b, T(0), ulps);
+    check_row(exp, a, T(0), ulps);
+    check_row(exp, b, T(0), ulps);
     for (T& x : a) x += T(12.5);  // a shifted row, as in a softmax after its maximum
-    check_row(a, T(12.5), ulps);
+    check_row(exp, a, T(12.5), ulps);
   }
   // The ends: 0, the smallest normal results, subnormal results, underflow, and −inf.
-  check_row<T>({T(0), T(-1e-9), std::log(std::numeric_limits<T>::min()),
+  check_row<T>(exp,
+               {T(0), T(-1e-9), std::log(std::numeric_limits<T>::min()),
                 std::log(std::numeric_limits<T>::denorm_min()) + T(2), lowest,
                 -std::numeric_limits<T>::infinity(), T(-0.5), T(-0.3465), T(-0.3466), T(-0.6931),
                 T(-1), T(-2), T(-20), T(-700 > lowest ? -700 : -80), T(0), T(0), T(0)},
@@ -58,6 +66,16 @@ void check_type(double ulps) {
 }  // namespace
 
 TEST_CASE("the vectorised exp of a shifted row matches std::exp", "[kernels][exp]") {
-  SECTION("f64") { check_type<double>(4); }
-  SECTION("f32") { check_type<float>(4); }
+  SECTION("f64, this file's width") {
+    check_type<double>(&awb::kernels::exp_shifted_sum<double>, 4);
+  }
+  SECTION("f32, this file's width") { check_type<float>(&awb::kernels::exp_shifted_sum<float>, 4); }
+  using awb::isa::Level;
+  for (Level level : {Level::kBaseline, Level::kAvx2, Level::kAvx512}) {
+    const awb::kernels::KernelWorld* world = awb::kernels::kernel_world(level);
+    if (!world) continue;  // not built in, or this CPU cannot run it
+    INFO("kernel world " << world->name);
+    check_type<double>(world->f64.exp_shifted_sum, 4);
+    check_type<float>(world->f32.exp_shifted_sum, 4);
+  }
 }
