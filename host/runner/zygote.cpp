@@ -2,8 +2,10 @@
 #include "runner/zygote.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -12,7 +14,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -109,6 +113,52 @@ long clone_for_host() {
   return ::syscall(SYS_clone, CLONE_PARENT | SIGCHLD, nullptr, nullptr, nullptr, 0);
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
+
+// Copy-on-write paid ahead: the private writable pages a spare shares with the zygote (the
+// libraries' data, its stack, its heap) are copied while nobody waits, instead of one fault at a
+// time once its request came. A cold start took some sixty of those faults, each with a TLB
+// shootdown: about 25 µs apiece on a small VM. The copying (MADV_POPULATE_WRITE, Linux 5.14; a
+// kernel without it refuses, and the faults come as before) goes a chunk at a time and stops when
+// the request arrives: all of it took about as long as the host's usual wait for a spare in a
+// run of cold starts, and must not add to it. The zygote's mappings are a few hundred KiB in all;
+// one larger than kMaxPrefault is left to fault on demand.
+void prefault_private_memory(int request_socket) {
+  constexpr unsigned long kMaxPrefault = 4ul << 20, kChunk = 64ul << 10;
+  struct Range {
+    unsigned long start, end;
+    int order;  // libraries' data and small anonymous mappings, then the stack, then the heap
+  };
+  std::vector<Range> ranges;
+  if (std::FILE* maps = std::fopen("/proc/self/maps", "re")) {
+    char line[4096];
+    bool line_start = true;  // a line longer than the buffer comes in pieces: only its first counts
+    while (std::fgets(line, sizeof line, maps)) {
+      const bool first_piece = line_start;
+      line_start = std::strchr(line, '\n') != nullptr;
+      unsigned long start = 0, end = 0;
+      char perms[5] = {};
+      if (!first_piece || std::sscanf(line, "%lx-%lx %4s", &start, &end, perms) != 3) continue;
+      if (std::strcmp(perms, "rw-p") != 0 || end <= start || end - start > kMaxPrefault) continue;
+      ranges.push_back({start, end,
+                        std::strstr(line, "[heap]")    ? 2
+                        : std::strstr(line, "[stack]") ? 1
+                                                       : 0});
+    }
+    std::fclose(maps);
+  }
+  std::stable_sort(ranges.begin(), ranges.end(),
+                   [](const Range& a, const Range& b) { return a.order < b.order; });
+  for (const Range& r : ranges)
+    for (unsigned long at = r.start; at < r.end; at += kChunk) {
+      pollfd request{request_socket, POLLIN, 0};
+      if (::poll(&request, 1, 0) != 0) return;  // the request (or the end) is here
+      ::madvise(reinterpret_cast<void*>(at), std::min(kChunk, r.end - at), MADV_POPULATE_WRITE);
+    }
+}
+
 // A child made ahead of its request, so that the fork (about a millisecond and a half of a cold
 // start on a small VM, the child's first page faults included) and the zygote's hop are not
 // paid while the host waits: the host gets the spare's socket with an answer and sends the
@@ -129,6 +179,7 @@ Spare make_spare(int host_socket, pid_t host, RunnerMain run) {
     ::setsid();
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // not inherited: the zygote's own ends with the fork
     if (::getppid() != host) ::_exit(125);
+    prefault_private_memory(sv[1]);
     Received r = receive(sv[1]);
     if (!r.request) ::_exit(r.error == 0 ? 0 : 127);
     ::close(sv[1]);
