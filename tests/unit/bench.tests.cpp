@@ -5,9 +5,12 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <random>
 #include <thread>
 #include <vector>
 
+#include "core/bench/bench_calibration.hpp"
 #include "core/bench/bench_plan.hpp"
 #include "core/bench/peak_memory.hpp"
 #include "support/test_support.hpp"
@@ -300,5 +303,57 @@ TEST_CASE("timed calls repeat until the median's interval meets the target, with
     const auto m = core::measure_point(counting({}), kParameterFree, s, settings, yardstick);
     CHECK(m.samples.size() == 4);
     CHECK(m.interval.coverage < 0.95);  // four samples make no 95 % interval
+  }
+}
+
+// The yardstick GEMM computes C = A·B in every world this CPU runs, band by band, as its threads
+// call it; its kept packing buffers carry over between calls, between band shapes and from a
+// product to one of another size.
+template <class T>
+void check_yardstick_gemm(const core::GemmWorld& w,
+                          void (*gemm)(const T*, const T*, T*, int64_t, int64_t, int64_t)) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<T> unit(-1, 1);
+  for (int64_t n : {67, 130, 67}) {
+    std::vector<T> a(static_cast<size_t>(n * n)), b(a.size()), c(a.size(), T(7));
+    for (T& e : a) e = unit(rng);
+    for (T& e : b) e = unit(rng);
+    for (int64_t r0 : {int64_t(0), n / 3, n / 2})
+      gemm(a.data(), b.data(), c.data(), n, r0, r0 == 0 ? n / 3 : r0 == n / 3 ? n / 2 : n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double want = 0;
+        for (int64_t k = 0; k < n; ++k)
+          want += static_cast<double>(a[static_cast<size_t>(i * n + k)]) *
+                  static_cast<double>(b[static_cast<size_t>(k * n + j)]);
+        INFO(w.name << " n " << n << " C(" << i << ", " << j << ")");
+        REQUIRE(static_cast<double>(c[static_cast<size_t>(i * n + j)]) ==
+                Approx(want).margin(n * 4 * std::numeric_limits<T>::epsilon()));
+      }
+  }
+}
+
+TEST_CASE("the yardstick GEMM multiplies correctly in every world this CPU runs", "[bench][isa]") {
+  int worlds = 0;
+  for (auto level : {isa::Level::kBaseline, isa::Level::kAvx2, isa::Level::kAvx512}) {
+    const core::GemmWorld* w = core::gemm_world_at(level);
+    if (!w) continue;
+    ++worlds;
+    check_yardstick_gemm<float>(*w, w->f32);
+    check_yardstick_gemm<double>(*w, w->f64);
+  }
+  CHECK(worlds >= 1);
+}
+
+TEST_CASE("the Eigen yardstick times its GEMM and FMA loop on kept threads, again and again",
+          "[bench]") {
+  core::EigenYardstick y(96);
+  for (int threads : {1, 2, 1}) {
+    const double first = y.gemm_seconds(Scalar::kF32, threads);
+    const double again = y.gemm_seconds(Scalar::kF32, threads);
+    CHECK(first > 0);
+    CHECK(again > 0);
+    CHECK(y.gemm_seconds(Scalar::kF64, threads) > 0);
+    CHECK(y.fma_peak_gflops(Scalar::kF32, threads) > 0);
   }
 }

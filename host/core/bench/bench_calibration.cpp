@@ -4,8 +4,10 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -21,18 +23,6 @@ namespace {
 int resolve(int threads) {
   return threads > 0 ? threads
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-// Runs fn(slot) on `threads` threads (the caller is slot 0) and returns the wall seconds.
-template <class Fn>
-double timed_on_threads(int threads, Fn&& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  {
-    std::vector<std::jthread> pool;
-    for (int s = 1; s < threads; ++s) pool.emplace_back(fn, s);
-    fn(0);
-  }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Vector FMA chains: kChains independent accumulators hide the instruction latency (4 cycles at
@@ -105,6 +95,57 @@ std::vector<T> random_matrix(int64_t n, std::mt19937& rng) {
 
 }  // namespace
 
+const GemmWorld* gemm_world_at(isa::Level level) {
+  if (!isa::supported(level)) return nullptr;
+  for (const GemmWorld* w : built_gemms())
+    if (w->level == level) return w;
+  return nullptr;
+}
+
+// Threads kept for the yardsticks' timed runs: run(fn) calls fn(slot) on each (the caller is
+// slot 0) and returns the wall seconds. Threads started for every run cost the GEMM their start
+// and, in Eigen's packing buffers, fresh pages at every call; and how much those pages cost
+// depended on what the process had allocated before (after the T = 8192 point the GEMM read
+// 170-190 GFLOP/s instead of about 300, on a VM where a page fault costs some 25 µs).
+class EigenYardstick::Crew {
+ public:
+  explicit Crew(int threads) : start_(threads), finish_(threads) {
+    for (int slot = 1; slot < threads; ++slot)
+      workers_.emplace_back([this, slot] {
+        for (;;) {
+          start_.arrive_and_wait();
+          if (!job_) return;
+          (*job_)(slot);
+          finish_.arrive_and_wait();
+        }
+      });
+  }
+  ~Crew() {
+    job_ = nullptr;
+    start_.arrive_and_wait();  // the workers see no job and leave
+  }
+  double run(const std::function<void(int)>& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
+    job_ = &fn;
+    start_.arrive_and_wait();
+    fn(0);
+    finish_.arrive_and_wait();
+    job_ = nullptr;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  std::barrier<> start_, finish_;
+  const std::function<void(int)>* job_ = nullptr;  // written before start_, read after it
+  std::vector<std::jthread> workers_;
+};
+
+EigenYardstick::Crew& EigenYardstick::crew(int threads) {
+  auto& c = crews_[threads];
+  if (!c) c = std::make_unique<Crew>(threads);
+  return *c;
+}
+
 struct EigenYardstick::Gemm {
   int threads;
   std::vector<float> a32, b32, c32;
@@ -135,7 +176,7 @@ double EigenYardstick::gemm_seconds(Scalar scalar, int threads) {
     }
     gemm_seconds(scalar, threads);  // once untimed: Eigen's packing buffers, thread stacks
   }
-  return timed_on_threads(threads, [&](int slot) {
+  return crew(threads).run([&](int slot) {
     const int64_t r0 = n_ * slot / g->threads, r1 = n_ * (slot + 1) / g->threads;
     if (f64)
       world_->f64(g->a64.data(), g->b64.data(), g->c64.data(), n_, r0, r1);
@@ -153,8 +194,8 @@ double EigenYardstick::fma_peak_gflops(Scalar scalar, int threads) {
   double best = 0;
   for (int run = 0; run < 5; ++run) {
     std::vector<double> flops(static_cast<size_t>(threads));
-    const double s = timed_on_threads(
-        threads, [&](int slot) { flops[static_cast<size_t>(slot)] = fma_run(level, f64); });
+    const double s = crew(threads).run(
+        [&](int slot) { flops[static_cast<size_t>(slot)] = fma_run(level, f64); });
     double total = 0;
     for (double f : flops) total += f;
     best = std::max(best, total / s * 1e-9);

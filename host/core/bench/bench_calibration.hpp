@@ -18,10 +18,15 @@ namespace awb::core {
 // into one contiguous band per thread (Eigen itself parallelises only under OpenMP), compiled
 // once per x86-64 level as the bundled kernels are and run at the level they run
 // (gemm_world.hpp). The matrices are allocated and touched once per
-// (scalar, threads) and kept, so no timed run pays for first touches.
+// (scalar, threads) and kept, and so are the threads (a crew per thread count) and, in each,
+// Eigen's packing buffers: no timed run pays for first touches, thread starts or allocation.
 // FMA peak: on each thread, 12 independent chains of vector fused multiply-adds, at the widest
 // instruction set this CPU has (AVX-512F, else AVX2+FMA, else SSE2 multiply + add), chosen at
 // run time; the best of five runs of a few milliseconds.
+// The yardstick GEMM compiled for `level` when it is built in and this CPU runs it, else nullptr
+// (for tests; EigenYardstick runs the best one, or AWB_KERNEL_ISA's).
+const GemmWorld* gemm_world_at(isa::Level level);
+
 class EigenYardstick : public Yardstick {
  public:
   explicit EigenYardstick(int64_t n = 1024);
@@ -40,10 +45,13 @@ class EigenYardstick : public Yardstick {
 
  private:
   struct Gemm;
+  class Crew;
+  Crew& crew(int threads);
   int64_t n_;
   const GemmWorld* world_;
   std::map<std::pair<Scalar, int>, std::unique_ptr<Gemm>> gemms_;
   std::map<std::pair<Scalar, int>, double> peaks_;
+  std::map<int, std::unique_ptr<Crew>> crews_;
   BlasGemm blas_;
 };
 
