@@ -52,6 +52,7 @@ struct Workspace {
   std::vector<Scratch<Scalar>> scratch;
   fused::Packed<Scalar> packed;  // the fused path's K and V (fused_attention.hpp)
   std::vector<fused::Scratch<Scalar>> fused_scratch;
+  fused::GemmScratch<Scalar> projection;  // the fused worlds' projections (fused_gemm.hpp)
 };
 
 // Per-instance state of a bundled variant: one workspace per scalar type, and its threads.
@@ -160,7 +161,7 @@ std::pair<int, bool> prepare_heads(const Problem<Scalar>& p, Workspace<Scalar>& 
                                    Eigen::Index dv) {
   const int threads = worker_threads(p, work);
   if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
-  if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads);
+  if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection);
   const bool direct = !projected || !p.has_output_projection();
   if (!direct) ws.heads_out.resize(p.tokens(), H * dv);
   return {threads, direct};
@@ -295,7 +296,7 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
   }
 
   // Pass 3: the output projection.
-  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);
+  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads, ws.projection);
 }
 
 // Compiled once, in kernels.cpp (the awb_plugin_kernels library): a plugin's own translation

@@ -12,6 +12,7 @@
 
 #include <awb/isa.hpp>
 #include <memory>
+#include <span>
 
 #include "common/attention_backward.hpp"
 #include "common/linear_kernel.hpp"
@@ -27,8 +28,12 @@ struct WorldKernels {
                            Inputs, Mask);
   void (*sliding_window)(const Problem<Scalar>&, Results<Scalar>&, Eigen::Index, Workspaces&);
   void (*linear)(const Problem<Scalar>&, Results<Scalar>&, FeatureMap, LinearWorkspaces&);
-  // The softmax's vectorised exp (softmax_exp.hpp) at this world's width, for its own tests.
+  // For this world's own tests: the softmax's vectorised exp (softmax_exp.hpp), and the
+  // projections' product c[i] = a · b[i] (projections.hpp) on `threads` threads, run for each i
+  // alone and then for all at once, through one scratch.
   Scalar (*exp_shifted_sum)(Scalar*, Eigen::Index, Scalar);
+  void (*shared_lhs_product)(ConstMatrixView<Scalar>, std::span<const ConstMatrixView<Scalar>>,
+                             std::span<const MatrixView<Scalar>>, int);
 };
 
 struct KernelWorld {

@@ -120,7 +120,7 @@ void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi
     with_head_rows(direct, z, ws.heads_out, t0, n, h * dv, dv, attend);
   });
 
-  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);
+  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads, ws.projection);
 }
 
 template void linear_forward<float>(const Problem<float>&, Results<float>&, FeatureMap,

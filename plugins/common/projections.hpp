@@ -1,6 +1,7 @@
 // projections.hpp: what every bundled multi-head kernel does around its attention: the thread
-// count for a call, the Q/K/V projections (pass 1) and the output projection W_o (pass 3), each
-// as a few large GEMMs over one band of rows per thread.
+// count for a call, the Q/K/V projections (pass 1) and the output projection W_o (pass 3): on the
+// streaming kernel's micro-kernel in the AVX2 and AVX-512 worlds (fused_gemm.hpp), else as a few
+// large Eigen GEMMs over one band of rows per thread.
 // SPDX-License-Identifier: MIT
 #ifndef AWB_PLUGINS_COMMON_PROJECTIONS_HPP_
 #define AWB_PLUGINS_COMMON_PROJECTIONS_HPP_
@@ -10,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/fused_gemm.hpp"
 #include "common/gemm.hpp"
 #include "common/thread_team.hpp"
 
@@ -32,33 +34,46 @@ inline std::pair<Eigen::Index, Eigen::Index> band_rows(Eigen::Index rows, Eigen:
   return {r0, rows * (b + 1) / bands - r0};
 }
 
-// Pass 1: Q = X·W_q, K = X·W_k, V = X·W_v, one band of rows per thread: a few large GEMMs pack
-// each weight matrix once per band instead of once per row block.
+// Pass 1: Q = X·W_q, K = X·W_k, V = X·W_v. With Eigen, one band of rows per thread: a few large
+// GEMMs pack each weight matrix once per band instead of once per row block.
 template <class Scalar>
 void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scalar>& k,
-                 RowMatrix<Scalar>& v, ThreadTeam& team, int threads) {
+                 RowMatrix<Scalar>& v, ThreadTeam& team, int threads,
+                 fused::GemmScratch<Scalar>& scratch) {
   const auto x = p.x();
   const Eigen::Index T = p.tokens(), bands = std::min<Eigen::Index>(threads, T);
   q.resize(T, p.w_q().cols());
   k.resize(T, p.w_k().cols());
   v.resize(T, p.w_v().cols());
-  team.run(bands, threads, [&](Eigen::Index b, int) {
-    const auto [r0, n] = band_rows(T, bands, b);
-    multiply(x.middleRows(r0, n), p.w_q(), q.middleRows(r0, n));
-    multiply(x.middleRows(r0, n), p.w_k(), k.middleRows(r0, n));
-    multiply(x.middleRows(r0, n), p.w_v(), v.middleRows(r0, n));
-  });
+  if constexpr (fused::kEnabled) {
+    const ConstMatrixView<Scalar> weights[] = {cview(p.w_q()), cview(p.w_k()), cview(p.w_v())};
+    const MatrixView<Scalar> outputs[] = {view(q), view(k), view(v)};
+    fused::multiply_shared_lhs<Scalar>(cview(x), weights, outputs, team, threads, scratch);
+  } else {
+    team.run(bands, threads, [&](Eigen::Index b, int) {
+      const auto [r0, n] = band_rows(T, bands, b);
+      multiply(x.middleRows(r0, n), p.w_q(), q.middleRows(r0, n));
+      multiply(x.middleRows(r0, n), p.w_k(), k.middleRows(r0, n));
+      multiply(x.middleRows(r0, n), p.w_v(), v.middleRows(r0, n));
+    });
+  }
 }
 
-// Pass 3: Z = heads · W_o, one band of rows per thread.
+// Pass 3: Z = heads · W_o (with Eigen, one band of rows per thread).
 template <class Scalar, class Z>
 void project_output(const Problem<Scalar>& p, const RowMatrix<Scalar>& heads, Z&& z,
-                    ThreadTeam& team, int threads) {
+                    ThreadTeam& team, int threads, fused::GemmScratch<Scalar>& scratch) {
   const Eigen::Index T = heads.rows(), bands = std::min<Eigen::Index>(threads, T);
-  team.run(bands, threads, [&](Eigen::Index b, int) {
-    const auto [r0, n] = band_rows(T, bands, b);
-    multiply(heads.middleRows(r0, n), p.w_o(), z.middleRows(r0, n));
-  });
+  if constexpr (fused::kEnabled) {
+    const ConstMatrixView<Scalar> weights[] = {cview(p.w_o())};
+    const MatrixView<Scalar> outputs[] = {view(z)};
+    fused::multiply_shared_lhs<Scalar>(cview(heads), weights, outputs, team, threads, scratch);
+  } else {
+    team.run(bands, threads, [&](Eigen::Index b, int) {
+      const auto [r0, n] = band_rows(T, bands, b);
+      multiply(heads.middleRows(r0, n), p.w_o(), z.middleRows(r0, n));
+    });
+  }
 }
 
 // Pass 2's destination for rows [t0, t0 + n) of head `col / width`: Z itself when no W_o follows

@@ -57,7 +57,7 @@ void sliding_window_forward(const Problem<Scalar>& p, Results<Scalar>& r, Eigen:
     with_head_rows(direct, z, ws.heads_out, t0, n, h * dv, dv, attend);
   });
 
-  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads);
+  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads, ws.projection);
 }
 
 template void sliding_window_forward<float>(const Problem<float>&, Results<float>&, Eigen::Index,

@@ -2,11 +2,12 @@
 // avx512; the one native world of an AWB_NATIVE build) against the reference, on randomised
 // problems with T on each side of the kernels' row blocks (128) and key tiles (512): softmax
 // forward streaming and materialised, parameter-free and projected, causal or not, f32 and f64;
-// the backward pass; sliding-window and linear attention. And the choice of a level by
-// AWB_KERNEL_ISA.
+// the backward pass; sliding-window and linear attention; the projections' product. And the
+// choice of a level by AWB_KERNEL_ISA.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <optional>
+#include <random>
 
 #include "common/kernel_world.hpp"
 #include "graders/reference/reference_backward.hpp"
@@ -326,4 +327,55 @@ TEST_CASE("AWB_KERNEL_ISA forces a level, and a level that cannot run is refused
     CHECK(choose_error({Level::kBaseline, Level::kAvx512}) ==
           "AWB_KERNEL_ISA=avx512: this CPU cannot run avx512 code");
   }
+}
+
+// The projections' product (fused_gemm.hpp in the AVX2 and AVX-512 worlds): c[i] = a · b[i] for
+// products sharing a, with m on each side of the 6-row micro-block, k on each side of a packet,
+// and n on each side of a panel (8 to 64 columns) and of a task's two panels, against a product
+// summed in double; on one thread and on two.
+template <class T>
+void check_shared_lhs_product(const KernelWorld& w, int64_t m, int64_t k, int threads,
+                              std::mt19937_64& rng) {
+  using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const int64_t widths[] = {1, 7, 63, 64, 65, 130, 200};
+  std::uniform_real_distribution<double> unit(-1, 1);
+  auto random = [&](int64_t rows, int64_t cols) {
+    Matrix x(rows, cols);
+    for (int64_t i = 0; i < x.size(); ++i) x.data()[i] = static_cast<T>(unit(rng));
+    return x;
+  };
+  // A wider matrix than a: a's rows have a stride of their own, as X's block of a head has.
+  const Matrix a_store = random(m, k + 3);
+  const ConstMatrixView<T> a(a_store.data(), m, k, Eigen::OuterStride<>(k + 3));
+  std::vector<Matrix> b, c;
+  for (int64_t n : widths) {
+    b.push_back(random(k, n));
+    c.push_back(Matrix::Constant(m, n, T(7)));
+  }
+  std::vector<ConstMatrixView<T>> bv;
+  std::vector<MatrixView<T>> cv;
+  for (size_t i = 0; i < b.size(); ++i) {
+    bv.emplace_back(b[i].data(), k, b[i].cols(), Eigen::OuterStride<>(b[i].cols()));
+    cv.emplace_back(c[i].data(), m, c[i].cols(), Eigen::OuterStride<>(c[i].cols()));
+  }
+  w.kernels<T>().shared_lhs_product(a, bv, cv, threads);
+  for (size_t i = 0; i < b.size(); ++i) {
+    const Eigen::MatrixXd want = a.template cast<double>() * b[i].template cast<double>();
+    const double error = (c[i].template cast<double>() - want).cwiseAbs().maxCoeff();
+    INFO(w.name << (sizeof(T) == 4 ? " f32" : " f64") << ": m " << m << " k " << k << " n "
+                << b[i].cols() << " threads " << threads);
+    CHECK(error <= 4.0 * static_cast<double>(k) * std::numeric_limits<T>::epsilon());
+  }
+}
+
+TEST_CASE("the projections' product agrees with a double-precision product in every world",
+          "[kernels][isa][random]") {
+  std::mt19937_64 rng(20261202);
+  for (const KernelWorld* w : runnable_worlds())
+    for (int64_t m : {1, 5, 6, 7, 131})
+      for (int64_t k : {1, 3, 16, 17, 64})
+        for (int threads : {1, 2}) {
+          check_shared_lhs_product<float>(*w, m, k, threads, rng);
+          check_shared_lhs_product<double>(*w, m, k, threads, rng);
+        }
 }
