@@ -128,6 +128,27 @@ struct Scratch {
 
 namespace detail {
 
+// Rows [first · kRows, last · kRows) of an n × depth row-major matrix (row i at src + i · stride)
+// packed by micro-block, times `factor`, as micro_scores reads its queries: depth p of row r of
+// block i at dst[(i · depth + p) · kRows + r]; rows past n are zeros.
+template <class Scalar>
+void pack_micro_blocks(const Scalar* src, Eigen::Index stride, Eigen::Index n, Eigen::Index depth,
+                       Scalar factor, Eigen::Index first, Eigen::Index last, Scalar* dst) {
+  using B = Blocking<Scalar>;
+  for (Eigen::Index i = first; i < last; ++i) {
+    Scalar* block = dst + i * depth * B::kRows;
+    for (Eigen::Index r = 0; r < B::kRows; ++r) {
+      const Eigen::Index row = i * B::kRows + r;
+      if (row < n) {
+        const Scalar* in = src + row * stride;
+        for (Eigen::Index p = 0; p < depth; ++p) block[p * B::kRows + r] = in[p] * factor;
+      } else {
+        for (Eigen::Index p = 0; p < depth; ++p) block[p * B::kRows + r] = Scalar(0);
+      }
+    }
+  }
+}
+
 // s[r][j · kPanelKeys + c] = Σ_p q[p][r] · k_panel_j[p][c], for `panels` panels from `kp`; and
 // row_max[r] = the largest score of row r in the first `max_panels` panels (−inf when none), taken
 // from the accumulators before they leave the registers.
@@ -247,17 +268,9 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
   const Eigen::Index micro = (n + B::kRows - 1) / B::kRows, rows_padded = micro * B::kRows;
   static_assert(Q::IsRowMajor, "the queries are read row by row");
   eigen_assert(q.innerStride() == 1);
-  // Q packed by micro-block, each row scaled by the score factor; padding rows are zeros.
+  // Q packed by micro-block, each row scaled by the score factor.
   w.q.resize(static_cast<size_t>(micro * dk * B::kRows));
-  for (Eigen::Index i = 0; i < rows_padded; ++i) {
-    Scalar* dst = w.q.data() + (i / B::kRows) * dk * B::kRows + i % B::kRows;
-    if (i < n) {
-      const Scalar* src = q.data() + i * q.outerStride();
-      for (Eigen::Index p = 0; p < dk; ++p) dst[p * B::kRows] = src[p] * factor;
-    } else {
-      for (Eigen::Index p = 0; p < dk; ++p) dst[p * B::kRows] = Scalar(0);
-    }
-  }
+  detail::pack_micro_blocks(q.data(), q.outerStride(), n, dk, factor, 0, micro, w.q.data());
   w.out.assign(static_cast<size_t>(rows_padded * dvp), Scalar(0));
   w.row_max.assign(static_cast<size_t>(rows_padded), -std::numeric_limits<Scalar>::infinity());
   w.row_sum.assign(static_cast<size_t>(rows_padded), Scalar(0));
@@ -280,6 +293,7 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
       // Panels every row of the micro-block sees whole: their maxima come with the scores.
       const Eigen::Index seen_by_all =
           causal ? std::clamp<Eigen::Index>(first + 1 - c0, 0, cols) : cols;
+      const Eigen::Index fused = seen_by_all / B::kPanelKeys * B::kPanelKeys;
       Scalar tile_max[B::kRows];
       detail::micro_scores(w.q.data() + m * dk * B::kRows,
                            kp + (c0 / B::kPanelKeys) * dk * B::kPanelKeys, dk, panels,
@@ -302,7 +316,6 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
           std::fill(row, row + width, Scalar(0));
           continue;
         }
-        const Eigen::Index fused = seen_by_all / B::kPanelKeys * B::kPanelKeys;
         Scalar m_new = std::max(m_run, tile_max[r]);
         if (visible > fused)
           m_new = std::max(m_new, Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(

@@ -45,22 +45,12 @@ void multiply_shared_lhs(ConstMatrixView<Scalar> a, std::span<const ConstMatrixV
   const Eigen::Index micro = (m + B::kRows - 1) / B::kRows;
   if (m == 0) return;
 
-  // A by micro-block: depth p of row r of block i at [(i · k + p) · kRows + r]; zero rows past m.
+  // A by micro-block (detail::pack_micro_blocks), a few blocks per task.
   w.a.resize(static_cast<size_t>(micro * k * B::kRows));
   constexpr Eigen::Index kPackBlocks = 16;
   team.run((micro + kPackBlocks - 1) / kPackBlocks, threads, [&](Eigen::Index task, int) {
-    for (Eigen::Index i = task * kPackBlocks; i < std::min(micro, (task + 1) * kPackBlocks); ++i) {
-      Scalar* dst = w.a.data() + i * k * B::kRows;
-      for (Eigen::Index r = 0; r < B::kRows; ++r) {
-        const Eigen::Index row = i * B::kRows + r;
-        if (row < m) {
-          const Scalar* src = a.data() + row * a.outerStride();
-          for (Eigen::Index p = 0; p < k; ++p) dst[p * B::kRows + r] = src[p];
-        } else {
-          for (Eigen::Index p = 0; p < k; ++p) dst[p * B::kRows + r] = Scalar(0);
-        }
-      }
-    }
+    detail::pack_micro_blocks(a.data(), a.outerStride(), m, k, Scalar(1), task * kPackBlocks,
+                              std::min(micro, (task + 1) * kPackBlocks), w.a.data());
   });
 
   // The tasks: (product, chunk of panels).

@@ -41,7 +41,7 @@ void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scala
                  RowMatrix<Scalar>& v, ThreadTeam& team, int threads,
                  fused::GemmScratch<Scalar>& scratch) {
   const auto x = p.x();
-  const Eigen::Index T = p.tokens(), bands = std::min<Eigen::Index>(threads, T);
+  const Eigen::Index T = p.tokens();
   q.resize(T, p.w_q().cols());
   k.resize(T, p.w_k().cols());
   v.resize(T, p.w_v().cols());
@@ -50,6 +50,7 @@ void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scala
     const MatrixView<Scalar> outputs[] = {view(q), view(k), view(v)};
     fused::multiply_shared_lhs<Scalar>(cview(x), weights, outputs, team, threads, scratch);
   } else {
+    const Eigen::Index bands = std::min<Eigen::Index>(threads, T);
     team.run(bands, threads, [&](Eigen::Index b, int) {
       const auto [r0, n] = band_rows(T, bands, b);
       multiply(x.middleRows(r0, n), p.w_q(), q.middleRows(r0, n));
@@ -63,12 +64,12 @@ void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scala
 template <class Scalar, class Z>
 void project_output(const Problem<Scalar>& p, const RowMatrix<Scalar>& heads, Z&& z,
                     ThreadTeam& team, int threads, fused::GemmScratch<Scalar>& scratch) {
-  const Eigen::Index T = heads.rows(), bands = std::min<Eigen::Index>(threads, T);
   if constexpr (fused::kEnabled) {
     const ConstMatrixView<Scalar> weights[] = {cview(p.w_o())};
     const MatrixView<Scalar> outputs[] = {view(z)};
     fused::multiply_shared_lhs<Scalar>(cview(heads), weights, outputs, team, threads, scratch);
   } else {
+    const Eigen::Index T = heads.rows(), bands = std::min<Eigen::Index>(threads, T);
     team.run(bands, threads, [&](Eigen::Index b, int) {
       const auto [r0, n] = band_rows(T, bands, b);
       multiply(heads.middleRows(r0, n), p.w_o(), z.middleRows(r0, n));
