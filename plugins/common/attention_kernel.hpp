@@ -201,10 +201,10 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
     else
       packed.pack(h, x, x, first, count);
   });
-  const Eigen::Index blocks = (T + B::kBlockRows - 1) / B::kBlockRows;
-  team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
-    const auto [h, b] = task_order(task, H, blocks, causal);
-    const Eigen::Index r0 = b * B::kBlockRows, n = std::min(B::kBlockRows, T - r0);
+  const fused::RowBlocks rows(T, B::kRows, B::kBlockRows, H, threads);
+  team.run(Eigen::Index(H) * rows.blocks, threads, [&](Eigen::Index task, int slot) {
+    const auto [h, b] = task_order(task, H, rows.blocks, causal);
+    const auto [r0, n] = rows.block(b);
     fused::Scratch<Scalar>& w = ws.fused_scratch[static_cast<size_t>(slot)];
     auto run = [&](const auto& q, auto out) {
       fused::attend_block(q, packed, h, T, dv, factor, out, r0, causal, w);

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "common/softmax_exp.hpp"
@@ -43,8 +44,36 @@ struct Blocking {
   // Keys per tile: 256 keys of K and V at d = 64 in f32 are 128 KiB, well inside L2.
   static constexpr Eigen::Index kTileKeys = 256;
   static_assert(kTileKeys % kPanelKeys == 0);
-  // Queries per task: a whole number of micro-blocks near 128.
+  // Queries per task, as a target (RowBlocks below evens the blocks out): 22 micro-blocks.
   static constexpr Eigen::Index kBlockRows = kRows * ((128 + kRows - 1) / kRows);
+};
+
+// The row blocks of one head's queries, one task each: about `target` rows, a whole number of
+// micro-blocks of `micro_rows` (the last one ends at T), and as equal as micro-blocks allow, their
+// count (times the heads) a multiple of the threads where T leaves enough micro-blocks. Blocks of
+// exactly `target` rows left a short last block: at T = 4096 with 132-row blocks, 31 full ones
+// and one of 4 rows, so on 2 threads one thread ran 2112 rows and the other 1984.
+struct RowBlocks {
+  Eigen::Index tokens, micro, blocks;
+  RowBlocks(Eigen::Index T, Eigen::Index micro_rows, Eigen::Index target, Eigen::Index heads,
+            int threads)
+      : tokens(T),
+        micro((T + micro_rows - 1) / micro_rows),
+        blocks((T + target - 1) / target),
+        rows_per_micro(micro_rows) {
+    const Eigen::Index team = std::max(threads, 1);
+    if (heads * blocks % team != 0) blocks = (blocks + team - 1) / team * team;
+    blocks = std::clamp<Eigen::Index>(blocks, 1, std::max<Eigen::Index>(micro, 1));
+  }
+  // The first row of block b and its row count.
+  std::pair<Eigen::Index, Eigen::Index> block(Eigen::Index b) const {
+    const Eigen::Index first = b * micro / blocks * rows_per_micro;
+    const Eigen::Index end = std::min(tokens, (b + 1) * micro / blocks * rows_per_micro);
+    return {first, end - first};
+  }
+
+ private:
+  Eigen::Index rows_per_micro;
 };
 
 template <class Scalar>

@@ -9,6 +9,7 @@
 #include <optional>
 #include <random>
 
+#include "common/fused_attention.hpp"
 #include "common/kernel_world.hpp"
 #include "graders/reference/reference_backward.hpp"
 #include "unit/variant_harness.hpp"
@@ -177,6 +178,43 @@ TEST_CASE("fused streaming attention: every world agrees with the reference at e
       }
     }
   }
+}
+
+TEST_CASE("the fused path's row blocks cover every row once, in whole micro-blocks, evenly",
+          "[kernels]") {
+  for (int64_t tokens : {1, 5, 6, 7, 131, 132, 133, 1000, 1024, 4096, 8192})
+    for (int64_t heads : {1, 3, 8})
+      for (int threads : {1, 2, 3}) {
+        INFO("T " << tokens << " heads " << heads << " threads " << threads);
+        const kernels::fused::RowBlocks rows(tokens, 6, 132, heads, threads);
+        const int64_t micro = (tokens + 5) / 6;
+        CHECK(rows.blocks >= 1);
+        CHECK(rows.blocks <= micro);
+        // Enough micro-blocks for a whole number of blocks per thread: it gets one.
+        if (rows.blocks < micro) CHECK(heads * rows.blocks % threads == 0);
+        int64_t next = 0, smallest = tokens, largest = 0;
+        for (int64_t b = 0; b < rows.blocks; ++b) {
+          const auto [first, n] = rows.block(b);
+          CHECK(first == next);
+          CHECK(first % 6 == 0);
+          CHECK(n > 0);
+          next = first + n;
+          if (b + 1 < rows.blocks) {
+            smallest = std::min(smallest, n);
+            largest = std::max(largest, n);
+          }
+        }
+        CHECK(next == tokens);
+        // Apart from the last (which ends at T), the blocks differ by one micro-block at most,
+        // and none is far above the target.
+        if (rows.blocks > 1) CHECK(largest - smallest <= 6);
+        CHECK(largest <= 2 * 132);
+      }
+  // At T = 4096 on 2 threads each thread gets the same number of micro-blocks.
+  const kernels::fused::RowBlocks rows(4096, 6, 132, 1, 2);
+  int64_t even = 0, odd = 0;
+  for (int64_t b = 0; b < rows.blocks; ++b) (b % 2 ? odd : even) += rows.block(b).second;
+  CHECK(std::abs(even - odd) <= 6);
 }
 
 TEST_CASE("softmax backward: every world agrees with the reference", "[kernels][isa][random]") {
