@@ -297,9 +297,11 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
   const Eigen::Index micro = (n + B::kRows - 1) / B::kRows, rows_padded = micro * B::kRows;
   static_assert(Q::IsRowMajor, "the queries are read row by row");
   eigen_assert(q.innerStride() == 1);
-  // Q packed by micro-block, each row scaled by the score factor.
+  // Q packed by micro-block, each row scaled by the score factor and by log₂ e: the scores come
+  // out in units of log₂ e, so the softmax's exp(s − m) is 2^(s' − m'), one multiply cheaper.
   w.q.resize(static_cast<size_t>(micro * dk * B::kRows));
-  detail::pack_micro_blocks(q.data(), q.outerStride(), n, dk, factor, 0, micro, w.q.data());
+  const auto log2e_factor = static_cast<Scalar>(double(factor) * 1.44269504088896340736);
+  detail::pack_micro_blocks(q.data(), q.outerStride(), n, dk, log2e_factor, 0, micro, w.q.data());
   w.out.assign(static_cast<size_t>(rows_padded * dvp), Scalar(0));
   w.row_max.assign(static_cast<size_t>(rows_padded), -std::numeric_limits<Scalar>::infinity());
   w.row_sum.assign(static_cast<size_t>(rows_padded), Scalar(0));
@@ -350,8 +352,8 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
           m_new = std::max(m_new, Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(
                                       row + fused, visible - fused)
                                       .maxCoeff());
-        const Scalar rescale = std::exp(m_run - m_new);  // 0 on the row's first tile
-        l_run = l_run * rescale + exp_shifted_sum(row, visible, m_new);
+        const Scalar rescale = std::exp2(m_run - m_new);  // 0 on the row's first tile
+        l_run = l_run * rescale + exp_shifted_sum<Scalar, ExpBase::kTwo>(row, visible, m_new);
         std::fill(row + visible, row + width, Scalar(0));
         m_run = m_new;
         w.rescale[static_cast<size_t>(r)] = rescale;

@@ -36,8 +36,10 @@ void shared_lhs_product(ConstMatrixView<Scalar> a, std::span<const ConstMatrixVi
 
 template <class Scalar>
 constexpr WorldKernels<Scalar> kKernels{
-    &attention_forward<Scalar>, &attention_backward<Scalar>, &sliding_window_forward<Scalar>,
-    &linear_forward<Scalar>,    &exp_shifted_sum<Scalar>,    &shared_lhs_product<Scalar>};
+    &attention_forward<Scalar>,      &attention_backward<Scalar>,
+    &sliding_window_forward<Scalar>, &linear_forward<Scalar>,
+    &exp_shifted_sum<Scalar>,        &exp_shifted_sum<Scalar, ExpBase::kTwo>,
+    &shared_lhs_product<Scalar>};
 
 constexpr KernelWorld kWorld{
     isa::kCompiledLevel,     AWB_ISA_WORLD_NAME,         &make<Workspaces>, &destroy<Workspaces>,

@@ -28,10 +28,11 @@ struct WorldKernels {
                            Inputs, Mask);
   void (*sliding_window)(const Problem<Scalar>&, Results<Scalar>&, Eigen::Index, Workspaces&);
   void (*linear)(const Problem<Scalar>&, Results<Scalar>&, FeatureMap, LinearWorkspaces&);
-  // For this world's own tests: the softmax's vectorised exp (softmax_exp.hpp), and the
+  // For this world's own tests: the softmax's vectorised exp and 2^x (softmax_exp.hpp), and the
   // projections' product c[i] = a · b[i] (projections.hpp) on `threads` threads, run for each i
   // alone and then for all at once, through one scratch.
   Scalar (*exp_shifted_sum)(Scalar*, Eigen::Index, Scalar);
+  Scalar (*exp2_shifted_sum)(Scalar*, Eigen::Index, Scalar);
   void (*shared_lhs_product)(ConstMatrixView<Scalar>, std::span<const ConstMatrixView<Scalar>>,
                              std::span<const MatrixView<Scalar>>, int);
 };

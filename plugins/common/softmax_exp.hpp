@@ -1,5 +1,6 @@
 // softmax_exp.hpp: the exponential of a softmax row, vectorised. p[i] = exp(p[i] − shift) for a
-// row of scores, returning the row's sum in the same pass.
+// row of scores, returning the row's sum in the same pass; or 2^(p[i] − shift), for scores taken
+// in units of log₂ e (the fused kernel's).
 //
 // Both scalar types have their own exp for x ≤ 0. Eigen's double exp (a Padé quotient, with a
 // vector division) took about 15 % of the f64 kernel's time; the polynomial below, without a
@@ -20,18 +21,14 @@ namespace detail {
 
 // exp(x) for a packet of doubles, x ≤ 0 (a score minus its row's maximum; −inf gives 0). With
 // n = round(x / ln 2) and r = x − n·ln 2 (|r| ≤ ln 2 / 2; ln 2 split in two as in fdlibm, so that
-// n·ln2_hi is exact), exp(x) = 2ⁿ·exp(r), and exp(r) is its Taylor series to r¹³: the first term
+// n·ln2_hi is exact), exp(x) = 2ⁿ·exp(r) (exp_reduced_f64), and exp(r) is its Taylor series to
+// r¹³: the first term
 // left out, r¹⁴/14!, is below 5·10⁻¹⁸ of the result, far under the rounding of the multiply-adds.
 // The polynomial is evaluated by Estrin's scheme (a tree, not Horner's chain of 13 dependent
 // multiply-adds: the chain's latency made it slower than Eigen's exp).
 template <class Packet>
-Packet exp_nonpositive_f64(const Packet& x_in) {
+Packet exp_reduced_f64(const Packet& r, const Packet& n) {
   using namespace Eigen::internal;
-  // Below −745 the result is 0 in double; clamping keeps n finite (and −inf away from r).
-  const Packet x = pmax(x_in, pset1<Packet>(-746.0));
-  const Packet n = pfloor(pmadd(x, pset1<Packet>(1.4426950408889634), pset1<Packet>(0.5)));
-  Packet r = pmadd(n, pset1<Packet>(-6.93147180369123816490e-01), x);  // ln2_hi
-  r = pmadd(n, pset1<Packet>(-1.90821492927058770002e-10), r);         // ln2_lo = ln 2 − ln2_hi
   // Estrin: pairs of terms, then fours, then eights, each level independent of its neighbours.
   const Packet r2 = pmul(r, r), r4 = pmul(r2, r2), r8 = pmul(r4, r4);
   auto c = [](double v) { return pset1<Packet>(v); };
@@ -53,6 +50,27 @@ Packet exp_nonpositive_f64(const Packet& x_in) {
   if constexpr (sizeof(Packet) == sizeof(__m512d)) return _mm512_scalef_pd(p, n);
 #endif
   return pldexp(p, n);
+}
+
+template <class Packet>
+Packet exp_nonpositive_f64(const Packet& x_in) {
+  using namespace Eigen::internal;
+  // Below −745 the result is 0 in double; clamping keeps n finite (and −inf away from r).
+  const Packet x = pmax(x_in, pset1<Packet>(-746.0));
+  const Packet n = pfloor(pmadd(x, pset1<Packet>(1.4426950408889634), pset1<Packet>(0.5)));
+  Packet r = pmadd(n, pset1<Packet>(-6.93147180369123816490e-01), x);  // ln2_hi
+  r = pmadd(n, pset1<Packet>(-1.90821492927058770002e-10), r);         // ln2_lo = ln 2 − ln2_hi
+  return exp_reduced_f64(r, n);
+}
+
+// 2^x for a packet of doubles, x ≤ 0. n = rint(x) and f = x − n are exact (|f| ≤ 1/2), and
+// 2^f = exp(f · ln 2), whose argument is rounded once: |f · ln 2| ≤ ln 2 / 2, the range above.
+template <class Packet>
+Packet exp2_nonpositive_f64(const Packet& x_in) {
+  using namespace Eigen::internal;
+  const Packet x = pmax(x_in, pset1<Packet>(-1076.0));  // below −1075 the result is 0
+  const Packet n = print(x);
+  return exp_reduced_f64(pmul(psub(x, n), pset1<Packet>(0.69314718055994530942)), n);
 }
 
 // exp(x) for a packet of floats, x ≤ 0 (−inf gives 0). The same reduction as the double one, with
@@ -93,11 +111,53 @@ Packet exp_nonpositive_f32(const Packet& x_in) {
   }
 }
 
+// 2^x for a packet of floats, x ≤ 0 (−inf gives 0): what the fused kernel's softmax runs, its
+// scores taken in units of log₂ e so that no multiply by 1/ln 2 and no two-part ln 2 is needed.
+// n = rint(x) and f = x − n are exact (|f| ≤ 1/2), and 2^f = 1 + f·q(f), q of degree 5
+// interpolating (2^f − 1)/f at the six Chebyshev nodes of [−1/2, 1/2] (fitted for this file:
+// 5·10⁻⁹ relative error before rounding, about one ulp after it): six multiply-adds in all.
+template <class Packet>
+Packet exp2_nonpositive_f32(const Packet& x_in) {
+  using namespace Eigen::internal;
+  auto c = [](float v) { return pset1<Packet>(v); };
+#ifdef __AVX512F__
+  constexpr bool kScalef = sizeof(Packet) == sizeof(__m512);
+#else
+  constexpr bool kScalef = false;
+#endif
+  // As in exp_nonpositive_f32: below −150 the result is 0 with scalef; without it n ≥ −126.
+  constexpr float kLowest = kScalef ? -151.0f : -126.0f;
+  const Packet x = pmax(x_in, c(kLowest));
+  const Packet n = print(x);
+  const Packet f = psub(x, n);
+  Packet q = pmadd(c(1.5453163359779865e-4f), f, c(1.3390863314270973e-3f));
+  q = pmadd(q, f, c(9.618083015084267e-3f));
+  q = pmadd(q, f, c(5.5503569543361664e-2f));
+  q = pmadd(q, f, c(2.4022650718688965e-1f));
+  q = pmadd(q, f, c(6.931471824645996e-1f));
+  const Packet y = pmadd(q, f, c(1.0f));
+  if constexpr (kScalef) {
+#ifdef __AVX512F__
+    return _mm512_scalef_ps(y, n);
+#endif
+  } else {
+    using PacketI = typename unpacket_traits<Packet>::integer_packet;
+    const PacketI e = pcast<Packet, PacketI>(padd(n, c(127.0f)));
+    const Packet scaled = pmul(y, preinterpret<Packet>(plogical_shift_left<23>(e)));
+    return pselect(pcmp_lt(x_in, c(kLowest)), pzero(scaled), scaled);
+  }
+}
+
 }  // namespace detail
 
-// p[i] = exp(p[i] − shift) for i < n; returns the sum of the new p[i]. shift ≥ every p[i].
-template <class Scalar>
+// The base of exp_shifted_sum's powers: e, or 2 for scores in units of log₂ e.
+enum class ExpBase { kE, kTwo };
+
+// p[i] = exp(p[i] − shift) (2^(p[i] − shift) with ExpBase::kTwo) for i < n; returns the sum of
+// the new p[i]. shift ≥ every p[i].
+template <class Scalar, ExpBase kBase = ExpBase::kE>
 Scalar exp_shifted_sum(Scalar* p, Eigen::Index n, Scalar shift) {
+  constexpr bool kTwo = kBase == ExpBase::kTwo;
   using namespace Eigen::internal;
   using Packet = typename packet_traits<Scalar>::type;
   constexpr Eigen::Index kLanes = packet_traits<Scalar>::size;
@@ -110,16 +170,16 @@ Scalar exp_shifted_sum(Scalar* p, Eigen::Index n, Scalar shift) {
       const Packet x = psub(ploadu<Packet>(p + i), s);
       Packet e;
       if constexpr (std::is_same_v<Scalar, double>)
-        e = detail::exp_nonpositive_f64(x);
+        e = kTwo ? detail::exp2_nonpositive_f64(x) : detail::exp_nonpositive_f64(x);
       else
-        e = detail::exp_nonpositive_f32(x);
+        e = kTwo ? detail::exp2_nonpositive_f32(x) : detail::exp_nonpositive_f32(x);
       pstoreu(p + i, e);
       acc = padd(acc, e);
     }
     sum = predux(acc);
   }
   for (; i < n; ++i) {
-    p[i] = std::exp(p[i] - shift);
+    p[i] = kTwo ? std::exp2(p[i] - shift) : std::exp(p[i] - shift);
     sum += p[i];
   }
   return sum;
