@@ -186,7 +186,10 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
   const auto [projected, causal, H, T, dk, dv] = g;
   const auto x = p.x();
   fused::Packed<Scalar>& packed = ws.packed;
-  packed.resize(H, T, dk, dv);
+  if (projected)
+    packed.resize(H, T, dk, dv, ws.v.data(), ws.v.outerStride());
+  else
+    packed.resize(H, T, dk, dv, x.data(), x.outerStride());
   if (ws.fused_scratch.size() < static_cast<size_t>(threads)) ws.fused_scratch.resize(threads);
   // Panels per packing task: small enough that every thread packs (at T = 1024 in f32 with
   // AVX-512 K has 16 panels).

@@ -79,25 +79,35 @@ struct RowBlocks {
 template <class Scalar>
 using AlignedVector = std::vector<Scalar, Eigen::aligned_allocator<Scalar>>;
 
-// K and V of every head, packed once per call. K: for each panel of kPanelKeys keys, its d_k
+// K and V of every head, K packed once per call: for each panel of kPanelKeys keys, its d_k
 // rows of kPanelKeys scores' worth (key c of the panel, depth p at [p · kPanelKeys + c]), zeros
-// past T. V: T rounded up to panels, each row d_v rounded up to a packet, zeros in the padding.
+// past T. V is read where it is (head h's rows from v_head(h), v_stride apart) when d_v is a
+// whole number of packets; otherwise it is copied, each row d_v rounded up to a packet with zeros.
+// (The copy of V at d = 64, a call to memmove per row, took 2 % of the time at T = 1024.)
 template <class Scalar>
 struct Packed {
   AlignedVector<Scalar> k, v;
-  Eigen::Index panels = 0, dk = 0, dv_padded = 0;
+  Eigen::Index panels = 0, dk = 0, dv_padded = 0, v_stride = 0;
   Eigen::Index keys_padded() const { return panels * Blocking<Scalar>::kPanelKeys; }
   const Scalar* k_head(int h) const { return k.data() + h * panels * panel_size(); }
-  const Scalar* v_head(int h) const { return v.data() + h * keys_padded() * dv_padded; }
+  const Scalar* v_head(int h) const {
+    return v.empty() ? v_in_place + h * dv_padded : v.data() + h * keys_padded() * dv_padded;
+  }
   Eigen::Index panel_size() const { return dk * Blocking<Scalar>::kPanelKeys; }
 
-  void resize(int heads, Eigen::Index tokens, Eigen::Index dk_, Eigen::Index dv) {
+  // For `heads` heads of T = `tokens` keys; head h's V is T × d_v from v_data + h · d_v, its rows
+  // `stride` apart.
+  void resize(int heads, Eigen::Index tokens, Eigen::Index dk_, Eigen::Index dv,
+              const Scalar* v_data, Eigen::Index stride) {
     using B = Blocking<Scalar>;
     panels = (tokens + B::kPanelKeys - 1) / B::kPanelKeys;
     dk = dk_;
     dv_padded = (dv + B::kLanes - 1) / B::kLanes * B::kLanes;
     k.resize(static_cast<size_t>(heads * panels * panel_size()));
-    v.resize(static_cast<size_t>(heads * keys_padded() * dv_padded));
+    const bool in_place = dv_padded == dv;
+    v.resize(in_place ? 0 : static_cast<size_t>(heads * keys_padded() * dv_padded));
+    v_in_place = in_place ? v_data : nullptr;
+    v_stride = in_place ? stride : dv_padded;
   }
 
   // Packs panels [first, first + count) of head h from K (T × d_k) and V (T × d_v), both with
@@ -137,6 +147,7 @@ struct Packed {
         for (Eigen::Index c = p < dk_squares ? n_squares : 0; c < n; ++c) row[c] = key(t0 + c, p);
         std::fill(row + n, row + kPanelKeys, Scalar(0));
       }
+      if (v.empty()) continue;  // V is read in place
       Scalar* vp = v.data() + (h * keys_padded() + t0) * dv_padded;
       for (Eigen::Index c = 0; c < kPanelKeys; ++c, vp += dv_padded) {
         const Eigen::Index copied = c < n ? dv : 0;
@@ -145,6 +156,9 @@ struct Packed {
       }
     }
   }
+
+ private:
+  const Scalar* v_in_place = nullptr;
 };
 
 // A task's scratch: its row block's queries packed by micro-block (depth p of micro-block m at
@@ -257,15 +271,16 @@ void micro_accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eige
     for (int v = 0; v < kVectorsHere; ++v) pstoreu(o + r * ld_o + v * B::kLanes, acc[r][v]);
 }
 
-// The P·V product of one micro-block over every column of the padded V, a panel at a time.
+// The P·V product of one micro-block over every column of V (d_v padded to packets; its rows
+// ld_v apart), a panel at a time.
 template <class Scalar>
-void accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Index dv_padded,
-                Eigen::Index keys, Scalar* o, const Scalar* rescale) {
+void accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Index ld_v,
+                Eigen::Index dv_padded, Eigen::Index keys, Scalar* o, const Scalar* rescale) {
   using B = Blocking<Scalar>;
   for (Eigen::Index col = 0; col < dv_padded; col += B::kVectors * B::kLanes) {
     const auto left = static_cast<int>((dv_padded - col) / B::kLanes);
     auto run = [&]<int n>() {
-      micro_accumulate<Scalar, n>(p, ld_p, vp + col, dv_padded, keys, o + col, dv_padded, rescale);
+      micro_accumulate<Scalar, n>(p, ld_p, vp + col, ld_v, keys, o + col, dv_padded, rescale);
     };
     switch (std::min(left, B::kVectors)) {
       case 1:
@@ -358,7 +373,8 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
         m_run = m_new;
         w.rescale[static_cast<size_t>(r)] = rescale;
       }
-      detail::accumulate(s, B::kTileKeys, vp + c0 * dvp, dvp, width,
+      // Only the tile's keys: V has no rows past T.
+      detail::accumulate(s, B::kTileKeys, vp + c0 * packed.v_stride, packed.v_stride, dvp, cols,
                          w.out.data() + m * B::kRows * dvp, w.rescale.data());
     }
   }
