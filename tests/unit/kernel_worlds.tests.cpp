@@ -148,8 +148,9 @@ TEST_CASE("softmax attention: every world agrees with the reference", "[kernels]
 TEST_CASE("fused streaming attention: every world agrees with the reference at every blocking edge",
           "[kernels][isa][random]") {
   std::mt19937_64 rng(20261205);
-  constexpr int64_t kEdges[] = {5,  6,   7,   15,  16,  17,  31,  33,  63, 64,
-                                65, 131, 132, 133, 255, 256, 257, 264, 397};
+  // Micro-blocks of 6 rows, panels of 16-64 keys, row blocks near 132, tiles of 256 or 512 keys.
+  constexpr int64_t kEdges[] = {5,   6,   7,   15,  16,  17,  31,  33,  63,  64,  65, 131,
+                                132, 133, 255, 256, 257, 264, 397, 511, 512, 513, 600};
   struct Widths {
     int64_t d_model, dk, dv;
   };
