@@ -73,6 +73,31 @@ Packet exp2_nonpositive_f64(const Packet& x_in) {
   return exp_reduced_f64(pmul(psub(x, n), pset1<Packet>(0.69314718055994530942)), n);
 }
 
+// How a float packet is scaled by 2ⁿ: one vscalefps with AVX-512, which takes any n; otherwise
+// 2ⁿ is built as a normal float, so n ≥ −126 and the arguments below are clamped and selected 0.
+template <class Packet>
+#ifdef __AVX512F__
+inline constexpr bool kScalef = sizeof(Packet) == sizeof(__m512);
+#else
+inline constexpr bool kScalef = false;
+#endif
+
+// y · 2ⁿ for a float packet, 0 where x_in < lowest (without scalef, the argument's clamp).
+template <class Packet>
+Packet times_pow2_f32(const Packet& y, const Packet& n, const Packet& x_in, float lowest) {
+  using namespace Eigen::internal;
+  if constexpr (kScalef<Packet>) {
+#ifdef __AVX512F__
+    return _mm512_scalef_ps(y, n);
+#endif
+  } else {
+    using PacketI = typename unpacket_traits<Packet>::integer_packet;
+    const PacketI e = pcast<Packet, PacketI>(padd(n, pset1<Packet>(127.0f)));
+    const Packet scaled = pmul(y, preinterpret<Packet>(plogical_shift_left<23>(e)));
+    return pselect(pcmp_lt(x_in, pset1<Packet>(lowest)), pzero(scaled), scaled);
+  }
+}
+
 // exp(x) for a packet of floats, x ≤ 0 (−inf gives 0). The same reduction as the double one, with
 // the polynomial of Cephes's expf (Moshier, degree 7, relative error about 1 ulp on |r| ≤ ln 2 /
 // 2).
@@ -80,14 +105,9 @@ template <class Packet>
 Packet exp_nonpositive_f32(const Packet& x_in) {
   using namespace Eigen::internal;
   auto c = [](float v) { return pset1<Packet>(v); };
-#ifdef __AVX512F__
-  constexpr bool kScalef = sizeof(Packet) == sizeof(__m512);
-#else
-  constexpr bool kScalef = false;
-#endif
-  // With scalef any n works, and below −104 the result is 0 in float. Without it 2ⁿ is built as a
-  // normal float, so n ≥ −126: x stops at −87.3 and a select gives the 0 below.
-  constexpr float kLowest = kScalef ? -104.0f : -87.3f;
+  // With scalef any n works, and below −104 the result is 0 in float. Without it n ≥ −126: x
+  // stops at −87.3 and a select gives the 0 below.
+  constexpr float kLowest = kScalef<Packet> ? -104.0f : -87.3f;
   const Packet x = pmax(x_in, c(kLowest));
   const Packet n = pfloor(pmadd(x, c(1.44269504088896341f), c(0.5f)));
   Packet r = pmadd(n, c(-0.693359375f), x);  // ln 2 in two parts, the first exact in n · it
@@ -99,16 +119,7 @@ Packet exp_nonpositive_f32(const Packet& x_in) {
   y1 = pmadd(y1, r, c(5.0000001201e-1f));
   y = pmadd(y, r3, y1);
   y = pmadd(y, r2, padd(r, c(1.0f)));
-  if constexpr (kScalef) {
-#ifdef __AVX512F__
-    return _mm512_scalef_ps(y, n);
-#endif
-  } else {
-    using PacketI = typename unpacket_traits<Packet>::integer_packet;
-    const PacketI e = pcast<Packet, PacketI>(padd(n, c(127.0f)));
-    const Packet scaled = pmul(y, preinterpret<Packet>(plogical_shift_left<23>(e)));
-    return pselect(pcmp_lt(x_in, c(kLowest)), pzero(scaled), scaled);
-  }
+  return times_pow2_f32(y, n, x_in, kLowest);
 }
 
 // 2^x for a packet of floats, x ≤ 0 (−inf gives 0): what the fused kernel's softmax runs, its
@@ -120,13 +131,8 @@ template <class Packet>
 Packet exp2_nonpositive_f32(const Packet& x_in) {
   using namespace Eigen::internal;
   auto c = [](float v) { return pset1<Packet>(v); };
-#ifdef __AVX512F__
-  constexpr bool kScalef = sizeof(Packet) == sizeof(__m512);
-#else
-  constexpr bool kScalef = false;
-#endif
-  // As in exp_nonpositive_f32: below −150 the result is 0 with scalef; without it n ≥ −126.
-  constexpr float kLowest = kScalef ? -151.0f : -126.0f;
+  // Below −150 the result is 0 in float; without scalef n ≥ −126.
+  constexpr float kLowest = kScalef<Packet> ? -151.0f : -126.0f;
   const Packet x = pmax(x_in, c(kLowest));
   const Packet n = print(x);
   const Packet f = psub(x, n);
@@ -135,17 +141,7 @@ Packet exp2_nonpositive_f32(const Packet& x_in) {
   q = pmadd(q, f, c(5.5503569543361664e-2f));
   q = pmadd(q, f, c(2.4022650718688965e-1f));
   q = pmadd(q, f, c(6.931471824645996e-1f));
-  const Packet y = pmadd(q, f, c(1.0f));
-  if constexpr (kScalef) {
-#ifdef __AVX512F__
-    return _mm512_scalef_ps(y, n);
-#endif
-  } else {
-    using PacketI = typename unpacket_traits<Packet>::integer_packet;
-    const PacketI e = pcast<Packet, PacketI>(padd(n, c(127.0f)));
-    const Packet scaled = pmul(y, preinterpret<Packet>(plogical_shift_left<23>(e)));
-    return pselect(pcmp_lt(x_in, c(kLowest)), pzero(scaled), scaled);
-  }
+  return times_pow2_f32(pmadd(q, f, c(1.0f)), n, x_in, kLowest);
 }
 
 }  // namespace detail
