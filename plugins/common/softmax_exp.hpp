@@ -22,8 +22,8 @@ namespace detail {
 // exp(x) for a packet of doubles, x ≤ 0 (a score minus its row's maximum; −inf gives 0). With
 // n = round(x / ln 2) and r = x − n·ln 2 (|r| ≤ ln 2 / 2; ln 2 split in two as in fdlibm, so that
 // n·ln2_hi is exact), exp(x) = 2ⁿ·exp(r) (exp_reduced_f64), and exp(r) is its Taylor series to
-// r¹³: the first term
-// left out, r¹⁴/14!, is below 5·10⁻¹⁸ of the result, far under the rounding of the multiply-adds.
+// r¹³: the first term left out, r¹⁴/14!, is below 5·10⁻¹⁸ of the result, far under the rounding
+// of the multiply-adds.
 // The polynomial is evaluated by Estrin's scheme (a tree, not Horner's chain of 13 dependent
 // multiply-adds: the chain's latency made it slower than Eigen's exp).
 template <class Packet>

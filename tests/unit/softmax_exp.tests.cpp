@@ -59,7 +59,8 @@ void check_type(ExpSum<T> exp, double ulps, bool base_two = false) {
     for (T& x : a) x += T(12.5);  // a shifted row, as in a softmax after its maximum
     check_row(a, T(12.5));
   }
-  // The ends: 0, the smallest normal results, subnormal results, underflow, and −inf.
+  // The ends: 0, the smallest normal results, subnormal results, underflow, and −inf; halves,
+  // where rint rounds to even, and the lowest normal exponent of 2^x without scalef.
   auto log = [&](T x) { return base_two ? std::log2(x) : std::log(x); };
   check_row({T(0),
              T(-1e-9),
