@@ -74,6 +74,8 @@ class RunnerProcess {
   void set_request_limits(double cpu_seconds, double wall_seconds);
 
  private:
+  // How long await_frame polls for an answer before it sleeps in poll (runner_session.cpp).
+  static constexpr double kSpinSeconds = 50e-6;
   struct Output {
     UniqueFd fd;
     std::string kept;
