@@ -14,6 +14,7 @@
 #include <new>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace awb::runner {
@@ -27,8 +28,9 @@ std::atomic<bool> g_allocation_failed{false};
 void wait_briefly(int fd) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
   pollfd p{fd, POLLIN, 0};
-  while (::poll(&p, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
-  }
+  // Yielding between polls: on a busy CPU the spin must not hold off what else would run there.
+  while (::poll(&p, 1, 0) == 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
 }
 
 // The plugin shares the C++ runtime with the runner, so this sees its failed `new`s too: a

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include "core/runner_client/runner_process.hpp"
 #include "core/runner_client/runner_zygote.hpp"
@@ -160,7 +161,10 @@ std::optional<RunnerProcess::Frame> RunnerProcess::await_frame(
     // For the first kSpinSeconds the answer is polled for without sleeping: waking a sleeping
     // host takes an interrupt from the runner's CPU, which on a virtual machine costs more than
     // a small warm call.
+    // Yielding between polls: on a busy CPU the spin must not hold off what else would run there
+    // (the runner itself, or a spare runner copying its pages).
     const bool spin = elapsed < kSpinSeconds;
+    if (spin) std::this_thread::yield();
     pump(spin ? 0 : static_cast<int>(std::clamp(left_ms, 1.0, 100.0)), request, written);
   }
 }
