@@ -158,11 +158,10 @@ std::optional<RunnerProcess::Frame> RunnerProcess::await_frame(
     if (cpu_seconds_used() - cpu_start > lim.cpu_seconds)
       fail(Fault::kCpuLimit, "CPU limit of " + format_seconds(lim.cpu_seconds) + " exceeded");
     const double left_ms = (lim.wall_seconds - elapsed) * 1000;
-    // For the first kSpinSeconds the answer is polled for without sleeping: waking a sleeping
-    // host takes an interrupt from the runner's CPU, which on a virtual machine costs more than
-    // a small warm call.
-    // Yielding between polls: on a busy CPU the spin must not hold off what else would run there
-    // (the runner itself, or a spare runner copying its pages).
+    // For the first kSpinSeconds the answer is polled for without sleeping (waking a sleeping
+    // host takes an interrupt from the runner's CPU, which on a virtual machine costs more than a
+    // small warm call), yielding between polls so that the spin holds off nothing else that
+    // would run on this CPU (the runner itself, or a spare runner copying its pages).
     const bool spin = elapsed < kSpinSeconds;
     if (spin) std::this_thread::yield();
     pump(spin ? 0 : static_cast<int>(std::clamp(left_ms, 1.0, 100.0)), request, written);
