@@ -62,6 +62,11 @@ std::string write_json(const GradeReport& report, const View& view) {
   j["max_score"] = finite(t.max_score);
   j["exercises"] = Json::array();
   for (const auto& e : report.exercises) j["exercises"].push_back(exercise_json(e, view));
+  if (!report.not_for_variant.empty()) {
+    j["not_for_variant"] = Json::array();
+    for (const auto& [id, why] : report.not_for_variant)
+      j["not_for_variant"].push_back({{"exercise", id}, {"reason", why}});
+  }
   // Text from a student's plugin may not be valid UTF-8; replace bad bytes rather than throw.
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -33,6 +33,9 @@ struct GradeReport {
   std::string subject;      // "org.awb.qkv:qkv", or a submission's name in a batch
   std::string plugin_path;  // may be empty
   std::vector<ExerciseReport> exercises;
+  // Exercises of the default set (no assignment, none named) that are not for this variant, each
+  // with the reason: listed once, never graded or counted.
+  std::vector<std::pair<std::string, std::string>> not_for_variant{};
   double execution_seconds = 0;
   double score() const;
   double max_score() const;

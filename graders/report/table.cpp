@@ -103,6 +103,12 @@ std::string write_table(const GradeReport& report, const View& view) {
   out << "Subject: " << clean_text(report.subject, false);
   if (!report.plugin_path.empty()) out << " (" << clean_text(report.plugin_path, false) << ")";
   out << "\n\n";
+  if (!report.not_for_variant.empty()) {
+    out << "Not for this variant (not graded, not counted):\n";
+    for (const auto& [id, why] : report.not_for_variant)
+      out << "  " << clean_text(id, false) << ": " << clean_text(why, false) << '\n';
+    out << '\n';
+  }
   int not_gradable = 0;
   for (const auto& e : report.exercises) {
     put_exercise(out, e, view);

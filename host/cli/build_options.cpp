@@ -2,6 +2,10 @@
 #include "cli/build_options.hpp"
 
 #include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "graders/report/format.hpp"
 
 namespace awb::cli {
 
@@ -46,6 +50,25 @@ std::string user_build_cache() {
     return std::string(xdg) + "/awb/builds";
   const char* home = std::getenv("HOME");
   return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/.cache/awb/builds";
+}
+
+core::BuildOutcome build_submission(const std::filesystem::path& folder, const BuildFlags& flags,
+                                    bool echo) {
+  const std::filesystem::path cache = flags.cache.empty() ? user_build_cache() : flags.cache;
+  std::cerr << "building " << grade::terminal_text(folder.string())
+            << " in the build sandbox ...\n";
+  auto print = [&](const std::string& line) {
+    if (echo) std::cerr << "  | " << grade::terminal_text(line) << '\n';
+  };
+  core::BuildOutcome out = core::build_source(folder, cache, flags.limits, print);
+  if (!out.built) {
+    std::cerr << grade::terminal_text(out.reason) << '\n';
+    std::istringstream errors(out.errors);
+    for (std::string line; std::getline(errors, line);)
+      std::cerr << "  " << grade::terminal_text(line) << '\n';
+    if (!out.log.empty()) std::cerr << "the whole log: " << out.log.string() << '\n';
+  }
+  return out;
 }
 
 }  // namespace awb::cli

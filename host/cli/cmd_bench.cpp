@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
+#include "cli/print.hpp"
 #include "cli/validators.hpp"
 #include "core/base/sha256.hpp"
 #include "core/base/version.hpp"
@@ -63,6 +64,8 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
   for (const auto& spec : o.variants) chosen.push_back(core::find_variant(cat, spec));
   std::vector<Job> jobs;
   if (o.preset == "goals") {
+    if (!o.params.empty())
+      throw Error("bench.usage", "--param: the goals preset fixes every point's parameters");
     for (const auto& p : core::goal_points()) {
       if (chosen.empty()) {
         jobs.push_back({core::find_variant(cat, p.variant), p.shape, p.goal});
@@ -76,6 +79,9 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
     for (const auto& p : cat.plugins)
       if (p.bundled)
         for (const auto& v : p.variants) chosen.push_back({&p, &v});
+  std::vector<ParamTaker> takers;
+  for (const auto& ref : chosen) takers.push_back({ref.variant->id, &ref.variant->params});
+  check_params(o.params, takers, "variant benched here", /*sweep=*/true);
   // --quick's tiny sweep only when no list is given; any list means the defaults for the rest,
   // as the help says.
   const bool any_list = !o.tokens.empty() || !o.dims.empty() || !o.heads.empty() ||
@@ -140,6 +146,7 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat =
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
+  print_load_notes(cat);
   const std::vector<Job> jobs = plan(o, cat);
 
   const double target = o.target_pct > 0 ? o.target_pct / 100 : -1;

@@ -1,7 +1,6 @@
 // cmd_build.cpp: `awb build SUBMISSION`: builds a source submission in the build sandbox, as
 // `awb grade --batch` would, and says where its plugins are or why it did not build.
 #include <iostream>
-#include <sstream>
 
 #include "cli/build_options.hpp"
 #include "cli/commands.hpp"
@@ -25,20 +24,8 @@ int run_build(const BuildCommandOptions& o) {
     throw Error("build.not_source", o.submission,
                 "no CMakeLists.txt at the top of the folder: not a source submission (a folder "
                 "of built *.so files is graded as it is)");
-  const fs::path cache = o.build.cache.empty() ? user_build_cache() : o.build.cache;
-  std::cerr << "building " << grade::terminal_text(o.submission) << " in the build sandbox ...\n";
-  auto echo = [&](const std::string& line) {
-    if (o.verbose) std::cerr << "  | " << grade::terminal_text(line) << '\n';
-  };
-  const core::BuildOutcome out = core::build_source(o.submission, cache, o.build.limits, echo);
-  if (!out.built) {
-    std::cerr << grade::terminal_text(out.reason) << '\n';
-    std::istringstream errors(out.errors);
-    for (std::string line; std::getline(errors, line);)
-      std::cerr << "  " << grade::terminal_text(line) << '\n';
-    if (!out.log.empty()) std::cerr << "the whole log: " << out.log.string() << '\n';
-    return kExitFailed;
-  }
+  const core::BuildOutcome out = build_submission(o.submission, o.build, o.verbose);
+  if (!out.built) return kExitFailed;
   std::cout << (out.cached
                     ? "built (cached: the same sources were built before)"
                     : "built in " + std::to_string(static_cast<int>(out.seconds + 0.5)) + " s")

@@ -11,6 +11,8 @@
 #include "cli/commands.hpp"
 #include "cli/compare_report.hpp"
 #include "cli/isolation_options.hpp"
+#include "cli/param_options.hpp"
+#include "cli/print.hpp"
 #include "cli/problem_source.hpp"
 #include "core/base/did_you_mean.hpp"
 #include "core/compare/compare.hpp"
@@ -64,6 +66,7 @@ int run_compare(const CompareOptions& o) {
   const LoadedProblem problem = load_problem(o.source);
   std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
+  print_load_notes(cat);
   std::vector<std::unique_ptr<Subject>> subjects;
   std::vector<core::Contender> contenders;
   std::vector<std::string> names{kReference};
@@ -74,6 +77,9 @@ int run_compare(const CompareOptions& o) {
         {ref.variant->id, ref.variant->capabilities, subjects.back().get(), ref.variant->params});
     names.push_back(ref.variant->id);
   }
+  std::vector<ParamTaker> takers;
+  for (const auto& c : contenders) takers.push_back({c.label, &c.params});
+  check_params(o.source.params, takers, "variant compared here");
   // --against names the reference or one of the variants compared, by id.
   if (std::find(names.begin(), names.end(), o.against) == names.end())
     throw Error("compare.usage", "--against '" + o.against +

@@ -10,13 +10,17 @@
 #include "cli/commands.hpp"
 #include "cli/grade_inputs.hpp"
 #include "cli/isolation_options.hpp"
+#include "cli/param_options.hpp"
+#include "cli/print.hpp"
 #include "core/base/atomic_file.hpp"
 #include "core/base/digest_cache.hpp"
+#include "core/builds/source_tree.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/grading/assignment.hpp"
 #include "core/grading/batch.hpp"
 #include "core/grading/grading.hpp"
 #include "core/plugins/plugin_loader.hpp"
+#include "core/plugins/reference_forward.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
 #include "graders/report/formats.hpp"
@@ -42,26 +46,33 @@ struct GradeOptions {
   BuildFlags build;  // source submissions of a batch
 };
 
-// --variant is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder.
+// --variant is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder (a source
+// folder is built first: `spec` is then the folder of its plugins).
 std::vector<core::VariantRef> pick_variants(const core::Catalog& cat, const std::string& spec) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::exists(spec, ec)) {
-    const auto target = std::filesystem::weakly_canonical(spec, ec);
-    std::vector<core::VariantRef> out;
-    for (const auto& p : cat.plugins)
-      if (p.path == target || p.path.parent_path() == target)
-        for (const auto& v : p.variants) out.push_back({&p, &v});
-    if (out.empty()) {
-      for (const auto& f : cat.failures)
-        if (std::filesystem::weakly_canonical(f.path, ec) == target)
-          throw Error(
-              "plugin.load_failed", f.path.string(),
-              std::string(core::to_string(f.stage)) + ": " + f.message + " " + f.system_error);
-      throw Error("plugin.variant_not_found", spec, "no plugin loaded from here");
-    }
-    return out;
+  if (!fs::exists(spec, ec)) return {core::find_variant(cat, spec)};
+  const fs::path target = fs::weakly_canonical(spec, ec);
+  auto here = [&](const fs::path& file) {
+    const fs::path f = fs::weakly_canonical(fs::absolute(file, ec), ec);
+    return f == target || f.parent_path() == target;
+  };
+  std::vector<core::VariantRef> out;
+  for (const auto& p : cat.plugins)
+    if (here(p.path))
+      for (const auto& v : p.variants) out.push_back({&p, &v});
+  if (!out.empty()) return out;
+  // Nothing loaded from here: every file's stage and reason, not only that nothing did.
+  std::string why;
+  for (const auto& f : cat.failures) {
+    if (!here(f.path)) continue;
+    why += "\n  " + f.path.string() + ": " + core::to_string(f.stage) + ": " + f.message;
+    if (!f.system_error.empty()) why += " (" + f.system_error + ")";
   }
-  return {core::find_variant(cat, spec)};
+  if (!why.empty()) throw Error("plugin.load_failed", spec, "no plugin loaded from here:" + why);
+  throw Error("plugin.variant_not_found", spec,
+              fs::is_directory(target, ec) ? "no plugin file (*.so) in this folder"
+                                           : "no plugin loaded from here");
 }
 
 std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
@@ -208,10 +219,31 @@ int run_grade(const GradeOptions& o) {
   const core::ExerciseSet& set = loaded.set;
   const std::optional<core::Assignment>& assignment = loaded.assignment;
   const auto exercises = assignment ? assignment->exercise_list() : pick_exercises(set, ids);
-  if (!o.batch.empty()) return run_grade_batch(o, exercises, assignment ? &*assignment : nullptr);
+  if (!o.batch.empty()) {
+    // A batch's variants are known only submission by submission: its --param must be one the
+    // reference of an exercise it grades takes, checked before the first submission.
+    std::vector<core::ParamBinding> refs;
+    std::vector<ParamTaker> takers;
+    std::set<Family> families;
+    for (const core::Exercise* ex : exercises) families.insert(family_of(ex->kind));
+    for (const Family f : families) refs.push_back(core::reference_params(f));
+    for (const auto& r : refs) takers.push_back({r.owner, &r.decls});
+    check_params(o.inputs.params, takers, "reference of the exercises graded here");
+    return run_grade_batch(o, exercises, assignment ? &*assignment : nullptr);
+  }
 
+  // A source folder is built first, as a batch builds it; its plugins are then what is graded.
+  std::vector<std::string> specs = o.plugins;
+  for (auto& spec : specs) {
+    if (!core::is_source_tree(spec)) continue;
+    const core::BuildOutcome built = build_submission(spec, o.build);
+    if (!built.built) return kExitFailed;
+    std::cerr << "built" << (built.cached ? " (cached)" : "")
+              << "; its plugins: " << grade::terminal_text(built.plugins.string()) << '\n';
+    spec = built.plugins.string();
+  }
   std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
-  for (const auto& p : o.plugins) {
+  for (const auto& p : specs) {
     std::error_code ec;
     if (std::filesystem::exists(p, ec)) pdirs.emplace_back(p);
   }
@@ -222,8 +254,9 @@ int run_grade(const GradeOptions& o) {
   core::LoadPolicy policy = o.isolation.load_policy();
   policy.runner = core::session_options_for(exercises, go).runner;
   const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs), policy);
+  print_load_notes(cat);
   std::vector<core::VariantRef> variants;
-  for (const auto& p : o.plugins) {
+  for (const auto& p : specs) {
     const auto picked = pick_variants(cat, p);
     variants.insert(variants.end(), picked.begin(), picked.end());
   }
@@ -237,11 +270,28 @@ int run_grade(const GradeOptions& o) {
     variants = {*choice.chosen};
     go = core::under_assignment(*assignment, choice.chosen->variant, go);
   }
+  std::vector<ParamTaker> takers;
+  for (const auto& v : variants) takers.push_back({v.variant->id, &v.variant->params});
+  check_params(o.inputs.params, takers, "variant graded here");
 
+  // Without an assignment or a named exercise, each variant gets the exercises that are for it;
+  // the others are listed once, not graded.
+  const bool default_set = !assignment && o.exercises.empty();
   std::vector<grade::GradeReport> reports;
   bool all_passed = true;
   for (const auto& v : variants) {
-    reports.push_back(core::grade_variant(v, exercises, go));
+    std::vector<const core::Exercise*> mine;
+    std::vector<std::pair<std::string, std::string>> not_mine;
+    for (const core::Exercise* ex : exercises) {
+      const auto why = default_set ? core::not_for_variant(*ex, *v.variant, go.scalar)
+                                   : std::optional<std::string>();
+      if (why)
+        not_mine.emplace_back(ex->id, *why);
+      else
+        mine.push_back(ex);
+    }
+    reports.push_back(core::grade_variant(v, mine, go));
+    reports.back().not_for_variant = std::move(not_mine);
     for (const auto& ex : reports.back().exercises) {
       if (!ex.not_gradable.empty()) all_passed = false;
       for (const auto& c : ex.checks)
@@ -275,7 +325,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "grade",
       "Grade plugin variants on exercises: every check with its status, points, feedback and\n"
       "hint. A check the variant cannot run (a capability it lacks) is not-run with the reason\n"
-      "and does not count. Exits 0 when every check that ran passed, 1 otherwise.\n\n"
+      "and does not count. Without --assignment or --exercise, a variant is graded on the\n"
+      "exercises for it (its family's, whose problems it can run); the others are listed once\n"
+      "as not for this variant. Exits 0 when every check that ran passed, 1 otherwise.\n\n"
       "Batch: awb grade --batch SUBMISSIONS --exercises DIR --out RESULTS [-j N] [--resume]\n"
       "grades every sub-folder of SUBMISSIONS (named after the student; it holds the built\n"
       "plugin *.so files, or a CMake project that makes them: built first in the build\n"
@@ -303,8 +355,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "  3  an exercise or assignment file is invalid");
   auto* plugin_opt = cmd->add_option(
       "--variant,--plugin", opts->plugins,
-      "Variant id (qkv, org.awb.qkv:qkv) or plugin file/folder; repeatable (required unless "
-      "--batch; --plugin: the former name)");
+      "Variant id (qkv, org.awb.qkv:qkv), plugin file or folder, or a source folder (a CMake "
+      "project: built in the build sandbox first); repeatable (required unless --batch; "
+      "--plugin: the former name)");
   auto* exercises_opt =
       cmd->add_option("--exercise", opts->exercises,
                       "Exercise id, file or folder; repeatable (default: every bundled exercise)");

@@ -38,6 +38,7 @@ int run_run(const RunOptions& o) {
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat =
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
+  print_load_notes(cat);
   std::vector<core::VariantRef> chosen;
   if (o.all) {
     for (const auto& p : cat.plugins)

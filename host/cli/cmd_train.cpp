@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
+#include "cli/print.hpp"
 #include "core/base/atomic_file.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/plugins/plugin_loader.hpp"
@@ -75,7 +76,9 @@ int run_train(const TrainOptions& o) {
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat =
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
+  print_load_notes(cat);
   const core::VariantRef ref = core::find_variant(cat, o.variant);
+  check_params(o.params, {{ref.variant->id, &ref.variant->params}}, "variant trained here");
   core::VariantSubject subject(ref, o.isolation.session());
   if (auto why = subject.cannot_run(ex.input_for(grade::CheckSpec{}), Scalar::kF64)) {
     std::cerr << "awb: cannot train " << ref.variant->id << " on " << ex.id << ": " << *why << '\n';

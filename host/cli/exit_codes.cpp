@@ -31,6 +31,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"batch.shard_duplicate", kExitUsage},
     {"batch.shard_overlap", kExitUsage},
     {"param.syntax", kExitUsage},
+    {"param.usage", kExitUsage},  // --param names nothing run, or a value it refuses
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},
     {"exercise.no_train", kExitBadInput},

@@ -1,6 +1,12 @@
 // param_options.cpp: the --param option.
 #include "cli/param_options.hpp"
 
+#include <algorithm>
+#include <sstream>
+
+#include "core/base/did_you_mean.hpp"
+#include "graders/model/error.hpp"
+
 namespace awb::cli {
 
 CLI::Option* add_param_option(CLI::App* cmd, std::vector<std::string>* assignments, bool sweep) {
@@ -14,6 +20,49 @@ CLI::Option* add_param_option(CLI::App* cmd, std::vector<std::string>* assignmen
 
 void apply_params(ParamValues& values, const std::vector<std::string>& assignments) {
   for (const auto& a : assignments) add_param_assignment(values, a);
+}
+
+void check_params(const std::vector<std::string>& assignments,
+                  const std::vector<ParamTaker>& takers, const std::string& what, bool sweep) {
+  std::vector<std::string> known;
+  std::string declared;  // "window (sliding-window), feature_map (linear)"
+  for (const auto& t : takers)
+    for (const auto& d : *t.decls) {
+      if (std::find(known.begin(), known.end(), d.name) == known.end()) known.push_back(d.name);
+      declared += (declared.empty() ? "" : ", ") + d.name + " (" + t.name + ")";
+    }
+  for (const std::string& a : assignments) {
+    ParamValues one;
+    add_param_assignment(one, a);  // param.syntax
+    const auto& [name, text] = *one.begin();
+    std::vector<std::string> values;
+    if (sweep) {
+      std::stringstream ss(text);
+      for (std::string v; std::getline(ss, v, ',');) values.push_back(v);
+    } else {
+      values.push_back(text);
+    }
+    bool taken = false;
+    for (const auto& t : takers) {
+      const auto decl = std::find_if(t.decls->begin(), t.decls->end(),
+                                     [&](const ParamDecl& d) { return d.name == name; });
+      if (decl == t.decls->end()) continue;
+      taken = true;
+      for (const std::string& v : values) {
+        try {
+          resolve_params({*decl}, {{name, v}}, t.name);
+        } catch (const Error& e) {
+          throw Error("param.usage", "--param " + a, e.message());
+        }
+      }
+    }
+    if (!taken)
+      throw Error("param.usage", "--param " + a,
+                  "no " + what + " declares a parameter '" + name + "'" +
+                      core::did_you_mean_note(name, known) +
+                      (declared.empty() ? "; none of them takes parameters"
+                                        : "; they declare: " + declared));
+  }
 }
 
 }  // namespace awb::cli

@@ -18,6 +18,21 @@ CLI::Option* add_param_option(CLI::App* cmd, std::vector<std::string>* assignmen
 // The assignments read into `values` (later ones win); throws awb::Error("param.syntax").
 void apply_params(ParamValues& values, const std::vector<std::string>& assignments);
 
+// A variant (or a reference) that will take the command line's parameters.
+struct ParamTaker {
+  std::string name;                     // as messages name it: "sliding-window"
+  const std::vector<ParamDecl>* decls;  // what it declares
+};
+
+// Checks the --param assignments before anything runs, against everything that will take them:
+// each name must be declared by at least one taker (did-you-mean otherwise), and each value
+// (each of a sweep's comma-separated values) must fit every taker that declares the name.
+// `what` names the takers in messages ("variant graded here"). Throws awb::Error("param.usage"),
+// a usage error, or "param.syntax".
+void check_params(const std::vector<std::string>& assignments,
+                  const std::vector<ParamTaker>& takers, const std::string& what,
+                  bool sweep = false);
+
 }  // namespace awb::cli
 
 #endif  // AWB_CLI_PARAM_OPTIONS_HPP_

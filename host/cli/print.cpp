@@ -3,8 +3,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
+
+#include "graders/report/format.hpp"
 
 namespace awb::cli {
+
+void print_load_notes(const core::Catalog& catalog) {
+  for (const auto& n : catalog.notes) std::cerr << "awb: note: " << grade::terminal_text(n) << '\n';
+}
 
 std::vector<std::string> token_labels(const ProblemSpec& problem) {
   if (!problem.tokens.empty()) return problem.tokens;

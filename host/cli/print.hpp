@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/plugins/forward.hpp"
+#include "core/plugins/plugin_loader.hpp"
 
 namespace awb::cli {
 
@@ -19,6 +20,10 @@ void print_result_text(std::ostream& out, const ProblemSpec& problem, const Forw
 
 nlohmann::json matrix_json(const Matrix& m);
 nlohmann::json result_json(const ProblemSpec& problem, const ForwardResult& result);
+
+// The catalog's notes on stderr ("awb: note: ..."): a plugin the user gave that took the id of a
+// bundled one.
+void print_load_notes(const core::Catalog& catalog);
 
 // Token labels, or t0..t{T-1} when the problem has none.
 std::vector<std::string> token_labels(const ProblemSpec& problem);

@@ -10,6 +10,7 @@
 #include "core/base/version.hpp"
 #include "core/grading/assignment.hpp"
 #include "core/plugins/capabilities.hpp"
+#include "core/plugins/reference_forward.hpp"
 #include "core/plugins/subjects.hpp"
 
 namespace awb::core {
@@ -114,6 +115,23 @@ void void_report(grade::ExerciseReport& report, const std::string& reason) {
     c.details.clear();
     c.diagnosis.clear();
   }
+}
+
+std::optional<std::string> not_for_variant(const Exercise& exercise, const VariantDesc& variant,
+                                           Scalar scalar) {
+  const Family theirs = declared_family(variant.params);
+  const Family ours = family_of(exercise.kind);
+  if (ours != theirs) {
+    if (ours == Family::kSoftmax)
+      return std::string("a softmax exercise; the variant computes ") + to_string(theirs) +
+             " attention (it declares " + to_string(theirs) + "'s parameters)";
+    std::string names;
+    for (const auto& d : reference_params(ours).decls)
+      names += (names.empty() ? "'" : ", '") + d.name + "'";
+    return std::string("a ") + to_string(ours) + " exercise; the variant does not declare its " +
+           "parameter " + names;
+  }
+  return fit_reason(exercise.input_for(grade::CheckSpec{}), variant.capabilities, scalar);
 }
 
 grade::GradeReport grade_variant(const VariantRef& variant,

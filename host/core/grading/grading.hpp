@@ -58,6 +58,13 @@ grade::ExerciseReport grade_exercise(const Exercise& exercise, Subject& subject,
 // of the exercise's points, with the reason.
 grade::ExerciseReport not_gradable_report(const Exercise& exercise, const std::string& reason);
 
+// Why `exercise` is left out of the default set (no assignment, no exercise named) for `variant`:
+// it belongs to another family (a research exercise whose parameters the variant does not
+// declare, a softmax exercise for a research variant), or the variant can run none of its
+// problem at `scalar` (a capability it lacks). Nothing when the exercise is for the variant.
+std::optional<std::string> not_for_variant(const Exercise& exercise, const VariantDesc& variant,
+                                           Scalar scalar);
+
 // Grades a loaded variant on each exercise, in one session (in-process for trusted plugins, one
 // runner otherwise); the report carries the provenance (awb version, exercise and plugin hashes,
 // the isolation level). A variant that cannot be set up gets every exercise marked not

@@ -17,6 +17,7 @@
 #include "core/base/install_paths.hpp"
 #include "core/base/sha256.hpp"
 #include "core/plugins/capabilities.hpp"
+#include "core/plugins/elf_check.hpp"
 #include "core/runner_client/runner_process.hpp"
 #include "graders/model/error.hpp"
 
@@ -178,6 +179,8 @@ LoadResult load_plugin(const fs::path& file) {
   std::error_code fec;
   const fs::path abs = fs::weakly_canonical(fs::absolute(file, fec), fec);
   if (fec || !fs::is_regular_file(abs, fec)) return fail(LoadStage::kDiscover, "not a file");
+  if (auto why = elf_problem(abs))
+    return fail(LoadStage::kOpen, "not a valid shared library: " + *why);
 
   auto library = std::make_shared<Library>();
   boost::dll::fs::error_code ec;
@@ -216,6 +219,10 @@ LoadResult describe_isolated(const fs::path& file, const RunnerOptions& options)
     return std::move(result);
   };
   if (ec || !fs::is_regular_file(abs, ec)) return fail(LoadStage::kDiscover, "not a file");
+  // Judged here, before a runner maps it: a truncated library would fault there (SIGBUS) and
+  // read as a crash of the student's code.
+  if (auto why = elf_problem(abs))
+    return fail(LoadStage::kOpen, "not a valid shared library: " + *why);
   try {
     RunnerProcess runner(abs, options);
     if (const auto& f = runner.load_failure()) {
@@ -269,7 +276,7 @@ Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& p
   std::set<fs::path> trusted{bundled};
   for (const auto& d : policy.trusted_dirs) trusted.insert(fs::weakly_canonical(d));
   std::set<fs::path> seen_files;
-  std::map<std::string, fs::path> seen_ids;
+  std::map<std::string, size_t> seen_ids;  // plugin id -> its index in catalog.plugins
   for (const fs::path& loc : locations) {
     std::error_code ec;
     std::vector<fs::path> files;
@@ -300,17 +307,32 @@ Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& p
         catalog.failures.push_back(std::move(*r.failure));
         continue;
       }
-      auto [it, fresh] = seen_ids.emplace(r.plugin->id, f);
-      if (!fresh) {
-        catalog.failures.push_back(
-            {f,
-             LoadStage::kDuplicate,
-             "plugin id '" + r.plugin->id + "' is already provided by " + it->second.string(),
-             {}});
+      r.plugin->bundled = !link && home == bundled;
+      auto [it, fresh] = seen_ids.emplace(r.plugin->id, catalog.plugins.size());
+      if (fresh) {
+        catalog.plugins.push_back(std::move(*r.plugin));
         continue;
       }
-      r.plugin->bundled = !link && home == bundled;
-      catalog.plugins.push_back(std::move(*r.plugin));
+      PluginDesc& first = catalog.plugins[it->second];
+      if (first.bundled && !r.plugin->bundled) {
+        // A plugin the user points at wins over the bundled one with its id: grading or running
+        // the bundled file in its place would report on code the user never gave.
+        catalog.failures.push_back({first.path,
+                                    LoadStage::kDuplicate,
+                                    "plugin id '" + first.id + "' is also provided by " +
+                                        f.string() + ", which is used in its place",
+                                    {}});
+        catalog.notes.push_back(f.string() + " provides plugin id '" + first.id +
+                                "', as the bundled " + first.path.string() +
+                                " does: " + f.filename().string() + " is used");
+        first = std::move(*r.plugin);
+        continue;
+      }
+      catalog.failures.push_back(
+          {f,
+           LoadStage::kDuplicate,
+           "plugin id '" + r.plugin->id + "' is already provided by " + first.path.string(),
+           {}});
     }
   }
   return catalog;

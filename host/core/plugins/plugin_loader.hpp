@@ -58,6 +58,8 @@ struct PluginDesc {
 struct Catalog {
   std::vector<PluginDesc> plugins;
   std::vector<LoadFailure> failures;
+  // What a user should hear although nothing failed: a plugin that took a bundled plugin's id.
+  std::vector<std::string> notes;
 };
 
 // Where plugins are looked for, in order: the bundled folder, then AWB_PLUGIN_PATH
@@ -79,7 +81,10 @@ struct LoadPolicy {
 
 // Loads every *.so in the given folders (sorted by name) and every file given directly.
 // Files seen twice (same canonical path) are loaded once; a plugin id seen twice keeps the
-// first and reports the second as a kDuplicate failure. Never throws for a bad plugin.
+// first and reports the second as a kDuplicate failure, except that a plugin from anywhere but
+// the bundled folder replaces a bundled plugin of the same id (the bundled file becomes the
+// kDuplicate failure, and a note says so). A file whose ELF headers are unsound fails at kOpen,
+// "not a valid shared library: ...", before anything maps it. Never throws for a bad plugin.
 Catalog load_catalog(const std::vector<std::filesystem::path>& locations,
                      const LoadPolicy& policy = {});
 

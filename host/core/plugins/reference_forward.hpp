@@ -21,6 +21,10 @@ RawForward reference_forward(uint64_t capabilities, Family family = Family::kSof
 // of the bundled variant of the family), values meant for a variant it does not read ignored.
 ParamBinding reference_params(Family family);
 
+// The family a variant computes, judged from what it declares: a research family whose reference
+// parameters it all declares (`window`: sliding-window; `feature_map`: linear), else softmax.
+Family declared_family(const std::vector<ParamDecl>& declared);
+
 }  // namespace awb::core
 
 #endif  // AWB_CORE_PLUGINS_REFERENCE_FORWARD_HPP_
