@@ -7,7 +7,9 @@ qkv) and one bug (the scores are not scaled by 1/sqrt(d_k)):
      built file (said on stderr, named in the subject line), below full marks;
   2. `awb grade --assignment qkv --plugin-dir DIR --variant qkv` grades DIR's file, not the
      bundled awb_qkv.so: its path in the subject line, its sha256 in the provenance, a note on
-     stderr naming both files, and less than full marks.
+     stderr naming both files, and less than full marks;
+  3. a folder in which no file loads (one not ELF, one truncated) names each file's stage and
+     reason, "not a valid shared library", never a crash.
 Usage: shadowed_id.py AWB WORK_DIR
 """
 import hashlib
@@ -91,4 +93,16 @@ sha = hashlib.sha256((mine / "attention.so").read_bytes()).hexdigest()
 shas = {e["provenance"]["plugin_sha256"] for e in report["exercises"]}
 if shas != {sha}:
     fail(f"provenance hashes {shas}, the file's is {sha}", out, err)
+# 3. A folder in which nothing loads names each file's stage and reason.
+broken = work / "broken"
+broken.mkdir()
+(broken / "notes.so").write_text("not a library\n")
+data = built.read_bytes()
+(broken / "cut.so").write_bytes(data[: len(data) // 2])
+rc, out, err = run("grade", "--variant", str(broken), "--exercise", "journey")
+if (rc != 4 or "[plugin.load_failed]" not in err
+        or "notes.so: open: not a valid shared library: not an ELF file" not in err
+        or "cut.so: open: not a valid shared library: " not in err or "truncated" not in err):
+    fail(f"the folder's failures are not each named (exit {rc})", out, err)
+print("broken folder:", " | ".join(err.strip().splitlines()))
 print("PASS")
