@@ -11,7 +11,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core xvfb xauth
   clang-format
   slurm-wlm munge
-  dpkg-dev unzip debootstrap
+  dpkg-dev file unzip debootstrap
 )
 
 missing=()

@@ -32,6 +32,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"batch.shard_overlap", kExitUsage},
     {"param.syntax", kExitUsage},
     {"param.usage", kExitUsage},  // --param names nothing run, or a value it refuses
+    {"io.not_regular", kExitUsage},  // --out names a device, FIFO, socket or folder
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},
     {"exercise.no_train", kExitBadInput},

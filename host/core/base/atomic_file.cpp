@@ -13,7 +13,50 @@
 
 namespace awb::core {
 
-void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
+namespace {
+
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+}  // namespace
+
+std::filesystem::path writable_target(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return path;
+    throw Error("io.write", path.string(), std::string("lstat: ") + std::strerror(errno));
+  }
+  if (S_ISREG(st.st_mode)) return path;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(path, ec);
+    struct stat tst {};
+    if (ec || ::stat(target.c_str(), &tst) != 0)
+      throw Error("io.not_regular", path.string(),
+                  "a symbolic link to nothing: awb replaces only a regular file (or a link to "
+                  "one)");
+    if (!S_ISREG(tst.st_mode))
+      throw Error("io.not_regular", path.string(),
+                  std::string("a symbolic link to ") + file_kind(tst.st_mode) + " (" +
+                      target.string() + "): awb replaces only a regular file (or a link to one)");
+    return target;
+  }
+  throw Error("io.not_regular", path.string(),
+              std::string(file_kind(st.st_mode)) +
+                  ": awb writes only regular files; give the path of a file");
+}
+
+void write_file_atomic(const std::filesystem::path& where, std::string_view content) {
+  // A device, FIFO, socket or folder at the path is refused rather than renamed over (as root,
+  // `--out /dev/null` would have replaced the system's /dev/null); a link to a regular file is
+  // followed, so the file it names is what is replaced and the link stays.
+  const std::filesystem::path path = writable_target(where);
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());
