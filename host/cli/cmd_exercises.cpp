@@ -234,6 +234,14 @@ core::Discrimination print_discrimination(const core::LintScope& scope, bool who
                                           const std::string& due) {
   const core::Discrimination d = core::discrimination_check(scope, core::bundled_mutant_dir());
   const auto& exercises = scope.exercises;
+  if (d.kinds == 0) {
+    std::printf("\nMutants: no kind to lint: %s\n",
+                scope.assignment
+                    ? "no variant kind of the mutants can run every check the assignment counts"
+                    : "no exercise is of a kind the mutants have a variant of (parameter-free, "
+                      "qkv, multi-head, causal)");
+    return d;
+  }
   std::printf(
       "\nMutants x variant kinds: each cell lists the exercises (numbered below) on which the\n"
       "mutant's variant of that kind loses points (* only through after_due_date checks, ** only\n"
@@ -375,11 +383,8 @@ int run_lint_assignment(const LintOptions& o) {
       "\nassignment %s: %d exercise(s) the reference cannot pass, %d applicable (mutant, kind) "
       "pair(s) escaping it\n",
       a.id.c_str(), broken, escapes);
-  if (o.mutants && d.kinds == 0) {
-    std::printf("no kind of the shipped mutants can run every check the assignment counts\n");
-    return kExitFailed;
-  }
-  return broken || escapes ? kExitFailed : kExitOk;
+  // An assignment no mutant kind can be graded under proves nothing of its exercises.
+  return broken || escapes || (o.mutants && d.kinds == 0) ? kExitFailed : kExitOk;
 }
 
 int run_lint(const LintOptions& o) {

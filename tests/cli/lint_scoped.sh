@@ -53,6 +53,14 @@ grep -A1 "^  no-scale (qkv), only by after_due_date checks: " "$tmp/out" |
   grep -q "sees full marks in the student view until after the due date (2026-12-15T23:59:59Z)$" ||
   fail "no-scale caught only after the due date is not reported"
 
+# An assignment graded on a variant that cannot run its checks (causal-only, unmasked checks)
+# leaves no kind to lint: a failure, not a pass.
+sed 's/^  capabilities: \[qkv\]$/  id: causal/' "$tmp/extra/extra.yaml" >"$tmp/causal.yaml"
+"$awb" lint --assignment "$tmp/causal.yaml" "$tmp/extra" >"$tmp/out" 2>&1
+[[ $? == 1 ]] || fail "an assignment with no kind to lint did not exit 1"
+grep -q "^Mutants: no kind to lint: no variant kind of the mutants can run every check" \
+  "$tmp/out" || fail "no kind to lint: not said"
+
 # A folder of assignments alone looks their ids up among the bundled exercises.
 mkdir "$tmp/only"
 cp "$tmp/extra/extra.yaml" "$tmp/only/"
