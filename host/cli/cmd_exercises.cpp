@@ -112,7 +112,8 @@ LintFiles lint_files(const std::vector<std::filesystem::path>& locations) {
     std::vector<fs::path> files;
     std::error_code ec;
     if (fs::is_directory(loc, ec)) {
-      for (const auto& e : fs::recursive_directory_iterator(loc, ec))
+      for (const auto& e :
+           fs::recursive_directory_iterator(loc, fs::directory_options::skip_permission_denied, ec))
         if (e.path().extension() == ".yaml" || e.path().extension() == ".yml")
           files.push_back(e.path());
       std::sort(files.begin(), files.end());
@@ -198,8 +199,8 @@ std::string kind_list(unsigned kinds) {
 
 // The catches a student does not see at once, apart: caught only by after_due_date checks
 // (full marks in the student view until `due`), or only by hidden ones (full marks in the student
-// view, always). Returns how many (mutant, kind) pairs.
-int print_unseen_catches(const core::Discrimination& d, const std::string& due) {
+// view, always).
+void print_unseen_catches(const core::Discrimination& d, const std::string& due) {
   int n = 0;
   std::printf("\nCaught only by checks a student does not see:");
   for (const auto& m : d.mutants)
@@ -225,7 +226,6 @@ int print_unseen_catches(const core::Discrimination& d, const std::string& due) 
             m.mutant.c_str(), kind.c_str(), checks.c_str());
     }
   if (n == 0) std::printf(" none\n");
-  return n;
 }
 
 // Prints the mutant × kind matrix (the kinds linted) and one diagnosis per mutant; returns it
