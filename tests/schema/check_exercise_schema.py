@@ -31,6 +31,7 @@ SCHEMA_DETECTABLE = [
     "26-version.yaml",  # awb-exercise must be 1
     "38-value-bad-id.yaml",  # id outside [a-z0-9-]
     "44-missing-predicate-key.yaml",  # a predicate's required key
+    "61-unknown-key-predicat.yaml",  # a misspelt predicate key
 ]
 
 

@@ -158,6 +158,30 @@ requirez: [qkv]
   CHECK_THAT(all, Catch::Contains("[assignment.value]") && Catch::Contains("next friday"));
 }
 
+TEST_CASE("assignment: a misspelt required key is reported as the typo, not as missing",
+          "[assignment]") {
+  const fs::path file = write_temp("typo.yaml", R"(awb-assignment: 1
+id: typo
+titel: "typo"
+exercises:
+  - {idd: journey}
+due: 2026-12-15
+late: {percent_per_dy: 10, max_days: 3}
+)");
+  const core::AssignmentLoad l = core::load_assignment(file, bundled().exercises);
+  CHECK_FALSE(l.assignment);
+  std::string all;
+  for (const auto& e : l.errors) all += std::string(e.what()) + "\n";
+  INFO(all);
+  CHECK_THAT(all, Catch::Contains("[assignment.unknown_key] " + file.string() +
+                                  ":3:1: titel: unknown key (did you mean 'title'?)"));
+  CHECK_THAT(all, Catch::Contains(":5:6: exercises[0].idd: unknown key (did you mean 'id'?)"));
+  CHECK_THAT(all, Catch::Contains(
+                      ":7:8: late.percent_per_dy: unknown key (did you mean 'percent_per_day'?)"));
+  CHECK(l.errors.size() == 3);  // and no missing title, id or percent_per_day besides
+  CHECK_THAT(all, !Catch::Contains("missing_key"));
+}
+
 TEST_CASE("assignment: lateness counts started days and applies the policy", "[assignment]") {
   core::Assignment a;
   a.due = core::parse_utc_time("2026-12-15T23:59:00Z");

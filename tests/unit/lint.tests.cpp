@@ -1,10 +1,12 @@
 // lint.tests.cpp: the mutant × kind matrix over the bundled exercises lets no applicable pair
-// escape, and the newer mutants are caught with the diagnosis of their own mistake.
+// escape, and the newer mutants are caught with the diagnosis of their own mistake; scoped to an
+// assignment it lints the kinds it grades, and it tells catches students cannot see.
 #include "core/grading/lint.hpp"
 
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "core/grading/assignment.hpp"
 #include "core/grading/grading.hpp"
 #include "graders/mutants/mistakes.hpp"
 
@@ -40,6 +42,37 @@ grade::ExerciseReport grade_mutant(const std::string& mutant, const std::string&
   FAIL("no variant " << kind);
   throw;
 }
+
+core::Assignment bundled_assignment(const std::string& name) {
+  core::AssignmentLoad l =
+      core::load_assignment(core::find_assignment(name), bundled_exercises().exercises);
+  for (const auto& e : l.errors) INFO(e.what());
+  REQUIRE(l.assignment);
+  return std::move(*l.assignment);
+}
+
+// What each kind's variant of the shipped mutants declares.
+std::array<uint64_t, mutants::kKindCount> mutant_kind_capabilities() {
+  core::LoadPolicy shipped;
+  shipped.trusted_dirs = {core::bundled_mutant_dir()};
+  const core::Catalog cat =
+      core::load_catalog({core::bundled_mutant_dir() / "mutant_no_scale.so"}, shipped);
+  REQUIRE(cat.plugins.size() == 1);
+  std::array<uint64_t, mutants::kKindCount> caps{};
+  for (const auto& v : cat.plugins[0].variants)
+    for (int k = 0; k < mutants::kKindCount; ++k)
+      if (mutants::kKindIds[k] == v.id) caps[size_t(k)] = v.capabilities;
+  return caps;
+}
+
+const core::MutantOutcome& outcome(const core::Discrimination& d, const std::string& mutant) {
+  for (const auto& m : d.mutants)
+    if (m.mutant == mutant) return m;
+  FAIL("no mutant " << mutant);
+  throw;
+}
+
+constexpr size_t kQkvColumn = 1;
 
 bool any_diagnosis(const grade::ExerciseReport& r, const std::string& words) {
   for (const auto& c : r.checks)
@@ -130,4 +163,73 @@ TEST_CASE("the degenerate mutants lose every point they can", "[lint][mutant][di
     CHECK(r.score == 0);
     CHECK(r.max_score > 0);
   }
+}
+
+TEST_CASE("an assignment is linted in the narrowest kinds it grades", "[lint][assignment]") {
+  const auto caps = mutant_kind_capabilities();
+  // The causal-only kind is narrower than multi-head where every check is masked; a wider kind
+  // than the one that runs every check adds nothing the assignment grades.
+  CHECK(core::assignment_kinds(bundled_assignment("parameter-free"), caps) ==
+        mutants::kParameterFree);
+  CHECK(core::assignment_kinds(bundled_assignment("qkv"), caps) == mutants::kQkv);
+  CHECK(core::assignment_kinds(bundled_assignment("multi-head"), caps) == mutants::kMultiHead);
+  CHECK(core::assignment_kinds(bundled_assignment("causal"), caps) == mutants::kCausal);
+  // A variant id that names a kind picks it, if it runs every check.
+  core::Assignment a = bundled_assignment("qkv");
+  a.variant_capabilities = 0;
+  a.variant_id = "some-plugin:multi-head";
+  CHECK(core::assignment_kinds(a, caps) == mutants::kMultiHead);
+  a.variant_id = "causal";  // cannot run the unmasked checks
+  CHECK(core::assignment_kinds(a, caps) == 0);
+}
+
+TEST_CASE("the bundled qkv assignment lets no pair of the qkv kind escape", "[lint][assignment]") {
+  const core::Assignment a = bundled_assignment("qkv");
+  core::LintScope scope;
+  scope.exercises = a.exercise_list();
+  scope.assignment = &a;
+  const core::Discrimination d = core::discrimination_check(scope, core::bundled_mutant_dir());
+  CHECK(d.kinds == mutants::kQkv);
+  CHECK(d.escapes() == 0);
+  for (const auto& m : d.mutants)
+    for (size_t k = 0; k < mutants::kKindCount; ++k)
+      if (k != kQkvColumn) CHECK(m.cells[k].state != core::CellState::kCaught);
+  CHECK(outcome(d, "no-scale").cells[kQkvColumn].state == core::CellState::kCaught);
+}
+
+TEST_CASE("a folder of one Q/K/V exercise is linted in the qkv kind alone", "[lint][mutant]") {
+  // qkv-stability checks no gradient: the backward pass's mistakes do not apply to it.
+  const core::Discrimination d =
+      core::discrimination_check({exercise("qkv-stability")}, core::bundled_mutant_dir());
+  CHECK(d.kinds == mutants::kQkv);
+  CHECK(d.escapes() == 0);
+  CHECK(outcome(d, "heads-reversed").cells[kQkvColumn].state == core::CellState::kNotApplicable);
+  CHECK(outcome(d, "heads-reversed").cells[2].state == core::CellState::kNotCovered);
+  CHECK(outcome(d, "divide-by-sum").cells[2].state == core::CellState::kNotCovered);
+  CHECK(outcome(d, "backward-no-scale").cells[kQkvColumn].state == core::CellState::kNotApplicable);
+  // resolve-it checks gradients: there they apply, and it catches them.
+  const core::Discrimination r =
+      core::discrimination_check({exercise("resolve-it")}, core::bundled_mutant_dir());
+  CHECK(outcome(r, "backward-no-scale").cells[kQkvColumn].state == core::CellState::kCaught);
+}
+
+TEST_CASE("a mistake caught only by hidden or after-due checks is told apart",
+          "[lint][mutant][visibility]") {
+  // no-scale fails qkv-stability's two reference checks, and no other.
+  core::Exercise ex = exercise("qkv-stability");
+  const auto seen = [&](grade::Visibility v) {
+    for (auto& c : ex.checks)
+      if (c.kind == grade::CheckKind::kReference) c.visibility = v;
+    const core::Discrimination d = core::discrimination_check({ex}, core::bundled_mutant_dir());
+    const core::LintCell& cell = outcome(d, "no-scale").cells[kQkvColumn];
+    REQUIRE(cell.state == core::CellState::kCaught);
+    CHECK(cell.checks == std::vector<std::string>{"qkv-stability/matches-reference",
+                                                  "qkv-stability/matches-reference-in-f32"});
+    // divide-by-sum fails visible property checks whatever the reference checks' visibility.
+    CHECK(outcome(d, "divide-by-sum").cells[kQkvColumn].seen == core::Seen::kNow);
+    return cell.seen;
+  };
+  CHECK(seen(grade::Visibility::kVisible) == core::Seen::kNow);
+  CHECK(seen(grade::Visibility::kAfterDueDate) == core::Seen::kAfterDue);
+  CHECK(seen(grade::Visibility::kHidden) == core::Seen::kNever);
 }

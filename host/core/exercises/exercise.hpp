@@ -139,8 +139,9 @@ struct ExerciseLoad {
 ExerciseLoad load_exercise_file(const std::filesystem::path& file);
 ExerciseLoad parse_exercise(const std::string& text, const std::string& file_label);
 
-// Files and folders (every *.yaml / *.yml inside, sorted). Exercise ids must be unique across
-// them; a repeated id is an error on the later file.
+// Files and folders (every *.yaml / *.yml inside, sorted, but for assignment files: a course's
+// folder holds its assignments beside its exercises). Exercise ids must be unique across them;
+// a repeated id is an error on the later file.
 // The values the exercises of one set may make together: 2^24 (about 130 MB of numbers), so a
 // set of many files is bounded as one file is (FORMAT.md, "Caps").
 inline constexpr int64_t kMaxSetValues = int64_t(1) << 24;
@@ -151,6 +152,9 @@ struct ExerciseSet {
   int64_t values = 0;
 };
 ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations);
+// Whether `file` is an assignment rather than an exercise: a regular file whose top level has
+// the key `awb-assignment` (FORMAT.md, "Assignments"). Reads lines until it knows.
+bool is_assignment_file(const std::filesystem::path& file);
 // The error for an exercise id the set does not have ("exercise.not_found", with the closest
 // id as a did-you-mean).
 Error unknown_exercise(const ExerciseSet& set, const std::string& id);

@@ -267,6 +267,14 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
       spec.name = grade::to_string(spec.kind);
     } else {
       keys.push_back(selector);
+      if (!cn[selector]) {
+        // A misspelt selector (`predicat:`) is reported as the typo, not as a missing key: the
+        // keys of every check of this kind are allowed for now, so only a stranger is unknown.
+        std::vector<std::string> any = keys;
+        for (const auto& name : registry.names(spec.kind))
+          for (const auto& k : registry.find(spec.kind, name)->keys) any.push_back(k.name);
+        rd.check_keys(cn, cp, any);
+      }
       const auto sel = rd.require(cn, cp, selector);
       if (!sel) continue;
       const auto name = rd.word(*sel, cp + "." + selector, registry.names(spec.kind));

@@ -1,6 +1,7 @@
 // exercise_loader.cpp: exercise files, version 1: the data half (tokens, embeddings, positions,
 // weights, layers, parameters, limits, cases) and the files-and-folders entry points.
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <new>
 #include <set>
@@ -602,7 +603,8 @@ ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations) 
     std::error_code ec;
     if (fs::is_directory(loc, ec)) {
       for (const auto& e : fs::directory_iterator(loc, ec))
-        if (e.path().extension() == ".yaml" || e.path().extension() == ".yml")
+        if ((e.path().extension() == ".yaml" || e.path().extension() == ".yml") &&
+            !is_assignment_file(e.path()))
           files.push_back(e.path());
       std::sort(files.begin(), files.end());
     } else {
@@ -635,6 +637,25 @@ ExerciseSet load_exercises(const std::vector<std::filesystem::path>& locations) 
     }
   }
   return set;
+}
+
+bool is_assignment_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return false;  // a FIFO would block
+  // An assignment names its format at the top level (FORMAT.md); the first 64 KiB tell.
+  std::string head(64 << 10, '\0');
+  std::ifstream in(file, std::ios::binary);
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  constexpr std::string_view kKey = "awb-assignment";
+  for (size_t at = 0; at < head.size(); at = head.find('\n', at) + 1) {
+    if (head.compare(at, kKey.size(), kKey) == 0) {
+      const size_t colon = head.find_first_not_of(" \t", at + kKey.size());
+      if (colon != std::string::npos && head[colon] == ':') return true;
+    }
+    if (head.find('\n', at) == std::string::npos) break;
+  }
+  return false;
 }
 
 Error unknown_exercise(const ExerciseSet& set, const std::string& id) {

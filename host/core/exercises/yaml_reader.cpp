@@ -218,7 +218,10 @@ bool YamlReader::check_mapping(const YAML::Node& node, const std::string& path,
       continue;
     }
     if (allowed && std::find(allowed->begin(), allowed->end(), key) == allowed->end()) {
+      auto& reported = unknown_keys_[path];
+      if (reported.count(key)) continue;
       const std::string guess = did_you_mean(key, *allowed);
+      reported.emplace(key, guess);
       error(kv.first, kpath, id("unknown_key"),
             "unknown key" + (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
     }
@@ -237,8 +240,17 @@ std::optional<YAML::Node> YamlReader::require(const YAML::Node& map, const std::
         error(kv.first, path.empty() ? key : path + "." + key, id("type"), "is empty");
     return std::nullopt;
   }
-  error(map, path.empty() ? key : path + "." + key, id("missing_key"), "is required");
+  if (!misspelt(path, key))
+    error(map, path.empty() ? key : path + "." + key, id("missing_key"), "is required");
   return std::nullopt;
+}
+
+bool YamlReader::misspelt(const std::string& path, const std::string& key) const {
+  const auto it = unknown_keys_.find(path);
+  if (it == unknown_keys_.end()) return false;
+  for (const auto& [unknown, guess] : it->second)
+    if (guess == key) return true;
+  return false;
 }
 
 std::optional<std::string> YamlReader::string(const YAML::Node& n, const std::string& path) {

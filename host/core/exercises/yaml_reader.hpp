@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <new>
 #include <optional>
 #include <string>
@@ -63,9 +64,14 @@ class YamlReader {
                   const std::vector<std::string>& allowed);
   // The same for a mapping whose keys are free (a vocabulary): only duplicates are errors.
   bool check_free_keys(const YAML::Node& node, const std::string& path);
-  // A required key; records exercise.missing_key at the mapping when absent.
+  // A required key; records exercise.missing_key at the mapping when absent, unless a key of
+  // that mapping was already reported unknown as a misspelling of it (`predicat` for
+  // `predicate`): that error says what is wrong, where.
   std::optional<YAML::Node> require(const YAML::Node& map, const std::string& path,
                                     const std::string& key);
+  // Whether check_keys reported a key of the mapping at `path` unknown, with `key` as its
+  // did-you-mean.
+  bool misspelt(const std::string& path, const std::string& key) const;
 
   std::optional<std::string> string(const YAML::Node& n, const std::string& path);
   std::optional<double> number(const YAML::Node& n, const std::string& path);
@@ -114,6 +120,9 @@ class YamlReader {
   int64_t values_read_ = 0;
   bool budget_reported_ = false;
   std::vector<Error> errors_;
+  // The unknown keys reported, by the path of their mapping: each key and its did-you-mean. A
+  // mapping checked twice (against a wider set first) reports each unknown key once.
+  std::map<std::string, std::map<std::string, std::string>> unknown_keys_;
 };
 
 // Runs `parse(reader)` with a reader for `file_label`; running out of memory while the file is

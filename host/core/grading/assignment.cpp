@@ -235,7 +235,9 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
           id_node.emplace().reset(n);
         } else if (rd.check_keys(n, p, {"id", "file", "points"})) {
           if (n["id"] && n["file"]) rd.error(n, p, rd.id("value"), "give id or file, not both");
-          if (!n["id"] && !n["file"]) rd.error(n, p, rd.id("missing_key"), "needs id or file");
+          // `idd:` is reported as the typo it is, not as a missing id.
+          if (!n["id"] && !n["file"] && !rd.misspelt(p, "id") && !rd.misspelt(p, "file"))
+            rd.error(n, p, rd.id("missing_key"), "needs id or file");
           if (n["id"]) id_node.emplace().reset(n["id"]);
           if (n["file"]) file_node.emplace().reset(n["file"]);
           if (n["points"]) {
