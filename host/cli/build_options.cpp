@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/validators.hpp"
 #include "graders/report/format.hpp"
 
 namespace awb::cli {
@@ -13,11 +14,11 @@ void add_build_options(CLI::App* cmd, BuildFlags& f, const std::string& cache_de
   core::BuildLimits& l = f.limits;
   const std::string group = "Building source submissions (a CMake project in the folder)";
   cmd->add_option("--build-wall-limit", l.wall_seconds, "Wall-clock seconds one build may take")
-      ->check(CLI::Range(1.0, 86400.0))
+      ->check(InRange(1, 86400, "seconds"))
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--build-cpu-limit", l.cpu_seconds, "CPU seconds of each process of a build")
-      ->check(CLI::Range(1.0, 86400.0))
+      ->check(InRange(1, 86400, "seconds"))
       ->capture_default_str()
       ->group(group);
   cmd->add_option("--build-memory-limit", l.memory_mb,

@@ -14,6 +14,7 @@
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
 #include "cli/problem_source.hpp"
+#include "cli/validators.hpp"
 #include "core/base/did_you_mean.hpp"
 #include "core/compare/compare.hpp"
 #include "core/compare/compare_metrics.hpp"
@@ -170,7 +171,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   add_problem_source_options(cmd, opts->source);
   add_plugin_dir_option(cmd, opts->plugin_dirs);
   cmd->add_option("--layer", opts->layer, "Which layer, 0-based (default: the last)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(AtLeast(0));
   cmd->add_option("--head", opts->head,
                   "A head index, or all: a row per head and one pooled over them")
       ->check(CLI::Validator(

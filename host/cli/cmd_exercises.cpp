@@ -73,12 +73,32 @@ int run_export(const ExportOptions& o) {
   const core::ExerciseSet set = core::load_exercises(locations_or_bundled(o.locations));
   print_errors(set.errors);
   if (!set.errors.empty()) return kExitBadInput;
-  std::filesystem::create_directories(o.student_dir);
+  // Nothing of the user's is overwritten: the folder is made if it is missing, and a file in it
+  // is replaced only when it is a student copy awb wrote before; checked before anything is
+  // written.
+  namespace fs = std::filesystem;
+  const fs::path dir = o.student_dir;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(dir, ec))
+    throw Error("export.usage", o.student_dir, "is not a folder");
+  for (const auto& ex : set.exercises) {
+    const fs::path out = dir / ex.file.filename();
+    if (!fs::exists(fs::symlink_status(out, ec))) continue;
+    std::ifstream in(out);
+    std::string first;
+    if (!fs::is_regular_file(fs::symlink_status(out, ec)) || !std::getline(in, first) ||
+        first.rfind(core::kStudentCopyHeader, 0) != 0)
+      throw Error("export.usage", out.string(),
+                  "exists and is not a student copy awb wrote: nothing was written (export into "
+                  "a new or empty folder, or one of earlier student copies)");
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw Error("io.write", o.student_dir, "cannot make the folder: " + ec.message());
   for (const auto& ex : set.exercises) {
     std::vector<Error> errors;
     const auto text = core::read_yaml_file(ex.file, "exercise", errors);
     if (!text) throw errors.front();  // the file changed since it was loaded
-    const auto out = std::filesystem::path(o.student_dir) / ex.file.filename();
+    const auto out = dir / ex.file.filename();
     core::write_file_atomic(out, core::student_copy(*text, ex.file.string(), o.after_due));
     std::printf("wrote %s\n", out.string().c_str());
   }

@@ -7,6 +7,7 @@
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
+#include "cli/validators.hpp"
 #include "core/base/atomic_file.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/plugins/plugin_loader.hpp"
@@ -134,8 +135,7 @@ void add_train_command(CLI::App& app, int& exit_code) {
                   "Exercise folders or files (default: the bundled exercises)");
   add_plugin_dir_option(cmd, opts->plugin_dirs);
   cmd->add_option("--out", opts->out, "Write the learned weights here as a YAML layers: section");
-  cmd->add_option("--steps", opts->steps, "Override the exercise's step budget")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", opts->steps, "Override the exercise's step budget")->check(AtLeast(1));
   add_isolation_options(cmd, opts->isolation);
   cmd->callback([opts, &exit_code] { exit_code = run_train(*opts); });
 }

@@ -31,7 +31,18 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"batch.shard_duplicate", kExitUsage},
     {"batch.shard_overlap", kExitUsage},
     {"param.syntax", kExitUsage},
-    {"param.usage", kExitUsage},  // --param names nothing run, or a value it refuses
+    // What the option parser finds wrong with the command line itself.
+    {"cli.unknown_command", kExitUsage},
+    {"cli.unexpected", kExitUsage},
+    {"cli.missing", kExitUsage},
+    {"cli.value_count", kExitUsage},
+    {"cli.not_a_number", kExitUsage},
+    {"cli.invalid_value", kExitUsage},
+    {"cli.excludes", kExitUsage},
+    {"cli.requires", kExitUsage},
+    {"cli.usage", kExitUsage},
+    {"export.usage", kExitUsage},    // exercises export --student would overwrite a user's file
+    {"param.usage", kExitUsage},     // --param names nothing run, or a value it refuses
     {"io.not_regular", kExitUsage},  // --out names a device, FIFO, socket or folder
     // An input file that is invalid, or holds nothing the command can use.
     {"exercise.none_found", kExitBadInput},

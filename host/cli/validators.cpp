@@ -30,4 +30,16 @@ CLI::Validator InRange(double lo, double hi, const std::string& unit) {
       "NUMBER in " + range);
 }
 
+CLI::Validator AtLeast(double lo) {
+  const std::string bound = ">= " + show(lo);
+  return CLI::Validator(
+      [lo, bound](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v)) return "'" + text + "' is not a number";
+        if (!std::isfinite(v) || v < lo) return text + ": must be " + bound;
+        return {};
+      },
+      "NUMBER " + bound);
+}
+
 }  // namespace awb::cli

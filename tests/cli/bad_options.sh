@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bad_options.sh AWB: runs the bad-command-line corpus (bad_options.txt beside this script) and
 # checks that each line ends in time with its documented exit code, says what is wrong on
-# stderr (with the line's expected text, where it gives one), and neither crashes nor reports
-# an internal error.
+# stderr with an error id ([cli.invalid_value] ...) and the line's expected text, where it gives
+# one, and neither crashes nor reports an internal error.
 set -u
 awb=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,6 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/subs/alice"
 printf 'not an ELF file' >"$tmp/not-a-plugin.so"
+mkdir -p "$tmp/handout"
+echo "a file of the user's" >"$tmp/handout/journey.yaml"
 printf 'tokens: [a, b]\nx: [[1, 2], [3]]\n' >"$tmp/bad-problem.yaml"
 
 cases=0 failed=0
@@ -19,9 +21,10 @@ while IFS=$'\t' read -r want args expect; do
   args=${args//@EX/$ex}
   args=${args//@TMP/$tmp}
   args=${args//@SUBS/$tmp/subs}
-  args=${args//\'\'/}
+  # '' is an empty argument.
+  args=${args//\'\'/@EMPTY}
   read -r -a argv <<<"$args"
-  [[ "$args" == *"--wall-limit " ]] && argv+=("")
+  for i in "${!argv[@]}"; do [[ ${argv[i]} == @EMPTY ]] && argv[i]=""; done
   cases=$((cases + 1))
   timeout 60 "$awb" "${argv[@]}" </dev/null >"$tmp/out" 2>"$tmp/err"
   got=$?
@@ -31,6 +34,7 @@ while IFS=$'\t' read -r want args expect; do
   elif [[ $got -ne $want ]]; then why="exit $got, expected $want"
   elif grep -q "internal error" "$tmp/err" "$tmp/out"; then why="internal error"
   elif [[ ! -s "$tmp/err" ]]; then why="nothing on stderr"
+  elif ! grep -qE '\[[a-z_]+\.[a-z_]+\]' "$tmp/err"; then why="no [id] on stderr"
   elif [[ -n "${expect:-}" ]] && ! grep -qF -- "$expect" "$tmp/err"; then
     why="stderr lacks: $expect"
   fi

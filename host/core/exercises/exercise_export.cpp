@@ -75,7 +75,7 @@ std::string student_copy(const std::string& yaml_text, const std::string& file_l
   YAML::Emitter out;
   out.SetIndent(2);
   emit(out, copy);
-  return "# Student copy: " + std::to_string(dropped) +
+  return kStudentCopyHeader + std::to_string(dropped) +
          " check(s) not visible to students were left out.\n" + out.c_str() + "\n";
 }
 
