@@ -15,6 +15,7 @@
 
 #include "core/exercises/exercise.hpp"
 #include "core/grading/batch.hpp"
+#include "core/grading/batch_merge.hpp"
 #include "graders/model/error.hpp"
 #include "support/scratch.hpp"
 
@@ -286,4 +287,58 @@ TEST_CASE("times: a class copied after the due date is late as its submission ti
   CHECK(roster["01-ann"]["time_source"] == "file-mtime");
   CHECK(roster["01-ann"]["submitted_at"] == "2026-01-15T12:00:00Z");
   CHECK(roster["01-ann"]["late_days"] == "0");
+}
+
+TEST_CASE("times: a merge computes lateness from its own time files, and needs them",
+          "[batch][times][shard]") {
+  const fs::path dir = scratch("times_merge");
+  const fs::path subs = dir / "subs";
+  for (const char* s : {"ann", "bob", "cy"}) {
+    fs::create_directories(subs / s);
+    fs::copy_file(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_parameter_free.so", subs / s / "a.so");
+  }
+  spit(dir / "a.yaml",
+       "awb-assignment: 1\nid: timed\ntitle: Timed\nexercises: [journey]\n"
+       "due: 2026-01-15T23:59:00Z\nlate: {percent_per_day: 10, max_days: 5}\n");
+  const auto set = core::load_exercises({core::bundled_exercise_dir()});
+  const auto load = core::load_assignment(dir / "a.yaml", set.exercises);
+  REQUIRE(load.errors.empty());
+  spit(dir / "late.csv", "submission,submitted_at\nbob,2026-01-17T08:00:00Z\n");
+  spit(dir / "fixed.csv", "submission,submitted_at\nbob,2026-01-15T08:00:00Z\n");
+  std::vector<fs::path> shards;
+  for (int i = 0; i < 2; ++i) {
+    core::BatchOptions o;
+    o.submissions = subs;
+    o.results = dir / ("shard-" + std::to_string(i));
+    o.exercises = load.assignment->exercise_list();
+    o.assignment = &*load.assignment;
+    o.grading.trust_all = true;
+    o.shard = core::Shard{i, 2};
+    o.times.submitted_at = dir / "late.csv";
+    core::run_batch(o);
+    shards.push_back(o.results);
+  }
+  core::MergeOptions m;
+  m.shards = shards;
+  m.assignment = &*load.assignment;
+  m.out = dir / "merged";
+  try {
+    core::merge_shards(m);
+    FAIL("merged shards graded with --submitted-at without it");
+  } catch (const Error& e) {
+    CHECK(e.id() == "batch.shard_mismatch");
+    CHECK_THAT(e.message(), Catch::Contains("--submitted-at"));
+  }
+  // Given, the merge's file decides: a corrected one publishes its lateness.
+  m.times.submitted_at = dir / "fixed.csv";
+  core::merge_shards(m);
+  auto roster = roster_of(m.out / "roster.csv");
+  CHECK(roster["bob"]["late_days"] == "0");
+  CHECK(roster["bob"]["time_source"] == "submitted-at");
+  CHECK(roster["ann"]["time_source"] == "file-mtime");  // the time its shard journaled
+  m.times.submitted_at = dir / "late.csv";
+  m.out = dir / "merged-late";
+  core::merge_shards(m);
+  roster = roster_of(m.out / "roster.csv");
+  CHECK(roster["bob"]["late_days"] == "2");
 }
