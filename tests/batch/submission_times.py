@@ -3,9 +3,9 @@
 due date, graded with the platform's submission times (--submitted-at) and an extension for one
 student: lateness as the CSV says, not as the files' times say; a not-gradable submission never
 late; the Gradescope leaderboard without hidden points and with the late policy. Then one student
-graded the way Gradescope runs the bundle (grade_submission.sh with the created_at of a
-submission_metadata.json, as run_autograder passes it) gets the same lateness; and a CSV naming
-no submission is refused at file:line."""
+graded the way Gradescope runs the bundle (run_autograder, with the created_at of a
+submission_metadata.json; the files' times without one) gets the same lateness; and a CSV
+naming no submission is refused at file:line."""
 import csv
 import json
 import pathlib
@@ -101,26 +101,37 @@ if abs(bob["score"] - 0.8 * ann["score"]) > 1e-6 or abs(bob["percent"] - 80.0) >
 if board(out / "gradescope" / "cy.json") != ann:
     fail("cy's extension did not keep the leaderboard whole")
 
-# Gradescope: the bundle's grade_submission.sh, given what run_autograder gives it. Bob's
-# submission time, with Gradescope's zone and microseconds: 08:00 UTC on the 17th.
-bundle, autograder = work / "bundle", work / "autograder"
-(bundle / "assignment").mkdir(parents=True)
-shutil.copyfile(contrib / "autograder" / "grade_submission.sh", bundle / "grade_submission.sh")
-shutil.copyfile(work / "timed.yaml", bundle / "assignment" / "assignment.yaml")
-(autograder / "submission").mkdir(parents=True)
+# Gradescope: the bundle's run_autograder, its /autograder moved into WORK. Bob's submission
+# time, with Gradescope's zone and microseconds: 08:00 UTC on the 17th.
+autograder = work / "autograder"
+(autograder / "source" / "assignment").mkdir(parents=True)
+shutil.copyfile(contrib / "autograder" / "grade_submission.sh",
+                autograder / "source" / "grade_submission.sh")
+shutil.copyfile(work / "timed.yaml", autograder / "source" / "assignment" / "assignment.yaml")
+(autograder / "run_autograder").write_text(
+    (contrib / "gradescope" / "run_autograder").read_text().replace("/autograder",
+                                                                     str(autograder)))
+(autograder / "submission").mkdir()
 shutil.copyfile(subs / "bob" / "attention.so", autograder / "submission" / "attention.so")
+results = autograder / "results" / "results.json"
+
+
+def run_autograder():
+    run = subprocess.run(["bash", str(autograder / "run_autograder")],
+                         env={"AWB": str(awb), "PATH": "/usr/bin:/bin"}, capture_output=True,
+                         text=True, timeout=600)
+    if run.returncode != 0:
+        fail(f"run_autograder exited {run.returncode}: {run.stdout[-1500:]}{run.stderr[-1500:]}")
+    return board(results)
+
+
+# Without the metadata: the files' times (copied now: past max_days, nothing kept).
+if run_autograder() != {"score": 0, "percent": 0}:
+    fail(f"without metadata the files' times should make bob too late: {board(results)}")
 (autograder / "submission_metadata.json").write_text(json.dumps({
     "id": 123456, "created_at": "2026-01-17T00:00:00.000000-08:00",
     "assignment": {"due_date": "2026-01-15T15:59:00.000000-08:00"}, "users": []}))
-results = autograder / "results" / "results.json"
-run = subprocess.run(["bash", str(bundle / "grade_submission.sh"), "gradescope",
-                      str(autograder / "submission"), str(results), "--submission-metadata",
-                      str(autograder / "submission_metadata.json")],
-                     env={"AWB": str(awb), "PATH": "/usr/bin:/bin"}, capture_output=True,
-                     text=True, timeout=600)
-if run.returncode != 0:
-    fail(f"grade_submission.sh exited {run.returncode}: {run.stdout[-1500:]}{run.stderr[-1500:]}")
-elif board(results) != bob:
+if run_autograder() != bob:
     fail(f"Gradescope's metadata gave another leaderboard: {board(results)} against {bob}")
 
 # A name no folder has: refused before anything is graded, at file:line.
