@@ -48,7 +48,8 @@ CLI::App* add_grade_merge_command(CLI::App& grade, int& exit_code) {
       "would write. Give the assignment (and --exercises) the shards were graded with, and the\n"
       "view the reports are for. Refused, with the reason: a shard that has not finished, shards\n"
       "graded with other exercises, options, assignment or awb version, a shard missing or\n"
-      "given twice, a submission in two shards.");
+      "given twice, a submission in two shards. Lateness is computed here: give the\n"
+      "--submitted-at and --extensions files the shards had (refused without them).");
   cmd->add_option("shards", opts->shards, "Each shard's results folder (--out of its run)")
       ->required()
       ->check(CLI::ExistingDirectory);
