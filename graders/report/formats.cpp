@@ -36,7 +36,7 @@ std::string junit(std::span<const GradeReport> reports, const View& view, const 
 std::string gradescope(std::span<const GradeReport> reports, const View& view,
                        const FormatOptions& options) {
   if (reports.empty()) return {};
-  return write_gradescope(reports.front(), view, options.leaderboard);
+  return write_gradescope(reports.front(), view, options.leaderboard, options.late_kept);
 }
 
 // One subject only, as for Gradescope.
@@ -50,14 +50,14 @@ std::string csv(std::span<const GradeReport> reports, const View& view, const Fo
   return write_csv(std::vector<GradeReport>(reports.begin(), reports.end()), view);
 }
 
-// name, multi_subject, document, honours_view, plain_text, batch_file, write
+// name, multi_subject, document, honours_view, plain_text, batch_file, write[, gradebook]
 constexpr std::array kFormats{
     ReportFormat{"table", true, "", true, true, "", table},
     ReportFormat{"json", true, "", true, false, "", json},
     ReportFormat{"junit", true, "", true, false, "junit.xml", junit},
     ReportFormat{"gradescope", false, "a Gradescope results.json", false, false,
                  "gradescope/*.json", gradescope},
-    ReportFormat{"csv", true, "", true, false, "grades.csv", csv},
+    ReportFormat{"csv", true, "", true, false, "grades.csv", csv, true},
     ReportFormat{"prairielearn", false, "a PrairieLearn results.json", true, false,
                  "prairielearn/*.json", prairielearn},
 };

@@ -19,6 +19,7 @@ namespace awb::grade {
 // What a writer may need besides the reports and the view.
 struct FormatOptions {
   std::vector<std::string> leaderboard;  // Gradescope leaderboard columns (an assignment's)
+  double late_kept = 1.0;                // the share a late policy keeps of the submission's
 };
 
 using ReportWriter = std::string (*)(std::span<const GradeReport> reports, const View& view,
@@ -41,6 +42,9 @@ struct ReportFormat {
   // submission's name replaces it). Empty: a batch writes none.
   std::string_view batch_file;
   ReportWriter write;
+  // A gradebook (grades.csv): a batch writes it with the instructor's totals whatever the view,
+  // as it writes the roster; the view shapes only what students read.
+  bool gradebook = false;
 };
 
 // Every format; the first is the default (the terminal table).

@@ -14,10 +14,12 @@
 // setting for when results are published still applies on top. The top-level output is read
 // by the student, so it counts only visible checks; there is no top-level score (it would
 // override the tests' sum and show hidden points in it). Checks that did not run are no
-// tests at all.
+// tests at all. The leaderboard, which every student reads, shows what a student may see
+// (the view's after_due decides the after-due-date checks) with the late policy applied.
 //
 // Names and outputs are put in front of people, so they go through clean_text (control
 // characters dropped, invalid UTF-8 replaced); JSON escaping alone would keep the controls.
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -70,18 +72,31 @@ Json not_gradable_test(const ExerciseReport& e, const std::string& number) {
   return t;
 }
 
-// The leaderboard entries an assignment asks for (Gradescope's "leaderboard" array).
-Json leaderboard(const GradeReport& r, const std::vector<std::string>& columns) {
+// The leaderboard entries an assignment asks for (Gradescope's "leaderboard" array). Every
+// student reads the leaderboard, so it holds what a student may see of each entry: the visible
+// checks (after-due-date ones once due), never hidden points; and the late policy's share.
+Json leaderboard(const GradeReport& r, const std::vector<std::string>& columns, const View& student,
+                 double late_kept) {
+  // A not-gradable exercise holds no checks to leave out: it counts nothing of its maximum.
+  double score = 0, max = 0;
+  int passed = 0;
+  for (const auto& e : r.exercises) {
+    if (!e.not_gradable.empty()) continue;
+    const ShownTotals t = shown_totals(e, student);
+    score += t.score;
+    max += t.max_score;
+    if (t.max_score > 0 && t.score >= t.max_score - 1e-9) ++passed;
+  }
+  const double kept = std::clamp(finite(late_kept), 0.0, 1.0);
   Json out = Json::array();
   for (const auto& name : columns) {
     double value = 0;
     if (name == "score") {
-      value = r.score();
+      value = score * kept;
     } else if (name == "percent") {
-      value = r.max_score() > 0 ? 100.0 * r.score() / r.max_score() : 0.0;
+      value = max > 0 ? 100.0 * score * kept / max : 0.0;
     } else if (name == "exercises_passed") {
-      for (const auto& e : r.exercises)
-        if (e.not_gradable.empty() && e.max_score > 0 && e.score >= e.max_score - 1e-9) ++value;
+      value = passed;
     } else {
       continue;
     }
@@ -92,8 +107,9 @@ Json leaderboard(const GradeReport& r, const std::vector<std::string>& columns) 
 
 }  // namespace
 
-std::string write_gradescope(const GradeReport& report, const View& /*view*/,
-                             const std::vector<std::string>& leaderboard_columns) {
+std::string write_gradescope(const GradeReport& report, const View& view,
+                             const std::vector<std::string>& leaderboard_columns,
+                             double late_kept) {
   Json j;
   Json tests = Json::array();
   for (size_t i = 0; i < report.exercises.size(); ++i) {
@@ -118,7 +134,9 @@ std::string write_gradescope(const GradeReport& report, const View& /*view*/,
   // run_autograder's stdout may hold instructor-only text (a table in the instructor view).
   j["stdout_visibility"] = "hidden";
   j["tests"] = std::move(tests);
-  if (!leaderboard_columns.empty()) j["leaderboard"] = leaderboard(report, leaderboard_columns);
+  if (!leaderboard_columns.empty())
+    j["leaderboard"] =
+        leaderboard(report, leaderboard_columns, View{false, view.after_due}, late_kept);
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

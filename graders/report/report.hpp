@@ -3,6 +3,7 @@
 #define AWB_GRADERS_REPORT_REPORT_HPP_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graders/checks/check.hpp"
@@ -55,13 +56,17 @@ std::string write_table(const GradeReport& report, const View& view);
 std::string write_json(const GradeReport& report, const View& view);
 std::string write_junit(const std::vector<GradeReport>& reports, const View& view);
 // `leaderboard` names the Gradescope leaderboard columns to add ("score", "percent",
-// "exercises_passed").
+// "exercises_passed"): what the student may see (visible checks, after-due-date ones once
+// `view.after_due`), the score and percent times `late_kept` (the late policy's share).
 std::string write_gradescope(const GradeReport& report, const View& view,
-                             const std::vector<std::string>& leaderboard = {});
+                             const std::vector<std::string>& leaderboard = {},
+                             double late_kept = 1.0);
 // A PrairieLearn external grader's results.json: the score as a share in [0, 1] of what the view
 // shows; not gradable (with the reasons) when no exercise could be graded.
 std::string write_prairielearn(const GradeReport& report, const View& view);
-// One row per subject, one column per exercise, then the total: the points the view shows.
+// One row per subject, one column per exercise (numbers only: a not-gradable exercise scores 0),
+// then total, max, status ("graded" | "not gradable") and comment (why not, on one line): the
+// points the view shows.
 std::string write_csv(const std::vector<GradeReport>& reports, const View& view = View{true, true});
 
 // One submission in a course's roster: the subject graded for it and what the gradebook needs.
@@ -69,15 +74,21 @@ struct RosterRow {
   std::string submission;  // the folder's name, exactly
   const GradeReport* report = nullptr;
   int late_days = 0;
-  double kept = 1.0;    // share of the score a late policy keeps
-  std::string status;   // "graded" | "not gradable"
-  std::string comment;  // reasons and flags, "; "-separated
+  double kept = 1.0;         // share of the score a late policy keeps
+  std::string status;        // "graded" | "not gradable"
+  std::string comment;       // reasons and flags, "; "-separated (written on one line, capped)
+  std::string submitted_at;  // "2026-12-15T21:04:00Z", or "" when unknown
+  std::string time_source;   // "submitted-at" | "metadata" | "file-mtime" | ""
 };
 // The roster an LMS imports: one row per submission; numeric columns only (one per exercise id
-// in `exercise_ids`, total, max, late_days, final = total × kept), then status and comment.
+// in `exercise_ids`, total, max, late_days, final = total × kept), then status, comment,
+// submitted_at and time_source. Always the instructor's totals (every check): the view shapes
+// only what students read.
 std::string write_roster(const std::vector<RosterRow>& rows,
-                         const std::vector<std::string>& exercise_ids, double max_points,
-                         const View& view);
+                         const std::vector<std::string>& exercise_ids, double max_points);
+// `text` on one line for a CSV cell: its lines joined by " / ", control characters dropped, cut
+// to about `cap` bytes (whole characters) with " [...]" when longer.
+std::string one_line_comment(std::string_view text, size_t cap = 300);
 
 }  // namespace awb::grade
 

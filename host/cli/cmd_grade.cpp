@@ -12,6 +12,7 @@
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
+#include "cli/time_options.hpp"
 #include "core/base/atomic_file.hpp"
 #include "core/base/digest_cache.hpp"
 #include "core/builds/source_tree.hpp"
@@ -43,7 +44,8 @@ struct GradeOptions {
   bool resume = false;
   std::string shard;  // with --batch: "I/N", grade shard I of N
   IsolationFlags isolation;
-  BuildFlags build;  // source submissions of a batch
+  BuildFlags build;       // source submissions of a batch
+  core::TimeFiles times;  // with --batch: --submitted-at, --extensions, --submission-metadata
 };
 
 // --variant is a variant id ("qkv", "org.awb.qkv:qkv") or a plugin file or folder (a source
@@ -184,6 +186,7 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   bo.build = o.build.limits;
   bo.build_cache = o.build.cache;
   if (!o.shard.empty()) bo.shard = core::parse_shard(o.shard);  // --shard checked it
+  bo.times = o.times;
   BatchProgressPrinter printer;
   core::BatchSummary summary;
   try {
@@ -341,8 +344,9 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "resumed run writes the same bytes as an uninterrupted one: RESULTS/grades.csv,\n"
       "RESULTS/junit.xml, RESULTS/gradescope/<submission>.json (Gradescope's results.json),\n"
       "RESULTS/prairielearn/<submission>.json (PrairieLearn's) and, with --assignment,\n"
-      "RESULTS/roster.csv (one row per submission, numbers only, for a gradebook: grade with\n"
-      "--view instructor to count hidden checks). Submissions are graded at --min-isolation\n"
+      "RESULTS/roster.csv (one row per submission, numbers only, for a gradebook: like\n"
+      "grades.csv it counts every check whatever --view; lateness from --submitted-at and\n"
+      "--extensions, else the files' times). Submissions are graded at --min-isolation\n"
       "limited unless you say otherwise: at process a submission could rewrite the results (see\n"
       "the README).\n\n"
       "On a cluster, --shard I/N grades the submissions of shard I of N (counting from 0; a\n"
@@ -412,6 +416,13 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       ->excludes(assignment_opt);
   add_isolation_options(cmd, opts->isolation);
   add_build_options(cmd, opts->build, "RESULTS/builds");
+  add_time_options(cmd, opts->times);
+  cmd->add_option("--submission-metadata", opts->times.metadata,
+                  "With --assignment and a batch of one submission: the platform's metadata\n"
+                  "(Gradescope's submission_metadata.json), whose created_at is its time")
+      ->check(CLI::ExistingFile);
+  for (const char* name : {"--submitted-at", "--extensions", "--submission-metadata"})
+    cmd->get_option(name)->needs(batch_opt);
   const CLI::App* merge = add_grade_merge_command(*cmd, exit_code);
   cmd->callback([opts, &exit_code, batch_opt, out_opt, cmd, merge] {
     if (merge->parsed()) return;

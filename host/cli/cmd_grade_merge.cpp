@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/grade_inputs.hpp"
+#include "cli/time_options.hpp"
 #include "core/grading/batch_merge.hpp"
 
 namespace awb::cli {
@@ -13,6 +14,7 @@ struct MergeOptions {
   std::vector<std::string> shards;
   std::string out;
   GradeInputs inputs;
+  core::TimeFiles times;
 };
 
 int run_merge(const MergeOptions& o) {
@@ -27,6 +29,7 @@ int run_merge(const MergeOptions& o) {
   mo.out = o.out;
   mo.assignment = loaded ? &*loaded->assignment : nullptr;
   mo.view = view_for(o.inputs, mo.assignment);
+  mo.times = o.times;
   const core::MergeSummary summary = core::merge_shards(mo);
   std::cerr << "merge: " << summary.shards << " shard(s), " << summary.submissions
             << " submission(s), " << summary.results << " result(s); reports in " << o.out << '\n';
@@ -45,7 +48,8 @@ CLI::App* add_grade_merge_command(CLI::App& grade, int& exit_code) {
       "would write. Give the assignment (and --exercises) the shards were graded with, and the\n"
       "view the reports are for. Refused, with the reason: a shard that has not finished, shards\n"
       "graded with other exercises, options, assignment or awb version, a shard missing or\n"
-      "given twice, a submission in two shards.");
+      "given twice, a submission in two shards. Lateness is computed here: give the\n"
+      "--submitted-at and --extensions files the shards had (refused without them).");
   cmd->add_option("shards", opts->shards, "Each shard's results folder (--out of its run)")
       ->required()
       ->check(CLI::ExistingDirectory);
@@ -53,6 +57,8 @@ CLI::App* add_grade_merge_command(CLI::App& grade, int& exit_code) {
   add_grade_input_options(cmd, opts->inputs,
                           "The assignment the shards were graded under (a file, or a bundled "
                           "one); the merge then writes roster.csv too");
+  // Lateness is computed by the merge, from these (the shards' own files are not read).
+  add_time_options(cmd, opts->times);
   cmd->callback([opts, &exit_code] { exit_code = run_merge(*opts); });
   return cmd;
 }

@@ -57,6 +57,11 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"problem.*", kExitBadInput},
     {"assignment.*", kExitBadInput},
     {"param.invalid", kExitBadInput},
+    // --submitted-at, --extensions, --submission-metadata (submission_times.hpp).
+    {"times.format", kExitBadInput},
+    {"times.bad_time", kExitBadInput},
+    {"times.unknown_submission", kExitBadInput},
+    {"times.duplicate", kExitBadInput},
     // A plugin that does not load, or no plugin with the variant asked for.
     {"plugin.load_failed", kExitPluginError},
     {"plugin.variant_not_found", kExitPluginError},

@@ -163,7 +163,7 @@ assert len(subjects) == int(total_subs), f"{len(subjects)} submissions journaled
 with open(csv_path, newline="", encoding="utf-8") as f:
     rows = list(csv.reader(f))
 header, body = rows[0], rows[1:]
-assert header[0] == "subject" and header[-2:] == ["total", "max"], header
+assert header[0] == "subject" and header[-4:] == ["total", "max", "status", "comment"], header
 n_subjects = sum(len(s) for s in subjects.values())
 assert len(body) == n_subjects, f"{len(body)} rows for {n_subjects} subjects"
 by_subject = {r[0]: r for r in body}
@@ -174,21 +174,25 @@ for sub, subs in subjects.items():
         assert s in by_subject, f"no row for {s}"
 not_gradable = 0
 for r in body:
-    cells = r[1:-2]
-    bad = [c for c in cells if c.startswith("not gradable")]
-    if bad:
+    cells, status, comment = r[1:-4], r[-2], r[-1]
+    # Numbers only in the score columns; the reason stands in the comment, on one line.
+    assert all(c == "" or float(c) >= 0 for c in cells), f"{r[0]}: text in a score column"
+    assert "\n" not in comment and "\r" not in comment, f"{r[0]}: a comment on several lines"
+    if status == "not gradable":
         not_gradable += 1
-        assert len(bad) == len(cells), f"{r[0]}: partly not gradable"
-        for c in bad:
-            reason = c[len("not gradable:"):].strip()
-            assert reason, f"{r[0]}: not gradable without a reason"
+        assert all(c in ("", "0") for c in cells), f"{r[0]}: points while not gradable"
+        reason = comment[len("not gradable:"):].strip()
+        assert comment.startswith("not gradable: ") and reason, f"{r[0]}: no reason"
+    else:
+        assert status == "graded" and not comment, f"{r[0]}: partly not gradable: {comment}"
 for sub in unloadable:
-    cells = by_subject[sub][1:-2]
-    assert all(c.startswith("not gradable: ") and len(c) > 20 for c in cells), sub
+    status, comment = by_subject[sub][-2:]
+    assert status == "not gradable" and comment.startswith("not gradable: ") and \
+        len(comment) > 20, sub
 assert not_gradable == len(unloadable), f"{not_gradable} not-gradable rows"
 print(f"grades.csv: header + {len(body)} rows ({len(subjects)} submissions, one row per "
       f"subject), {not_gradable} not gradable, each with a reason, e.g.:")
 for sub in sorted(unloadable)[:9]:
-    print("  " + sub + ": " + by_subject[sub][1][:110])
+    print("  " + sub + ": " + by_subject[sub][-1][:110])
 EOF
 echo "PASS"

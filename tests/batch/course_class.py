@@ -44,7 +44,7 @@ try:
     top = float(maxima.pop())
     for r in rows:
         for k, v in r.items():
-            if k not in ("submission", "status", "comment"):
+            if k not in ("submission", "status", "comment", "submitted_at", "time_source"):
                 float(v)  # numbers only
     correct = by_name["01-correct"]
     if float(correct["total"]) != top or correct["status"] != "graded":

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # source_batch.sh AWB PLUGIN_DIR WORK: a batch of source and built submissions. A
 # project that builds is graded like a built plugin; one that does not compile is not gradable
-# with the compiler's first error (as a path inside the submission) in its feedback; a resume
-# builds nothing again and grades nothing again. The projects are `awb new-plugin`'s starter,
+# with the compiler's first error (as a path inside the submission) in its feedback, and the
+# gradebooks (roster.csv, grades.csv) stay numbers with one maximum and one-line comments; a
+# resume builds nothing again and grades nothing again. The projects are `awb new-plugin`'s starter,
 # which builds in a tenth of the solution's time (a solution built from source earns full marks
 # in tests/autograder/bundle.sh and tests/sdk_consumer).
 set -u
@@ -20,14 +21,18 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
   > "$work/first.out" 2>&1 || fail "the batch exited $?: $(tail -3 "$work/first.out")"
 roster="$work/results/roster.csv"
 cat "$roster"
-grep -q '^alice,0,0,0,0,0,34,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/34)"
+# The roster counts every check (41), not only those the default student view shows (34).
+grep -q '^alice,0,0,0,0,0,41,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/41)"
 grep -q 'TODO: write the scores S' "$work/results/gradescope/alice.json" ||
   fail "alice's feedback does not name the step to write"
 grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"
-grep -q '^bob,0,0,0,0,0,.*,not gradable,"not gradable: build failed: the build step failed' \
+grep -q '^bob,0,0,0,0,0,41,0,0,not gradable,"\?not gradable: build failed: the build step failed' \
   "$roster" || fail "bob is not 'not gradable: build failed'"
 grep -q 'src/student_attention.cpp:[0-9]*:[0-9]*: error:' "$work/results/gradescope/bob.json" ||
   fail "bob's feedback lacks the compiler's error"
+# The gradebooks: bob's compiler errors on one line of each, numbers in the score columns.
+python3 "$(dirname "$0")/gradebook_check.py" "$work/results" bob ||
+  fail "the gradebooks of a batch with a broken project are not numbers, one maximum, one line"
 if grep -q "awb-build-" "$work/results/gradescope/bob.json"; then
   fail "bob's feedback names the sandbox's folder"
 fi

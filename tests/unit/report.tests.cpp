@@ -363,9 +363,24 @@ TEST_CASE("report: a Gradescope leaderboard holds the columns asked for", "[repo
   const Json j =
       Json::parse(write_gradescope(sample_report(), kStudent, {"score", "exercises_passed"}));
   REQUIRE(j["leaderboard"].size() == 2);
-  CHECK(j["leaderboard"][0] == Json{{"name", "score"}, {"value", 5.5}, {"order", "desc"}});
+  // What a student may see: 2 + 0.5 of the visible checks, not the hidden 3 (5.5 in all).
+  CHECK(j["leaderboard"][0] == Json{{"name", "score"}, {"value", 2.5}, {"order", "desc"}});
   CHECK(j["leaderboard"][1]["name"] == "exercises_passed");
   CHECK(j["leaderboard"][1]["value"] == 0.0);
+  // Written for the instructor, the board is still the students': every one of them reads it.
+  CHECK(Json::parse(write_gradescope(sample_report(), kInstructor,
+                                     {"score"}))["leaderboard"][0]["value"] == 2.5);
+}
+
+TEST_CASE("report: a Gradescope leaderboard applies the late policy", "[report][gradescope]") {
+  // 20 % off. After the due date the after-due check (0 of 2) shows too: 2.5 of 7 visible.
+  const Json after =
+      Json::parse(write_gradescope(sample_report(), kStudentAfterDue, {"score", "percent"}, 0.8));
+  CHECK(after["leaderboard"][0]["value"].get<double>() == Approx(2.0));
+  CHECK(after["leaderboard"][1]["value"].get<double>() == Approx(100.0 * 2.0 / 7.0));
+  // Before it: 50 % of the visible 5, less 20 %.
+  const Json before = Json::parse(write_gradescope(sample_report(), kStudent, {"percent"}, 0.8));
+  CHECK(before["leaderboard"][0]["value"].get<double>() == Approx(40.0));
 }
 
 namespace {
@@ -521,25 +536,77 @@ TEST_CASE("report: CSV honours the view: a student's totals leave hidden checks 
   // Student: the visible checks that count (2 + 0.5 + 0 + 0 of 5); instructor: everything.
   const std::string student = write_csv({sample_report()}, kStudent);
   CHECK(student ==
-        "subject,broken,softmax-basics,total,max\r\n"
-        "org.awb.qkv:qkv,\"not gradable: the plugin did not load: missing symbol awb_entry\","
-        "2.5,2.5,5\r\n");
-  CHECK(write_csv({sample_report()}, kInstructor).find(",5.5,5.5,10\r\n") != std::string::npos);
+        "subject,broken,softmax-basics,total,max,status,comment\r\n"
+        "org.awb.qkv:qkv,0,2.5,2.5,5,graded,"
+        "not gradable: the plugin did not load: missing symbol awb_entry\r\n");
+  CHECK(write_csv({sample_report()}, kInstructor).find(",5.5,5.5,10,graded,") != std::string::npos);
+}
+
+TEST_CASE("report: CSV gradebook: numbers only, one maximum, a one-line comment", "[report]") {
+  // A subject whose build failed (the compiler's lines in its reason) beside one graded: its
+  // cells are 0, its maximum the one the view shows for the exercise where it was graded (the
+  // hidden points of a not-gradable exercise are not in the student's maximum either).
+  GradeReport graded = sample_report();
+  graded.exercises.pop_back();  // softmax-basics only
+  GradeReport failed;
+  failed.subject = "zed";
+  ExerciseReport e;
+  e.exercise_id = "softmax-basics";
+  e.max_score = 10;  // every check, hidden ones too: the exercise's maximum
+  e.not_gradable =
+      "build failed: the build step failed\nsrc/a.cpp:1:5: error: expected expression\n"
+      "    int x = ;\n        ^";
+  failed.exercises = {e};
+  const std::string csv = write_csv({graded, failed}, kStudent);
+  CHECK(csv ==
+        "subject,softmax-basics,total,max,status,comment\r\n"
+        "org.awb.qkv:qkv,2.5,2.5,5,graded,\r\n"
+        "zed,0,0,5,not gradable,not gradable: build failed: the build step failed / "
+        "src/a.cpp:1:5: error: expected expression / int x = ; / ^\r\n");
+  CHECK(write_csv({graded, failed}, kInstructor).find("zed,0,0,10,not gradable,") !=
+        std::string::npos);
+  // Long reasons are cut, on a character's boundary.
+  const std::string long_text = std::string(400, 'x') + "\xC3\xA9tc";
+  CHECK(one_line_comment(long_text, 401) == std::string(400, 'x') + " [...]");
+  CHECK(one_line_comment("a\r\n\r\n  b  \n") == "a / b");
 }
 
 TEST_CASE("report: the roster has numbers only, the same maximum, and status and comment apart",
           "[report]") {
   const GradeReport graded = sample_report();
-  std::vector<RosterRow> rows = {
-      {"01-ann", &graded, 0, 1.0, "graded", ""},
-      {"02-bob, \"jr\"", nullptr, 0, 1.0, "not gradable", "not gradable: no plugin file"},
-      {"03-cy", &graded, 2, 0.8, "graded", "late 2 days (20 % off)"}};
-  const std::string csv = write_roster(rows, {"softmax-basics", "broken"}, 5, kStudent);
+  auto row = [](std::string name, const GradeReport* report, int late_days, double kept,
+                std::string status, std::string comment, std::string at = "",
+                std::string source = "") {
+    RosterRow r;
+    r.submission = std::move(name);
+    r.report = report;
+    r.late_days = late_days;
+    r.kept = kept;
+    r.status = std::move(status);
+    r.comment = std::move(comment);
+    r.submitted_at = std::move(at);
+    r.time_source = std::move(source);
+    return r;
+  };
+  const std::vector<RosterRow> rows = {
+      row("01-ann", &graded, 0, 1.0, "graded", ""),
+      row("02-bob, \"jr\"", nullptr, 0, 1.0, "not gradable", "not gradable: no plugin file"),
+      row("03-cy", &graded, 2, 0.8, "graded", "late 2 days (20 % off)", "2026-12-17T10:00:00Z",
+          "submitted-at"),
+      row("04-di", nullptr, 0, 1.0, "not gradable",
+          "not gradable: build failed\nsrc/a.cpp:1:5: error: expected expression",
+          "2026-12-20T10:00:00Z", "file-mtime")};
+  // The instructor's totals whatever view the other reports are for: the hidden 3 points count.
+  const std::string csv = write_roster(rows, {"softmax-basics", "broken"}, 10);
   CHECK(csv ==
-        "submission,softmax-basics,broken,total,max,late_days,final,status,comment\r\n"
-        "01-ann,2.5,0,2.5,5,0,2.5,graded,\r\n"
-        "\"02-bob, \"\"jr\"\"\",0,0,0,5,0,0,not gradable,not gradable: no plugin file\r\n"
-        "03-cy,2.5,0,2.5,5,2,2,graded,late 2 days (20 % off)\r\n");
+        "submission,softmax-basics,broken,total,max,late_days,final,status,comment,"
+        "submitted_at,time_source\r\n"
+        "01-ann,5.5,0,5.5,10,0,5.5,graded,,,\r\n"
+        "\"02-bob, \"\"jr\"\"\",0,0,0,10,0,0,not gradable,not gradable: no plugin file,,\r\n"
+        "03-cy,5.5,0,5.5,10,2,4.4,graded,late 2 days (20 % off),2026-12-17T10:00:00Z,"
+        "submitted-at\r\n"
+        "04-di,0,0,0,10,0,0,not gradable,not gradable: build failed / src/a.cpp:1:5: error: "
+        "expected expression,2026-12-20T10:00:00Z,file-mtime\r\n");
 }
 
 TEST_CASE("report: CSV gradebook, exact text", "[report]") {
@@ -562,12 +629,12 @@ TEST_CASE("report: CSV gradebook, exact text", "[report]") {
 
   const std::string csv = write_csv({sample_report(), alpha, injected});
   CHECK(csv ==
-        "subject,broken,extra,softmax-basics,total,max\r\n"
-        "'=cmd(),,1,,1,2\r\n"
-        "\"alpha, \"\"the\"\" first\",,2,0.3,2.3,3\r\n"
-        "org.awb.qkv:qkv,\"not gradable: the plugin did not load: missing symbol awb_entry\",,"
-        "5.5,5.5,10\r\n");
-  CHECK(write_csv({}) == "subject,total,max\r\n");
+        "subject,broken,extra,softmax-basics,total,max,status,comment\r\n"
+        "'=cmd(),,1,,1,2,graded,\r\n"
+        "\"alpha, \"\"the\"\" first\",,2,0.3,2.3,3,graded,\r\n"
+        "org.awb.qkv:qkv,0,,5.5,5.5,10,graded,"
+        "not gradable: the plugin did not load: missing symbol awb_entry\r\n");
+  CHECK(write_csv({}) == "subject,total,max,status,comment\r\n");
 }
 
 // Not part of the default run: the `report.write_samples` ctest runs it to feed the schema
@@ -623,7 +690,8 @@ TEST_CASE(
   a.subject = "ann\x01";
   b.subject = "ann";
   const std::string csv = write_csv({a, b}, kInstructor);
-  CHECK(csv == "subject,total,max\r\nann,0,0\r\n\"ann\x01\",0,0\r\n");
+  CHECK(csv ==
+        "subject,total,max,status,comment\r\nann,0,0,graded,\r\n\"ann\x01\",0,0,graded,\r\n");
 }
 
 TEST_CASE("report formats: one registry, names unique, the table first", "[report][formats]") {

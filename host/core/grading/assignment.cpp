@@ -134,9 +134,13 @@ std::string format_utc_time(std::time_t t) {
 }
 
 Lateness lateness(const Assignment& a, std::time_t submitted) {
+  return lateness(a, submitted, a.due);
+}
+
+Lateness lateness(const Assignment& a, std::time_t submitted, std::optional<std::time_t> due) {
   Lateness out;
-  if (!a.due || submitted <= *a.due) return out;
-  const double seconds = std::difftime(submitted, *a.due);
+  if (!due || submitted <= *due) return out;
+  const double seconds = std::difftime(submitted, *due);
   out.days = static_cast<int>(std::ceil(seconds / 86400.0));
   if (a.late.none()) return out;
   if (out.days > a.late.max_days) {

@@ -96,6 +96,9 @@ struct Lateness {
   double kept = 1.0;
 };
 Lateness lateness(const Assignment& assignment, std::time_t submitted);
+// The same against `due` (a student's extended due date; nothing: never late).
+Lateness lateness(const Assignment& assignment, std::time_t submitted,
+                  std::optional<std::time_t> due);
 
 // "2026-12-15T23:59:00Z" (or "2026-12-15": the end of that day, UTC) as a time; nothing when
 // the text is not such a date.

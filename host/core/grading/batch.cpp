@@ -2,7 +2,6 @@
 // the next starts; the reports are then rebuilt from the journal alone.
 #include "core/grading/batch.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <thread>
@@ -54,20 +54,6 @@ std::string options_text(const BatchOptions& b) {
   if (b.assignment) text += ";assignment=" + b.assignment->sha256;
   for (const std::string& p : b.variant_params) text += ";param=" + p;
   return text;
-}
-
-// When the submission was made, as far as its files tell: the newest modification time of a
-// regular file in it (0 when there is none).
-int64_t newest_mtime(const fs::path& folder) {
-  int64_t newest = 0;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end;
-       !ec && it != end; it.increment(ec)) {
-    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
-    struct stat st {};
-    if (::lstat(it->path().c_str(), &st) == 0) newest = std::max<int64_t>(newest, st.st_mtime);
-  }
-  return newest;
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
@@ -611,18 +597,18 @@ std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_
 std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
                                           const std::vector<JournalRecord>& records,
                                           const Assignment& assignment,
-                                          const std::map<std::string, std::string>& known) {
-  // Per submission: its note, time, graded file's sha256; and who else handed in that file.
+                                          const std::map<std::string, std::string>& known,
+                                          const TimeInputs& times,
+                                          const std::map<std::string, int64_t>& mtimes) {
+  // Per submission: its note, graded file's sha256; and who else handed in that file.
   struct Facts {
     std::string note, sha, file;
-    int64_t submitted_at = 0;
   };
   std::map<std::string, Facts> facts;
   std::map<std::string, std::vector<std::string>> by_sha;
   for (const auto& r : records) {
     Facts& f = facts[r.key.submission];
     f.note = r.note;
-    f.submitted_at = r.submitted_at;
     if (r.plugin_file.empty() || !f.sha.empty()) continue;
     f.sha = r.key.plugin_sha256;
     f.file = r.plugin_file;
@@ -653,8 +639,16 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
       if (!twins.empty())
         comment.push_back(f.file + " is identical to the file graded for " + join(twins, ", "));
     }
-    if (f.submitted_at > 0) {
-      const Lateness late = lateness(assignment, static_cast<std::time_t>(f.submitted_at));
+    const auto mtime = mtimes.find(name);
+    const SubmittedTime when =
+        submission_time(times, name, mtime == mtimes.end() ? 0 : mtime->second);
+    if (when.source != TimeSource::kNone) {
+      row.submitted_at = format_utc_time(when.at);
+      row.time_source = to_string(when.source);
+    }
+    // Nothing graded, nothing to take off: a submission that could not be graded is not late.
+    if (gradable && when.source != TimeSource::kNone) {
+      const Lateness late = lateness(assignment, when.at, due_for(assignment, times, name));
       row.late_days = late.days;
       row.kept = late.kept;
       if (late.days > 0)
@@ -664,47 +658,76 @@ std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
                  ? ""
                  : " (" + grade::format_points(100.0 * (1.0 - late.kept)) + " % off)"));
     }
+    if (const auto due = due_for(assignment, times, name); due && times.extensions.count(name))
+      comment.push_back("due date extended to " + format_utc_time(*due));
     row.comment = join(comment, "; ");
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
+std::string roster_meta(const Assignment& assignment, const grade::View& view,
+                        const TimeInputs& times) {
+  nlohmann::ordered_json j;
+  j["assignment"] = {
+      {"id", assignment.id}, {"title", assignment.title}, {"sha256", assignment.sha256}};
+  j["roster_view"] = "instructor";  // every check counts in the gradebook
+  j["reports_view"] = {{"view", view.instructor ? "instructor" : "student"},
+                       {"after_due", view.after_due}};
+  j["due"] = assignment.due ? format_utc_time(*assignment.due) : "";
+  j["late"] = {{"percent_per_day", assignment.late.percent_per_day},
+               {"max_days", assignment.late.max_days}};
+  j["times"] = {{"submitted_at_sha256", times.submitted_at_sha256},
+                {"extensions_sha256", times.extensions_sha256},
+                {"extensions", times.extensions.size()},
+                {"metadata", times.metadata.has_value()}};
+  j["awb_version"] = AWB_VERSION;
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
 std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
                                            const Assignment* assignment,
-                                           const std::vector<grade::RosterRow>& roster) {
+                                           const std::vector<grade::RosterRow>& roster,
+                                           const TimeInputs& times) {
   std::vector<ReportFile> files;
   grade::FormatOptions options;
   if (assignment) options.leaderboard = assignment->leaderboard;
+  std::map<std::string, double> kept;
+  for (const auto& row : roster) kept[row.submission] = row.kept;
+  const grade::View instructor{true, true};
   // Every format that has a batch file: one for the class (every subject), or one per submission.
   for (const auto& format : grade::report_formats()) {
     if (format.batch_file.empty()) continue;
+    const grade::View& shown = format.gradebook ? instructor : view;
     if (!grade::per_submission(format)) {
       files.push_back(
-          {std::string(format.batch_file), format.write(reports.subjects, view, options)});
+          {std::string(format.batch_file), format.write(reports.subjects, shown, options)});
       continue;
     }
-    for (const auto& [name, report] : reports.submissions)
+    for (const auto& [name, report] : reports.submissions) {
+      grade::FormatOptions mine = options;
+      if (const auto it = kept.find(name); it != kept.end()) mine.late_kept = it->second;
       files.push_back(
-          {grade::batch_file_for(format, name), format.write({&report, 1}, view, options)});
+          {grade::batch_file_for(format, name), format.write({&report, 1}, shown, mine)});
+    }
   }
   if (assignment == nullptr) return files;
   std::vector<std::string> ids;
   double max_points = 0;
   for (const auto& e : assignment->exercises) {
     ids.push_back(e.exercise.id);
-    for (const auto& c : e.exercise.checks)
-      if (view.shows(c.visibility)) max_points += c.points;
+    for (const auto& c : e.exercise.checks) max_points += c.points;
   }
-  files.push_back({std::string(kRosterFile), grade::write_roster(roster, ids, max_points, view)});
+  files.push_back({std::string(kRosterFile), grade::write_roster(roster, ids, max_points)});
+  files.push_back({std::string(kRosterMetaFile), roster_meta(*assignment, view, times)});
   return files;
 }
 
 void write_batch_reports(const BatchReports& reports, const fs::path& results,
                          const grade::View& view, const Assignment* assignment,
-                         const std::vector<grade::RosterRow>& roster,
-                         std::vector<ReportFile> extra) {
-  std::vector<ReportFile> files = batch_report_files(reports, view, assignment, roster);
+                         const std::vector<grade::RosterRow>& roster, std::vector<ReportFile> extra,
+                         const TimeInputs& times) {
+  std::vector<ReportFile> files = batch_report_files(reports, view, assignment, roster, times);
   std::move(extra.begin(), extra.end(), std::back_inserter(files));
   publish_report_set(results, std::move(files));
 }
@@ -725,6 +748,15 @@ BatchSummary run_batch(const BatchOptions& options,
   if (ec) throw Error("io.write", options.results.string(), ec.message());
   const auto everyone = list_submissions(options.submissions);
   const auto submissions = options.shard ? shard_submissions(everyone, *options.shard) : everyone;
+  // The times are checked against the whole class before anything is graded: a typo in a name
+  // fails now, not after an hour of grading.
+  if (!options.times.empty() && options.assignment == nullptr)
+    throw Error("batch.usage", "",
+                "--submitted-at, --extensions and --submission-metadata need --assignment (its due "
+                "date and late policy)");
+  std::set<std::string> class_names;
+  for (const auto& s : everyone) class_names.insert(s.filename().string());
+  const TimeInputs times = read_time_inputs(options.times, class_names);
 
   const fs::path journal_path = options.results / kJournalName;
   JournalContents contents;
@@ -816,17 +848,25 @@ BatchSummary run_batch(const BatchOptions& options,
         graded_sizes.insert(
             fs::file_size(options.submissions / r.key.submission / r.plugin_file, ec));
     shipped = shipped_plugin_hashes(graded_sizes, digests);
-    roster = roster_rows(reports, records, *options.assignment, shipped);
+    // The files' times as they are now, not as the journal saw them: a resume publishes what
+    // the folder and the time inputs given to it say.
+    std::map<std::string, int64_t> mtimes;
+    for (const auto& folder : submissions)
+      mtimes[folder.filename().string()] = newest_mtime(folder);
+    roster = roster_rows(reports, records, *options.assignment, shipped, times, mtimes);
   }
   std::vector<ReportFile> manifest;
-  if (options.shard)
-    manifest.push_back({std::string(kShardFile),
-                        manifest_text(make_shard_manifest(
-                            *options.shard, shared.options_text, options.exercises,
-                            options.assignment, everyone, submissions, records, shipped))});
+  if (options.shard) {
+    ShardManifest m =
+        make_shard_manifest(*options.shard, shared.options_text, options.exercises,
+                            options.assignment, everyone, submissions, records, shipped);
+    m.submitted_at_sha256 = times.submitted_at_sha256;
+    m.extensions_sha256 = times.extensions_sha256;
+    manifest.push_back({std::string(kShardFile), manifest_text(m)});
+  }
   try {
     write_batch_reports(reports, options.results, options.view, options.assignment, roster,
-                        std::move(manifest));
+                        std::move(manifest), times);
   } catch (const Error& e) {
     throw Error(e.id(), e.location(),
                 e.message() +

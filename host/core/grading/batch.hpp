@@ -14,7 +14,10 @@
 //   gradescope/<submission>.json  a Gradescope results.json per submission
 //   prairielearn/<submission>.json  a PrairieLearn results.json per submission
 //   roster.csv                 with an assignment: one row per submission, numbers only, for a
-//                              gradebook (the assignment's variant; the others named in comment)
+//                              gradebook (the assignment's variant; the others named in comment),
+//                              the instructor's totals whatever the view, each row's lateness
+//                              from its time (submission_times.hpp) and where that came from
+//   roster.meta.json           beside it: the assignment, the views, the due date, awb's version
 // The reports carry no timing, so a resumed run writes them byte for byte as an uninterrupted
 // run would. A submission the journal already holds whole (same *.so files, exercises, options
 // and awb version) is not loaded again: resuming a finished batch only publishes its reports.
@@ -40,6 +43,7 @@
 #include "core/grading/batch_publish.hpp"
 #include "core/grading/batch_shard.hpp"
 #include "core/grading/grading.hpp"
+#include "core/grading/submission_times.hpp"
 #include "graders/report/report.hpp"
 
 namespace awb::core {
@@ -68,6 +72,9 @@ struct BatchOptions {
   bool resume = false;
   const std::atomic<bool>* cancel = nullptr;  // set it to stop after the results in progress
   std::optional<Shard> shard;                 // grade this shard's submissions only
+  // With an assignment: the submissions' times and extensions (submission_times.hpp), read
+  // before grading starts; lateness is computed from them when the reports are published.
+  TimeFiles times;
 };
 
 // After each submission (graded, or taken from the journal).
@@ -113,29 +120,41 @@ struct BatchReports {
   std::vector<std::pair<std::string, grade::GradeReport>> submissions;
 };
 BatchReports build_batch_reports(std::vector<JournalRecord> records);
-// The roster rows of an assignment's batch: one per submission, its lateness, and the comment
-// (why it is not gradable, what else it held, files identical to another submission's or to one
-// that ships with awb: `known` maps sha256 to a name such as "bundled plugin qkv").
+// The roster rows of an assignment's batch: one per submission, its time and lateness, and the
+// comment (why it is not gradable, what else it held, files identical to another submission's
+// or to one that ships with awb: `known` maps sha256 to a name such as "bundled plugin qkv").
+// Each row's time is submission_time(times, name, mtimes[name]) and its due date due_for(): a
+// not-gradable row is never late.
 std::vector<grade::RosterRow> roster_rows(const BatchReports& reports,
                                           const std::vector<JournalRecord>& records,
                                           const Assignment& assignment,
-                                          const std::map<std::string, std::string>& known);
+                                          const std::map<std::string, std::string>& known,
+                                          const TimeInputs& times,
+                                          const std::map<std::string, int64_t>& mtimes);
 // sha256 → "bundled plugin <file>" / "shipped mutant <file>" for the plugin files that ship with
 // awb and have one of `sizes` (the sizes of the files to compare with), hashed through `digests`.
 std::map<std::string, std::string> shipped_plugin_hashes(const std::set<uintmax_t>& sizes,
                                                          DigestCache& digests);
-// The files of a batch's report set, named relative to the set ("gradescope/alice.json").
+// The files of a batch's report set, named relative to the set ("gradescope/alice.json"). A
+// gradebook format (grades.csv) is written with the instructor's totals whatever `view`; each
+// Gradescope leaderboard applies its roster row's late policy share.
 std::vector<ReportFile> batch_report_files(const BatchReports& reports, const grade::View& view,
                                            const Assignment* assignment,
-                                           const std::vector<grade::RosterRow>& roster);
+                                           const std::vector<grade::RosterRow>& roster,
+                                           const TimeInputs& times = {});
 // Publishes every format's batch files (grades.csv, junit.xml, gradescope/<submission>.json,
 // prairielearn/<submission>.json) as the new current set of `results` (publish_report_set: the
-// previous set or this one, never a mix); with an assignment, roster.csv too; and `extra` files
-// (a shard's manifest).
+// previous set or this one, never a mix); with an assignment, roster.csv and roster.meta.json
+// too; and `extra` files (a shard's manifest).
 void write_batch_reports(const BatchReports& reports, const std::filesystem::path& results,
                          const grade::View& view, const Assignment* assignment = nullptr,
                          const std::vector<grade::RosterRow>& roster = {},
-                         std::vector<ReportFile> extra = {});
+                         std::vector<ReportFile> extra = {}, const TimeInputs& times = {});
+// The roster's sidecar (roster.meta.json): the assignment (id, title, sha256), the roster's view
+// (always the instructor's), the view of the other reports, the due date and late policy, the
+// time inputs' digests and awb's version. No time of the run: a resume writes the same bytes.
+std::string roster_meta(const Assignment& assignment, const grade::View& view,
+                        const TimeInputs& times);
 
 }  // namespace awb::core
 

@@ -50,8 +50,11 @@ struct JournalRecord {
   JournalKey key;
   std::string plugin_file;
   // About the submission as a whole (written only when set, so older lines still read):
-  std::string note;          // e.g. "also submitted: a:b" (what an assignment did not grade)
-  int64_t submitted_at = 0;  // newest modification time of its files, Unix seconds (0: unknown)
+  std::string note;  // e.g. "also submitted: a:b" (what an assignment did not grade)
+  // The newest modification time of its files when graded, Unix seconds (0: unknown). Not what
+  // lateness is computed from in a run (the folder's times then, or the time inputs); a merge,
+  // which may not see the folders, falls back to it.
+  int64_t submitted_at = 0;
   // What lets a resume reuse the submission without loading it: the sha256 of its *.so files'
   // names and contents, and the number of subjects loading them gave ("" and 0: unknown).
   std::string folder_sha256;

@@ -163,6 +163,29 @@ void check_assignment(const ShardManifest& m, const Assignment* assignment) {
                 "exercise file changed, or another --exercises folder)");
 }
 
+// The merge's own time inputs, checked against the whole class. Lateness is computed from them
+// alone, so shards graded with another file of the same kind merge under this one; shards
+// graded with a kind of file the merge lacks are refused rather than fall back to file times.
+TimeInputs merge_times(const std::vector<ShardFolder>& shards, const MergeOptions& options) {
+  if (!options.times.empty() && options.assignment == nullptr)
+    throw Error("batch.usage", "", "--submitted-at and --extensions need --assignment");
+  for (const auto& s : shards) {
+    const bool had_times = !s.manifest.submitted_at_sha256.empty();
+    const bool had_extensions = !s.manifest.extensions_sha256.empty();
+    if ((had_times && options.times.submitted_at.empty()) ||
+        (had_extensions && options.times.extensions.empty()))
+      throw Error("batch.shard_mismatch", s.folder.string(),
+                  describe(s) + " was graded with " +
+                      (had_times && options.times.submitted_at.empty() ? "--submitted-at"
+                                                                       : "--extensions") +
+                      ": give the merge that file too (lateness is computed by the merge)");
+  }
+  std::set<std::string> names;
+  for (const auto& s : shards)
+    for (const auto& [name, subjects] : s.manifest.submissions) names.insert(name);
+  return read_time_inputs(options.times, names);
+}
+
 // The records of the shard's reports, from its journal.
 std::vector<JournalRecord> shard_records(const ShardFolder& s) {
   const fs::path journal = s.folder / "journal.jsonl";
@@ -209,6 +232,7 @@ MergeSummary merge_shards(const MergeOptions& options) {
 
   check_together(shards);
   check_assignment(shards.front().manifest, options.assignment);
+  const TimeInputs times = merge_times(shards, options);
 
   std::vector<JournalRecord> records;
   std::map<std::string, std::string> shipped;
@@ -225,10 +249,15 @@ MergeSummary merge_shards(const MergeOptions& options) {
   // What run_batch does with the records of a whole class, from here on.
   const BatchReports reports = build_batch_reports(records);
   std::vector<grade::RosterRow> roster;
-  if (options.assignment) roster = roster_rows(reports, records, *options.assignment, shipped);
+  if (options.assignment) {
+    // The folders may be elsewhere: the file times are those each shard's run journaled.
+    std::map<std::string, int64_t> mtimes;
+    for (const auto& r : records) mtimes[r.key.submission] = r.submitted_at;
+    roster = roster_rows(reports, records, *options.assignment, shipped, times, mtimes);
+  }
   fs::create_directories(options.out, ec);
   if (ec) throw Error("io.write", options.out.string(), ec.message());
-  write_batch_reports(reports, options.out, options.view, options.assignment, roster);
+  write_batch_reports(reports, options.out, options.view, options.assignment, roster, {}, times);
   return summary;
 }
 

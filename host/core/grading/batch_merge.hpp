@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/grading/assignment.hpp"
+#include "core/grading/submission_times.hpp"
 #include "graders/report/report.hpp"
 
 namespace awb::core {
@@ -20,6 +21,10 @@ struct MergeOptions {
   // the shards were graded under one, and then the same file) and who reads them.
   const Assignment* assignment = nullptr;
   grade::View view;
+  // The submissions' times and extensions: lateness is computed again here, from these (else
+  // from the files' times each shard journaled). Shards graded with one of these files need it
+  // given here too.
+  TimeFiles times;
 };
 
 struct MergeSummary {
@@ -32,8 +37,10 @@ struct MergeSummary {
 //   batch.shard_unfinished  a folder holds no finished shard (no manifest in its reports, a run
 //                           still writing its journal, or a journal that lacks results)
 //   batch.shard_mismatch    shards graded differently (count, awb version, options, exercises,
-//                           assignment, or a submissions folder that changed between them), or
-//                           an assignment given to the merge that is not theirs
+//                           assignment, or a submissions folder that changed between them), an
+//                           assignment given to the merge that is not theirs, or shards graded
+//                           with --submitted-at or --extensions merged without that option
+//   times.*                 a time input that is invalid (submission_times.hpp)
 //   batch.shard_duplicate   a shard (or a folder) given twice
 //   batch.shard_missing     a shard of the count not given
 //   batch.shard_overlap     a submission in two shards

@@ -34,7 +34,8 @@ const std::set<std::string> kFlatReports = {"grades.csv", "junit.xml", "roster.c
 // The top-level names a set may hold: each format's batch file (the folder of a per-submission
 // format's files), the roster and a shard's manifest.
 std::vector<std::string> set_entries() {
-  std::vector<std::string> names{std::string(kRosterFile), std::string(kShardFile)};
+  std::vector<std::string> names{std::string(kRosterFile), std::string(kRosterMetaFile),
+                                 std::string(kShardFile)};
   for (const auto& f : grade::report_formats())
     if (!f.batch_file.empty()) names.emplace_back(f.batch_file.substr(0, f.batch_file.find('/')));
   return names;

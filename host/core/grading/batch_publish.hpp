@@ -3,8 +3,9 @@
 //
 // RESULTS/ holds
 //   reports.<generation>/      one whole set: grades.csv, junit.xml, gradescope/, prairielearn/,
-//                              [roster.csv], [shard.json] (a shard's manifest, batch_shard.hpp),
-//                              and MANIFEST.sha256 (every other file, `sha256sum -c` format)
+//                              [roster.csv, roster.meta.json], [shard.json] (a shard's
+//                              manifest, batch_shard.hpp), and MANIFEST.sha256 (every other file,
+//                              `sha256sum -c` format)
 //   current -> reports.<generation>     replaced in one step (a new link renamed over it)
 //   grades.csv -> current/grades.csv    and the other entries of the set likewise: the
 //                                       familiar paths, relative links that follow `current`
@@ -25,6 +26,8 @@ namespace awb::core {
 // The roster an assignment's batch adds to its set: not a report format (it needs the
 // assignment), so not in the registry of graders/report/formats.hpp.
 inline constexpr std::string_view kRosterFile = "roster.csv";
+// Beside it, what it was made from (a sidecar: a spreadsheet imports the roster untouched).
+inline constexpr std::string_view kRosterMetaFile = "roster.meta.json";
 
 struct ReportFile {
   std::string name;  // relative to the set: "grades.csv", "gradescope/alice.json"

@@ -133,6 +133,9 @@ std::string manifest_text(const ShardManifest& m) {
   }
   j["shipped_copies"] = Json::object();
   for (const auto& [sha, name] : m.shipped_copies) j["shipped_copies"][sha] = name;
+  if (!m.submitted_at_sha256.empty() || !m.extensions_sha256.empty())
+    j["times"] = {{"submitted_at_sha256", m.submitted_at_sha256},
+                  {"extensions_sha256", m.extensions_sha256}};
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
@@ -159,6 +162,10 @@ ShardManifest parse_manifest(const std::string& text, const fs::path& file) {
                                          s.at("plugin_sha256").get<std::string>());
     for (const auto& [sha, name] : j.at("shipped_copies").items())
       m.shipped_copies[sha] = name.get<std::string>();
+    if (j.contains("times")) {
+      m.submitted_at_sha256 = j.at("times").at("submitted_at_sha256").get<std::string>();
+      m.extensions_sha256 = j.at("times").at("extensions_sha256").get<std::string>();
+    }
     if (m.shard.count < 1 || m.shard.index < 0 || m.shard.index >= m.shard.count)
       throw Error("io.read", file.string(), "not a shard manifest: shard " + to_string(m.shard));
     return m;

@@ -67,6 +67,10 @@ struct ShardManifest {
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> submissions;
   // sha256 -> "bundled plugin awb_qkv.so": the shipped files its graded files are copies of.
   std::map<std::string, std::string> shipped_copies;
+  // The sha256 of the --submitted-at and --extensions files the shard was graded with ("": none;
+  // the manifest's "times" entry, absent then). Lateness is computed again by the merge from the
+  // files given to it, which must include each kind the shards had.
+  std::string submitted_at_sha256, extensions_sha256;
 };
 
 // The manifest of a shard's run: its submissions (names of its folders) with the subjects of
