@@ -21,7 +21,7 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
 roster="$work/results/roster.csv"
 cat "$roster"
 grep -q '^alice,0,0,0,0,0,34,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/34)"
-grep -q 'TODO: write the scores S' "$work/results/gradescope/alice.json" ||
+grep -q 'TODO left in the starter: write the scores S' "$work/results/gradescope/alice.json" ||
   fail "alice's feedback does not name the step to write"
 grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"
 grep -q '^bob,0,0,0,0,0,.*,not gradable,"not gradable: build failed: the build step failed' \
