@@ -20,7 +20,7 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
   > "$work/first.out" 2>&1 || fail "the batch exited $?: $(tail -3 "$work/first.out")"
 roster="$work/results/roster.csv"
 cat "$roster"
-grep -q '^alice,0,0,0,0,0,34,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/34)"
+grep -q '^alice,0,0,0,0,0,35,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/35)"
 grep -q 'TODO left in the starter: write the scores S' "$work/results/gradescope/alice.json" ||
   fail "alice's feedback does not name the step to write"
 grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"

@@ -198,6 +198,30 @@ TEST_CASE("S written after the mask is named wherever it costs points",
   CHECK(failed >= 3);  // reference checks on S, and the f32 finite probe
 }
 
+TEST_CASE("a plugin that writes A or S though not asked fails context_alone, named",
+          "[grader][contract]") {
+  // Graded as a submission, in awb-runner: a write through the null pointer crashes there.
+  const auto checks =
+      all_checks(std::filesystem::path(AWB_TEST_CONTRACT_DIR) / "writes_weights_unasked.so", {});
+  std::map<std::string, std::string> alone;  // variant -> the check's summary
+  for (const auto& [where, c] : checks) {
+    INFO(where << " " << c.id << ": " << c.summary);
+    if (where.find("/journey") == std::string::npos) continue;  // parameter-free: journey only
+    if (c.name != "context_alone") {
+      CHECK((c.status == grade::Status::kPassed || c.status == grade::Status::kNotRun));
+      continue;
+    }
+    CHECK(c.status == grade::Status::kFailed);
+    CHECK(c.diagnosis.find("writes A or S although the host did not ask for them") !=
+          std::string::npos);
+    alone[where.substr(0, where.find('/'))] = c.summary;
+  }
+  REQUIRE(alone.size() == 2);
+  // plugin.hpp's view refuses the write; the raw pointer write crashes the runner.
+  CHECK(alone["checked"].find("(S) was not requested") != std::string::npos);
+  CHECK(alone["raw"].find("crashed") != std::string::npos);
+}
+
 namespace {
 
 // Every gradient check of every variant of the plugin in `file`, graded as a submission (in an
