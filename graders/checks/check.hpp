@@ -161,6 +161,9 @@ class CheckContext {
   const RunOutput& subject_run();                 // memoised
   const RunOutput& reference_run(Scalar scalar);  // memoised per scalar
   RunOutput run_subject(const RunInput& input) { return subject_.run(input, scalar_); }
+  RunOutput run_subject_context_only(const RunInput& input) {
+    return subject_.run_context_only(input, scalar_);
+  }
   RunOutput run_reference(const RunInput& input) { return reference_.run(input, Scalar::kF64); }
   std::optional<std::string> subject_cannot_backward() const { return subject_.cannot_backward(); }
   LayerGradients subject_backward(const ProblemSpec& problem, const BackwardSeed& upstream) {

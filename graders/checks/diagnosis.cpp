@@ -120,6 +120,33 @@ std::string diagnose_non_finite_row(const std::string& where, const Matrix* s, i
          "of 0, or an entry never written.";
 }
 
+// A masked_fill constant that no score of a correct S comes near at every masked entry.
+constexpr double kMaskFill = -1e4;
+
+// S written after the mask: under the causal mask, every masked score (key after the query)
+// holds −Inf, or one large negative constant, while every visible score is finite. The
+// contract's S is the softmax input before the mask (masked positions keep their score).
+std::string diagnose_scores_after_mask(const std::vector<Matrix>& scores, const ProblemSpec& p) {
+  if (!p.causal) return "";
+  for (size_t h = 0; h < scores.size(); ++h) {
+    const Matrix& s = scores[h];
+    if (s.rows < 2 || s.cols != s.rows) continue;
+    const double fill = s(0, 1);
+    if (!(fill <= kMaskFill)) continue;  // -Inf or a masked_fill constant; not NaN
+    bool pattern = true;
+    for (int64_t t = 0; t < s.rows && pattern; ++t)
+      for (int64_t j = 0; j < s.cols && pattern; ++j)
+        pattern = j > t ? s(t, j) == fill : std::isfinite(s(t, j));
+    if (pattern)
+      return "S holds " + format_value(fill) + " at every masked entry" +
+             (scores.size() > 1 ? " of head " + std::to_string(h) : "") +
+             " (each key after its query): the scores were written after the mask. S is the "
+             "softmax input before the mask: masked positions keep their score Q·Kᵀ times the "
+             "factor. Mask only what goes into the softmax, not the S you hand back.";
+  }
+  return "";
+}
+
 std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
   const int64_t T = a.rows;
   bool negative = false, future = false, zero_diagonal = true, rows_one = true, cols_one = true;
@@ -167,6 +194,8 @@ std::string diagnose_weights(const Matrix& a, const ProblemSpec& p) {
 
 std::string diagnose(const LayerRun& got, const LayerRun* expected, const ProblemSpec& problem) {
   const auto& r = got.result;
+  // S written after the mask explains an S full of −Inf however right A and Z are.
+  if (std::string d = diagnose_scores_after_mask(r.scores, problem); !d.empty()) return d;
   // Causes before symptoms: negative weights explain the NaN or Inf they lead to (a row sum of
   // zero), so they are looked for first.
   for (const Matrix& a : r.weights)

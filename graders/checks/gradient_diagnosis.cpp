@@ -21,6 +21,12 @@ bool all_close(const LayerGradients& got, const LayerGradients& hypothesis) {
   return true;
 }
 
+Matrix negated(const Matrix& m) {
+  Matrix n = m;
+  for (double& v : n.data) v = -v;
+  return n;
+}
+
 // The matrix's transpose, laid out row-major in a buffer of the original's shape: what a
 // backward that computes dQᵀ·X instead of Xᵀ·dQ writes into a d_model × h·d_k buffer.
 Matrix transposed_in_place(const Matrix& m) {
@@ -44,8 +50,23 @@ bool close_in_shape(const Matrix& got, const Matrix& hypothesis) {
 
 std::string diagnose_gradients(const ProblemSpec& problem, const BackwardSeed& upstream,
                                const LayerGradients& got, const LayerGradients& expected) {
-  std::string transposed;
+  std::string flipped, transposed;
   const auto g = gradient_tensors(got), e = gradient_tensors(expected);
+  // A sign slip: the gradients (or some) come back exactly negated.
+  size_t n_flipped = 0;
+  for (size_t i = 0; i < g.size() && i < e.size(); ++i)
+    if (!close_in_shape(*g[i].second, *e[i].second) &&
+        close_in_shape(*g[i].second, negated(*e[i].second))) {
+      flipped += (flipped.empty() ? "" : ", ") + e[i].first;
+      ++n_flipped;
+    }
+  if (n_flipped > 0)
+    return (n_flipped == e.size() && e.size() > 1 ? "every gradient (" + flipped + ") has"
+            : n_flipped == 1                      ? flipped + " has"
+                                                  : flipped + " have") +
+           " the wrong sign: each is exactly −1 times the right one. The backward returns "
+           "+∂L/∂X and +∂L/∂W (the optimiser subtracts them, so training with negated ones "
+           "climbs the loss); look for a subtraction the wrong way round or a stray minus.";
   for (size_t i = 1; i < g.size() && i < e.size(); ++i) {  // the weights (dX is never transposed)
     const Matrix t = transposed_in_place(*e[i].second);
     if (!close_in_shape(*g[i].second, *e[i].second) && close_in_shape(*g[i].second, t))

@@ -9,10 +9,11 @@
 
 namespace awb::grade {
 
-// Tests the subject's gradients (`got`) against the classic mistakes: a weight gradient holding
-// the transpose of the right one's numbers, and the reference backward redone with each mistake
-// (no −A·(A·dA) softmax term, no 1/sqrt(d_k), no causal mask). Returns what matches, in a
-// student's words, or "" when nothing does. `expected` is the exact reference's gradients.
+// Tests the subject's gradients (`got`) against the classic mistakes: gradients exactly negated
+// (the wrong sign), a weight gradient holding the transpose of the right one's numbers, and the
+// reference backward redone with each mistake (no −A·(A·dA) softmax term, no 1/sqrt(d_k), no causal
+// mask). Returns what matches, in a student's words, or "" when nothing does. `expected` is the
+// exact reference's gradients.
 std::string diagnose_gradients(const ProblemSpec& problem, const BackwardSeed& upstream,
                                const LayerGradients& got, const LayerGradients& expected);
 

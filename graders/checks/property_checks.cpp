@@ -6,6 +6,7 @@
 #include "graders/checks/check.hpp"
 #include "graders/checks/diagnosis.hpp"
 #include "graders/checks/measures.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::grade {
 namespace {
@@ -154,6 +155,45 @@ Judgement causal_no_leak(const CheckSpec& spec, CheckContext& ctx) {
           "", ""};
 }
 
+// Asked for Z alone, the host passes null A and S (awb_plugin.h: the plugin must not write them).
+// A write through them faults: plugin.hpp's weights()/scores() throw "... was not requested",
+// a raw write through the null pointer crashes the runner. Either fails this check, as does a Z
+// that changes when A is not wanted.
+Judgement context_alone(const CheckSpec& spec, CheckContext& ctx) {
+  const RunOutput& full = ctx.subject_run();
+  const char* kWhy =
+      "The plugin writes A or S although the host did not ask for them: their data is NULL when "
+      "the host wants Z alone (awb run, compare and bench ask so, and a plugin may then stream "
+      "and never hold T x T). Test r.wants_weights() and r.wants_scores() (plugin.hpp), or "
+      "results->a.data and s.data (C), before writing either.";
+  RunOutput alone;
+  try {
+    alone = ctx.run_subject_context_only(ctx.base());
+  } catch (const Error& e) {
+    if (e.id() != "plugin.forward_failed" && e.id() != "runner.crashed") throw;
+    return {false, 0, "asked for Z alone (A and S not requested): " + e.message(), "", kWhy};
+  }
+  const size_t li = layer_index(full, spec.layer);
+  const auto& z0 = full.layers[li].result.z;
+  const auto& z1 = alone.layers.at(li).result.z;
+  const double tol = ctx.scalar() == Scalar::kF64 ? 1e-9 : 1e-4;
+  for (int64_t t = 0; t < z0.rows; ++t)
+    for (int64_t c = 0; c < z0.cols; ++c)
+      if (z1.rows != z0.rows || z1.cols != z0.cols ||
+          !(std::fabs(z1(t, c) - z0(t, c)) <= tol * (1 + std::fabs(z0(t, c)))))
+        return {
+            false, 0,
+            "asked for Z alone (A and S not requested), Z changed: Z[" + std::to_string(t) + "][" +
+                std::to_string(c) + "] " + format_value(z0(t, c)) + " -> " +
+                (z1.rows == z0.rows && z1.cols == z0.cols ? format_value(z1(t, c))
+                                                          : std::string("a Z of another shape")),
+            "",
+            "Z depends on whether A and S are wanted: the path that skips them (a streaming "
+            "softmax, say) computes something else, or leaves Z unwritten."};
+  return {true, 0, "asked for Z alone (A and S not requested), the plugin returned the same Z", "",
+          ""};
+}
+
 Judgement permutation_equivariant(const CheckSpec& spec, CheckContext& ctx) {
   const RunOutput& base = ctx.subject_run();
   const RunInput& in = ctx.base();
@@ -227,6 +267,12 @@ void register_property_checks(Registry& r) {
          .needs_causal = true,
          .reads = context,
          .judge = causal_no_leak});
+  r.add({.kind = kind,
+         .name = "context_alone",
+         .description = "asked for Z alone (A and S null), the plugin writes neither and returns "
+                        "the same Z",
+         .reads = context,
+         .judge = context_alone});
   r.add({.kind = kind,
          .name = "permutation_equivariant",
          .description = "permuting tokens permutes outputs (no positions)",

@@ -58,6 +58,15 @@ RunOutput run_layers(const RunInput& input,
   return out;
 }
 
+RunOutput Subject::run_context_only(const RunInput& input, Scalar scalar) {
+  RunOutput out = run(input, scalar);
+  for (auto& l : out.layers) {
+    l.result.weights.clear();
+    l.result.scores.clear();
+  }
+  return out;
+}
+
 LayerGradients Subject::backward(const ProblemSpec&, const BackwardSeed&, Scalar) {
   throw Error("run.no_backward", cannot_backward().value_or("no backward pass"));
 }

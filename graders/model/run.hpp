@@ -64,6 +64,10 @@ class Subject {
   virtual std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const = 0;
   // Runs all layers. Faults surface as awb::Error (ids "plugin.*", "run.*", "runner.*").
   virtual RunOutput run(const RunInput& input, Scalar scalar) = 0;
+  // Runs all layers asking for Z alone (A and S not requested: their buffers are null), as awb
+  // run, compare and bench ask; the results hold no weights or scores. The default is run()
+  // without them, for a subject that has no other way.
+  virtual RunOutput run_context_only(const RunInput& input, Scalar scalar);
   // Why this subject has no backward pass, or nothing when it has one.
   virtual std::optional<std::string> cannot_backward() const {
     return "this subject has no backward pass";

@@ -33,6 +33,9 @@ enum class Mistake {
   kBackwardNoScale,         // forgets 1/sqrt(d_k) in the backward (recomputed A, dQ, dK)
   kBackwardTransposedGrad,  // computes dQᵀ·X (the transpose) and copies it into dW's buffer
   kBackwardNoCausalMask,    // recomputes the weights without the causal mask
+  kGradientSignFlip,        // returns every gradient negated (−∂L/∂X, −∂L/∂W)
+  // A contract mistake (the maths is right):
+  kScoresAfterMask,  // S written after the mask: −Inf at the masked entries
 };
 
 // The variant kinds, as bit flags; kKindIds names them in the same order (the ids of the bundled
@@ -48,10 +51,10 @@ inline constexpr std::string_view kKindIds[kKindCount] = {"parameter-free", "qkv
                                                           "causal"};
 inline constexpr unsigned kAllKinds = kParameterFree | kQkv | kMultiHead | kCausal;
 
-// Where a mistake can occur. A causal-mask mistake needs the mask (the causal kind: the other
-// kinds run unmasked exercises); a head-assembly mistake needs several heads and W_o; a scale or
-// Q/K mistake needs projections (parameter-free S = X·Xᵀ is symmetric and unscaled); a
-// weight-gradient mistake needs weights.
+// Where a mistake can occur. A causal-mask mistake, and S written after the mask, need the mask
+// (the causal kind: the other kinds run unmasked exercises); a head-assembly mistake needs several
+// heads and W_o; a scale or Q/K mistake needs projections (parameter-free S = X·Xᵀ is symmetric and
+// unscaled); a weight-gradient mistake needs weights.
 struct MistakeInfo {
   Mistake mistake;
   std::string_view name;  // the mutant's name: plugin org.awb.mutant.<name>, file mutant_<name>
@@ -82,6 +85,8 @@ inline constexpr MistakeInfo kMistakes[] = {
     {Mistake::kBackwardNoScale, "backward-no-scale", kWithWeights},
     {Mistake::kBackwardTransposedGrad, "backward-transposed-weight-grad", kWithWeights},
     {Mistake::kBackwardNoCausalMask, "backward-no-causal-mask", kCausal},
+    {Mistake::kGradientSignFlip, "gradient-sign-flip", kAllKinds},
+    {Mistake::kScoresAfterMask, "scores-after-mask", kCausal},
 };
 
 // The entry for a mutant's name, or nullptr for a name the table does not know.

@@ -123,7 +123,16 @@ void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
     Mat<Scalar> s =
         Scalar(factor) * (mistake == Mistake::kSwapQK ? Mat<Scalar>(kh * qh.transpose())
                                                       : Mat<Scalar>(qh * kh.transpose()));
-    if (r.wants_scores()) r.scores(h) = s;
+    if (r.wants_scores()) {
+      r.scores(h) = s;
+      // The masked scores set to −Inf where the softmax reads them, and S handed over from there.
+      if (mistake == Mistake::kScoresAfterMask && p.causal())
+        for (Eigen::Index t = 0; t + 1 < s.rows(); ++t)
+          r.scores(h)
+              .row(t)
+              .tail(s.cols() - t - 1)
+              .setConstant(-std::numeric_limits<Scalar>::infinity());
+    }
     Mat<Scalar> a;
     softmax_rows(s, a, p.causal());
     if (r.wants_weights()) r.weights(h) = a;
@@ -209,6 +218,17 @@ void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
   weight_grad(xm, dval, g.dw_v());
 }
 
+// Every gradient the backward wrote, negated: the descent direction handed over for the gradient.
+template <class Scalar>
+void flip_signs(const awb::Problem<Scalar>& p, awb::Gradients<Scalar>& g) {
+  g.dx() *= Scalar(-1);
+  if (!p.has_projections()) return;
+  g.dw_q() *= Scalar(-1);
+  g.dw_k() *= Scalar(-1);
+  g.dw_v() *= Scalar(-1);
+  if (p.has_output_projection()) g.dw_o() *= Scalar(-1);
+}
+
 // One variant per kind, each with exactly the capabilities of the bundled plugin of that kind
 // (plugins/parameter_free.cpp, qkv.cpp, multi_head.cpp, causal.cpp), all sharing the body above:
 // the problem says whether there are projections, the host whether the mask is on.
@@ -237,6 +257,7 @@ struct KindMutant {
   void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
                 awb::Gradients<Scalar>& g) {
     ::backward(p, up, g);
+    if (mistake == Mistake::kGradientSignFlip) flip_signs(p, g);
   }
 };
 

@@ -113,6 +113,7 @@ int run_train(const TrainOptions& o) {
     core::write_file_atomic(o.out, core::learned_weights_file(ex, r.layers));
     std::cout << "wrote " << o.out << '\n';
   }
+  if (!r.diagnosis.empty()) std::cout << "diagnosis: " << r.diagnosis << '\n';
   std::cout << (r.succeeded() ? "trained: every success criterion met\n"
                               : "not trained: a success criterion is not met\n");
   return r.succeeded() ? kExitOk : kExitFailed;

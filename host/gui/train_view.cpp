@@ -385,12 +385,15 @@ void TrainView::updateControls() {
   else if (!idle)
     status_->setText(tr("training: step %1 of %2%3").arg(taken_).arg(steps).arg(loss));
   else if (done && outcome_)
-    status_->setText(tr("step %1 of %2%3: %4")
+    status_->setText(tr("step %1 of %2%3: %4%5")
                          .arg(taken_)
                          .arg(steps)
                          .arg(loss)
                          .arg(outcome_->succeeded() ? tr("trained, every success criterion met")
-                                                    : tr("not trained, a criterion is not met")));
+                                                    : tr("not trained, a criterion is not met"))
+                         .arg(outcome_->diagnosis.empty()
+                                  ? QString()
+                                  : "; " + QString::fromStdString(outcome_->diagnosis)));
   else if (taken_ > 0)
     status_->setText(tr("paused after %1 of %2 steps%3").arg(taken_).arg(steps).arg(loss));
   else

@@ -21,9 +21,9 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
   > "$work/first.out" 2>&1 || fail "the batch exited $?: $(tail -3 "$work/first.out")"
 roster="$work/results/roster.csv"
 cat "$roster"
-# The roster counts every check (41), not only those the default student view shows (34).
-grep -q '^alice,0,0,0,0,0,41,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/41)"
-grep -q 'TODO: write the scores S' "$work/results/gradescope/alice.json" ||
+# The roster counts every check (42), not only those the default student view shows (35).
+grep -q '^alice,0,0,0,0,0,42,0,0,graded,' "$roster" || fail "alice's starter was not graded (0/42)"
+grep -q 'TODO left in the starter: write the scores S' "$work/results/gradescope/alice.json" ||
   fail "alice's feedback does not name the step to write"
 grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"
 grep -q '^bob,0,0,0,0,0,41,0,0,not gradable,"\?not gradable: build failed: the build step failed' \

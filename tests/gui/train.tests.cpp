@@ -265,6 +265,25 @@ TEST_CASE("train view: an untrusted plugin trains in a runner that ends with eac
   CHECK(tv->startButton()->isEnabled());
 }
 
+TEST_CASE("train view: a loss that runs uphill is diagnosed in the status line", "[gui][train]") {
+  // The mutant whose backward returns every gradient negated (beside divide-by-sum's file, as a
+  // submission): Adam climbs the loss.
+  const auto sign_flip =
+      std::filesystem::path(AWB_TEST_MUTANT).parent_path() / "mutant_gradient_sign_flip.so";
+  gui::Session session({AWB_TEST_PLUGIN_DIR, QString::fromStdString(sign_flip.string())},
+                       {AWB_TEST_EXERCISE_DIR}, gui::Session::Memory::kThisRunOnly);
+  TrainWindow tw("previous-token", "org.awb.mutant.gradient-sign-flip:causal", session);
+  gui::TrainView* tv = tw.view();
+  REQUIRE(tv->whyNot().isEmpty());
+  tv->start();
+  REQUIRE(test::wait_for([&] { return !tv->busy(); }));
+  INFO(tv->statusLabel()->text().toStdString());
+  CHECK(
+      tv->statusLabel()->text().contains("not trained, a criterion is not met; the loss rose "
+                                         "over 200 steps"));
+  CHECK(tv->statusLabel()->text().contains("the gradient's sign is likely flipped"));
+}
+
 TEST_CASE("awb-gui --view train --screenshot renders a finished run", "[gui][train][screenshot]") {
   const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/train-resolve-it.png");
   QFile::remove(file);

@@ -20,10 +20,10 @@ for row in good null_deref sleep fork_bomb static_ctor_crash forged_frame stdout
            huge_allocation read_passwd buggy nothing; do
   grep -q "^$row" "$csv" || fail "no row for $row in grades.csv"
 done
-grep -q '^good,12,12,12' "$csv" || fail "the good submission did not get full marks"
-grep -q '^nothing,0,0,12,not gradable,"\?not gradable: discover: no plugin file' "$csv" ||
+grep -q '^good,13,13,13' "$csv" || fail "the good submission did not get full marks"
+grep -q '^nothing,0,0,13,not gradable,"\?not gradable: discover: no plugin file' "$csv" ||
   fail "no reason for 'nothing'"
-grep -q '^static_ctor_crash,0,0,12,not gradable,"\?not gradable: .*crashed: SIGSEGV' "$csv" ||
+grep -q '^static_ctor_crash,0,0,13,not gradable,"\?not gradable: .*crashed: SIGSEGV' "$csv" ||
   fail "no reason for the crash on load"
 for reason in 'crashed: SIGSEGV' 'wall-clock limit of 2 s exceeded' 'forbidden system call: clone' \
               'forged frame' 'printed more than' 'ran out of memory' 'Permission denied'; do

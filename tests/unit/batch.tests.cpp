@@ -442,9 +442,9 @@ TEST_CASE("batch: below limited, a submission awb died on twice is not graded a 
   CHECK(summary.not_gradable == 1);
   const std::string csv = slurp(results / "grades.csv");
   INFO(csv);
-  CHECK_THAT(csv, Catch::Contains("bob,0,0,12,not gradable,not gradable: awb itself was stopped "
+  CHECK_THAT(csv, Catch::Contains("bob,0,0,13,not gradable,not gradable: awb itself was stopped "
                                   "twice while grading this submission"));
-  CHECK_THAT(csv, Catch::Contains("alice,12,12,12"));
+  CHECK_THAT(csv, Catch::Contains("alice,13,13,13"));
   // alice's start was marked before she was graded; the marks never reach a report.
   bool alice_marked = false;
   for (const auto& r : core::read_journal(results / "journal.jsonl").records)

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "core/exercises/exercise.hpp"
@@ -107,7 +108,9 @@ TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[
                                              "missing its −a·(a·g) term",
                                              "1/sqrt(d_k) was forgotten in the backward",
                                              "transpose of the right gradient",
-                                             "recomputes the scores without the causal mask"};
+                                             "recomputes the scores without the causal mask",
+                                             "has the wrong sign",
+                                             "the scores were written after the mask"};
   // Loaded here (trusted) rather than in runners: this test is about diagnosis, not isolation
   // (the runner's gradient checks are the next test's).
   core::LoadPolicy trusted;
@@ -130,6 +133,93 @@ TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[
     INFO(stem << " should be diagnosed with \"" << words << "\"");
     CHECK(named);
   }
+}
+
+namespace {
+
+// Every check of every variant of the plugin in `file` on every softmax exercise, loaded as
+// `policy` says: "variant/exercise" with the check's result.
+std::vector<std::pair<std::string, grade::CheckResult>> all_checks(
+    const std::filesystem::path& file, const core::LoadPolicy& policy) {
+  const core::Catalog cat = core::load_catalog({file}, policy);
+  REQUIRE(cat.failures.empty());
+  REQUIRE(cat.plugins.size() == 1);
+  std::vector<std::pair<std::string, grade::CheckResult>> out;
+  const auto& plugin = cat.plugins[0];
+  for (const auto& variant : plugin.variants) {
+    const auto report = core::grade_variant({&plugin, &variant}, exercises_of(Family::kSoftmax));
+    for (const auto& ex : report.exercises)
+      for (const auto& c : ex.checks) out.emplace_back(variant.id + "/" + ex.exercise_id, c);
+  }
+  return out;
+}
+
+core::LoadPolicy trusted_policy() {
+  core::LoadPolicy trusted;
+  trusted.trust_all = true;
+  return trusted;
+}
+
+}  // namespace
+
+TEST_CASE("a backward with every gradient negated is named in every gradient check it fails",
+          "[grader][mutant][diagnosis]") {
+  const auto checks =
+      all_checks(std::filesystem::path(AWB_TEST_MUTANT_DIR) / "mutant_gradient_sign_flip.so",
+                 trusted_policy());
+  size_t gradient = 0;
+  for (const auto& [where, c] : checks) {
+    INFO(where << " " << c.id << ": " << c.summary << " / " << c.diagnosis);
+    if (c.kind != grade::CheckKind::kGradient) {
+      CHECK(c.status != grade::Status::kFailed);  // the forward is right
+      continue;
+    }
+    if (c.status == grade::Status::kNotRun) continue;
+    ++gradient;
+    CHECK(c.status == grade::Status::kFailed);
+    CHECK(c.diagnosis.find("has the wrong sign: each is exactly −1 times the right one") !=
+          std::string::npos);
+  }
+  CHECK(gradient >= 4);  // every kind's gradient checks
+}
+
+TEST_CASE("S written after the mask is named wherever it costs points",
+          "[grader][mutant][diagnosis]") {
+  const auto checks = all_checks(
+      std::filesystem::path(AWB_TEST_MUTANT_DIR) / "mutant_scores_after_mask.so", trusted_policy());
+  size_t failed = 0;
+  for (const auto& [where, c] : checks) {
+    if (c.status != grade::Status::kFailed) continue;
+    INFO(where << " " << c.id << ": " << c.summary << " / " << c.diagnosis);
+    ++failed;
+    CHECK(c.diagnosis.find("S holds -Inf at every masked entry") != std::string::npos);
+    CHECK(c.diagnosis.find("the scores were written after the mask") != std::string::npos);
+  }
+  CHECK(failed >= 3);  // reference checks on S, and the f32 finite probe
+}
+
+TEST_CASE("a plugin that writes A or S though not asked fails context_alone, named",
+          "[grader][contract]") {
+  // Graded as a submission, in awb-runner: a write through the null pointer crashes there.
+  const auto checks =
+      all_checks(std::filesystem::path(AWB_TEST_CONTRACT_DIR) / "writes_weights_unasked.so", {});
+  std::map<std::string, std::string> alone;  // variant -> the check's summary
+  for (const auto& [where, c] : checks) {
+    INFO(where << " " << c.id << ": " << c.summary);
+    if (where.find("/journey") == std::string::npos) continue;  // parameter-free: journey only
+    if (c.name != "context_alone") {
+      CHECK((c.status == grade::Status::kPassed || c.status == grade::Status::kNotRun));
+      continue;
+    }
+    CHECK(c.status == grade::Status::kFailed);
+    CHECK(c.diagnosis.find("writes A or S although the host did not ask for them") !=
+          std::string::npos);
+    alone[where.substr(0, where.find('/'))] = c.summary;
+  }
+  REQUIRE(alone.size() == 2);
+  // plugin.hpp's view refuses the write; the raw pointer write crashes the runner.
+  CHECK(alone["checked"].find("(S) was not requested") != std::string::npos);
+  CHECK(alone["raw"].find("crashed") != std::string::npos);
 }
 
 namespace {

@@ -62,7 +62,7 @@ std::vector<CheckSpec> all_checks() {
     out.push_back(predicate_spec(p));
   out.back().tolerance.atol = 1e9;  // scores_symmetric: any finite S would pass
   for (const char* p : {"rows_sum_to_one", "finite", "shape", "masked_zero", "deterministic",
-                        "causal_no_leak", "permutation_equivariant"})
+                        "causal_no_leak", "context_alone", "permutation_equivariant"})
     out.push_back(property(p));
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -74,6 +75,7 @@ TEST_CASE("training resolve-it through the qkv plugin meets its criteria", "[tra
   CHECK(r.final_loss < *ex.train->loss_below);
   REQUIRE(r.success_checks.checks.size() == 2);
   CHECK(r.succeeded());
+  CHECK(r.diagnosis.empty());
 
   SECTION("the learned weights load back into the exercise") {
     std::ifstream in(ex.file);
@@ -99,6 +101,42 @@ TEST_CASE("training previous-token through the causal plugin meets its criteria"
   const core::TrainOutcome r = core::train(ex, subject);
   INFO("final loss " << r.final_loss);
   CHECK(r.succeeded());
+  CHECK(r.diagnosis.empty());
+}
+
+TEST_CASE("a loss that runs uphill is diagnosed: the gradient's sign", "[train][diagnosis]") {
+  // The shipped mutant whose backward returns every gradient negated: Adam climbs the loss.
+  core::LoadPolicy trusted;
+  trusted.trust_all = true;
+  const core::Catalog cat = core::load_catalog(
+      {std::filesystem::path(AWB_TEST_MUTANT_DIR) / "mutant_gradient_sign_flip.so"}, trusted);
+  REQUIRE(cat.failures.empty());
+  core::VariantSubject subject(core::find_variant(cat, "causal"), {});
+  core::Exercise ex = bundled("previous-token");
+  ex.train->steps = 20;
+  const core::TrainOutcome r = core::train(ex, subject);
+  INFO("trace from " << r.trace.front().second << " to " << r.final_loss);
+  CHECK(r.final_loss > r.trace.front().second);
+  CHECK_FALSE(r.succeeded());
+  CHECK(r.diagnosis.find("the loss rose over 20 steps (from ") == 0);
+  CHECK(r.diagnosis.find("the gradient's sign is likely flipped") != std::string::npos);
+}
+
+TEST_CASE("the loss's course names a climb, not a descent or noise", "[train][diagnosis]") {
+  auto course = [](std::initializer_list<double> losses) {
+    core::LossCourse c;
+    for (double l : losses) c.add(l);
+    return c.diagnosis();
+  };
+  CHECK(course({1, 1.1, 1.2, 1.3}) ==
+        "the loss rose over 3 steps (from 1 to 1.3): the gradient's sign is likely flipped. The "
+        "optimiser steps against the gradient the backward returns, so that must be +∂L/∂W; the "
+        "exercises' gradient checks name a negated one.");
+  CHECK(course({1, 1.1, 1.2}).empty());  // too few steps to tell
+  CHECK(course({1, 0.9, 0.8, 0.7}).empty());
+  CHECK(course({1, 1.2, 0.9, 1.1, 0.8, 1.0}).empty());  // up and down: noise
+  // One fall in ten steps still climbs.
+  CHECK(course({1, 2, 3, 4, 5, 4.5, 6, 7, 8, 9, 10}).find("the loss rose over 9 of 10 steps") == 0);
 }
 
 TEST_CASE("a Trainer stepped by hand is train(): the same losses, weights and criteria",

@@ -7,6 +7,7 @@
 
 #include "graders/model/abi_buffers.hpp"
 #include "graders/model/error.hpp"
+#include "graders/model/plugin_status.hpp"
 #include "runner/protocol.hpp"
 
 namespace awb::core {
@@ -41,22 +42,6 @@ ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const Forwar
 
 }  // namespace
 
-const char* to_string(awb_status status) {
-  switch (status) {
-    case AWB_OK:
-      return "ok";
-    case AWB_ERR_INVALID_ARGUMENT:
-      return "invalid-argument";
-    case AWB_ERR_UNSUPPORTED:
-      return "unsupported";
-    case AWB_ERR_OUT_OF_MEMORY:
-      return "out-of-memory";
-    case AWB_ERR_INTERNAL:
-      return "internal";
-  }
-  return "unknown-status";
-}
-
 ForwardResult run_forward(const RawForward& fn, const ProblemSpec& problem,
                           const ForwardOptions& options) {
   if (options.scalar == Scalar::kF64) return run_typed<double>(fn, problem, options);
@@ -79,8 +64,7 @@ VariantInstance::VariantInstance(std::shared_ptr<const Library> library, const V
   std::array<char, kErrorCapacity> err{};
   const awb_status st = variant_.raw->create(variant_.raw, &instance_, err.data(), err.size());
   if (st != AWB_OK)
-    throw Error("plugin.create_failed", variant_.id,
-                std::string(to_string(st)) + ": " + message_from(err));
+    throw Error("plugin.create_failed", variant_.id, plugin_status_message(st, message_from(err)));
   backward_ = runner::backward_extension(variant_.raw);
   cost_ = runner::cost_extension(variant_.raw);
 }
@@ -92,8 +76,7 @@ void VariantInstance::forward(const awb_problem& problem, awb_results& results) 
   const awb_status st =
       variant_.raw->forward(instance_, &problem, &results, err.data(), err.size());
   if (st != AWB_OK)
-    throw Error("plugin.forward_failed", variant_.id,
-                std::string(to_string(st)) + ": " + message_from(err));
+    throw Error("plugin.forward_failed", variant_.id, plugin_status_message(st, message_from(err)));
 }
 
 RawForward VariantInstance::as_raw() {
@@ -109,7 +92,7 @@ void VariantInstance::backward(const awb_problem& problem, const awb_results& fo
       backward_->backward(instance_, &problem, &forward, &dz, da, &grads, err.data(), err.size());
   if (st != AWB_OK)
     throw Error("plugin.backward_failed", variant_.id,
-                std::string(to_string(st)) + ": " + message_from(err));
+                plugin_status_message(st, message_from(err)));
 }
 
 std::optional<awb_cost> VariantInstance::cost(const awb_problem& problem,
@@ -120,8 +103,7 @@ std::optional<awb_cost> VariantInstance::cost(const awb_problem& problem,
   const awb_status st =
       cost_->cost(variant_.raw, &problem, writes_weights ? 1 : 0, &c, err.data(), err.size());
   if (st != AWB_OK)
-    throw Error("plugin.cost_failed", variant_.id,
-                std::string(to_string(st)) + ": " + message_from(err));
+    throw Error("plugin.cost_failed", variant_.id, plugin_status_message(st, message_from(err)));
   return c;
 }
 

@@ -58,7 +58,8 @@ class VariantInstance {
   VariantInstance(const VariantInstance&) = delete;
   VariantInstance& operator=(const VariantInstance&) = delete;
 
-  // Throws awb::Error("plugin.forward_failed") with the status and the plugin's message.
+  // Throws awb::Error("plugin.forward_failed") with the status in words and the plugin's message
+  // (plugin_status_message).
   void forward(const awb_problem& problem, awb_results& results);
   RawForward as_raw();
   // Whether the variant exports the backward extension.
@@ -79,8 +80,6 @@ class VariantInstance {
   const awb_backward_ext* backward_ = nullptr;
   const awb_cost_ext* cost_ = nullptr;
 };
-
-const char* to_string(awb_status status);
 
 }  // namespace awb::core
 

@@ -15,10 +15,11 @@ std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabiliti
 }
 
 RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar,
-                     const RawForward& fn, const ParamBinding& params) {
+                     const RawForward& fn, const ParamBinding& params, bool context_only) {
   ForwardOptions options;
   options.scalar = scalar;
   options.params = params;
+  options.want_weights = options.want_scores = !context_only;
   return run_layers(input, [&](const ProblemSpec& p) {
     validate(p);
     const auto fitted = adapt(p, capabilities, scalar, Fit::kStrict);
@@ -53,6 +54,10 @@ RunOutput VariantSubject::run(const RunInput& input, Scalar scalar) {
   return run_fitted(input, capabilities_, scalar, session_->as_raw(), params_);
 }
 
+RunOutput VariantSubject::run_context_only(const RunInput& input, Scalar scalar) {
+  return run_fitted(input, capabilities_, scalar, session_->as_raw(), params_, true);
+}
+
 std::optional<std::string> VariantSubject::cannot_backward() const {
   return session_->cannot_backward();
 }
@@ -72,6 +77,12 @@ RunOutput ReferenceSubject::run(const RunInput& input, Scalar scalar) {
   const Family family = input.params.family;
   return run_fitted(input, capabilities_, scalar, reference_forward(capabilities_, family),
                     reference_params(family));
+}
+
+RunOutput ReferenceSubject::run_context_only(const RunInput& input, Scalar scalar) {
+  const Family family = input.params.family;
+  return run_fitted(input, capabilities_, scalar, reference_forward(capabilities_, family),
+                    reference_params(family), true);
 }
 
 LayerGradients ReferenceSubject::backward(const ProblemSpec& problem, const BackwardSeed& upstream,

@@ -22,6 +22,7 @@ class VariantSubject : public Subject {
   VariantSubject(const VariantRef& ref, const SessionOptions& options);
   std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
   RunOutput run(const RunInput& input, Scalar scalar) override;
+  RunOutput run_context_only(const RunInput& input, Scalar scalar) override;
   VariantSession& session() { return *session_; }
   std::optional<std::string> cannot_backward() const override;
   LayerGradients backward(const ProblemSpec& problem, const BackwardSeed& upstream,
@@ -39,6 +40,7 @@ class ReferenceSubject : public Subject {
   explicit ReferenceSubject(uint64_t capabilities) : capabilities_(capabilities) {}
   std::optional<std::string> cannot_run(const RunInput& input, Scalar scalar) const override;
   RunOutput run(const RunInput& input, Scalar scalar) override;
+  RunOutput run_context_only(const RunInput& input, Scalar scalar) override;
   std::optional<std::string> cannot_backward() const override { return std::nullopt; }
   LayerGradients backward(const ProblemSpec& problem, const BackwardSeed& upstream,
                           Scalar scalar) override;
@@ -50,9 +52,11 @@ class ReferenceSubject : public Subject {
 // Fits every layer of `input` to `capabilities`; the first refusal's reason, or nothing.
 std::optional<std::string> fit_reason(const RunInput& input, uint64_t capabilities, Scalar scalar);
 
-// Runs all layers through `fn`, each layer's problem fitted strictly to `capabilities`.
+// Runs all layers through `fn`, each layer's problem fitted strictly to `capabilities`; A and S
+// are requested unless `context_only`.
 RunOutput run_fitted(const RunInput& input, uint64_t capabilities, Scalar scalar,
-                     const RawForward& fn, const ParamBinding& params = {});
+                     const RawForward& fn, const ParamBinding& params = {},
+                     bool context_only = false);
 
 // One layer's backward: the problem fitted strictly, its forward run through `forward` (A and S
 // kept), then `backward` given those results.

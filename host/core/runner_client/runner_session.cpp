@@ -14,6 +14,7 @@
 #include "core/runner_client/runner_process.hpp"
 #include "core/runner_client/runner_zygote.hpp"
 #include "graders/model/error.hpp"
+#include "graders/model/plugin_status.hpp"
 
 namespace awb::core {
 
@@ -204,7 +205,7 @@ void RunnerProcess::raise_for_status(const runner::ResultHead& head, const char*
                     (head.message.empty() ? "" : " (" + head.message + ")"));
   if (head.status != AWB_OK)
     throw Error(head.message.starts_with("create() failed") ? "plugin.create_failed" : failed_id,
-                std::string("status ") + std::to_string(head.status) + ": " + head.message);
+                plugin_status_message(head.status, head.message));
 }
 
 void RunnerProcess::forward(uint32_t variant, const awb_problem& problem, awb_results& results) {

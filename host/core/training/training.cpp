@@ -115,6 +115,25 @@ LossAndGradients loss_and_gradients(const Exercise& ex, const std::vector<LayerW
   return out;
 }
 
+void LossCourse::add(double loss) {
+  if (losses_ == 0) first_ = loss;
+  if (losses_ > 0 && loss > last_) ++rises_;
+  last_ = loss;
+  ++losses_;
+}
+
+std::string LossCourse::diagnosis() const {
+  const int steps = losses_ - 1;  // the changes between the losses seen
+  if (rises_ < 3 || 10 * rises_ < 9 * steps || !(last_ > first_)) return "";
+  char from_to[64];
+  std::snprintf(from_to, sizeof from_to, "from %.6g to %.6g", first_, last_);
+  return "the loss rose over " + std::to_string(rises_) +
+         (rises_ == steps ? " steps" : " of " + std::to_string(steps) + " steps") + " (" + from_to +
+         "): the gradient's sign is likely flipped. The optimiser steps against the gradient "
+         "the backward returns, so that must be +∂L/∂W; the exercises' gradient checks name a "
+         "negated one.";
+}
+
 bool TrainOutcome::succeeded() const {
   if (!loss_met) return false;
   for (const auto& c : success_checks.checks)
@@ -130,9 +149,13 @@ Trainer::Trainer(Exercise ex) : ex_(std::move(ex)) {
 double Trainer::advance(Subject& subject) {
   const TrainSpec& spec = *ex_.train;
   const LossAndGradients lg = loss_and_gradients(ex_, layers_, subject);
-  if (!std::isfinite(lg.loss))
+  if (!std::isfinite(lg.loss)) {
+    const std::string why = course_.diagnosis();
     throw Error("train.diverged", ex_.id,
-                "the loss is not finite at step " + std::to_string(step_));
+                "the loss is not finite at step " + std::to_string(step_) +
+                    (why.empty() ? "" : "; before that " + why));
+  }
+  course_.add(lg.loss);
   for (size_t l = 0; l < layers_.size(); ++l)
     for (int j = 0; j < 4; ++j) {
       const auto& g = slot(lg.grads[l], j);
@@ -164,6 +187,9 @@ TrainOutcome Trainer::outcome(Subject& subject) const {
   TrainOutcome out;
   out.layers = layers_;
   out.final_loss = loss_and_gradients(ex_, layers_, subject).loss;
+  LossCourse course = course_;
+  if (std::isfinite(out.final_loss)) course.add(out.final_loss);
+  out.diagnosis = course.diagnosis();
   if (spec.loss_below) out.loss_met = out.final_loss < *spec.loss_below;
   Exercise trained = ex_;
   trained.layers = layers_;

@@ -51,7 +51,24 @@ struct TrainOutcome {
   bool loss_met = true;                  // loss_below, when the exercise sets one
   grade::ExerciseReport success_checks;  // the success checks graded with the learned weights
   std::vector<TargetAttention> targets;  // per train target, in order, with the learned weights
+  // What the loss's course suggests went wrong ("the loss rose over 200 steps: ..."), or "".
+  std::string diagnosis;
   bool succeeded() const;
+};
+
+// The loss's course, one step at a time: whether it runs uphill, as descent with a gradient of
+// the wrong sign does.
+class LossCourse {
+ public:
+  void add(double loss);
+  // "the loss rose over N steps (from a to b): the gradient's sign is likely flipped ..." when
+  // it rose at nine steps in ten or more, at least 3 of them, and ended above where it began;
+  // "" otherwise. A descent on a right gradient falls at most of its first steps.
+  std::string diagnosis() const;
+
+ private:
+  double first_ = 0, last_ = 0;
+  int losses_ = 0, rises_ = 0;
 };
 
 // The training loop, one optimiser step per advance(). train() drives it to the end; a front end
@@ -71,11 +88,13 @@ class Trainer {
 
   // One step: the loss and gradients at the current weights, then the optimiser's update.
   // Returns that loss (the loss of step `step()` before the call). Throws
-  // awb::Error("train.diverged") when it is not finite; subject faults as their awb::Error.
+  // awb::Error("train.diverged") when it is not finite (with the course's diagnosis when it ran
+  // uphill until then); subject faults as their awb::Error.
   double advance(Subject& subject);
 
   // The success criteria judged at the current weights, as train() reports them at the end:
-  // the loss there, loss_below, the success checks and the targets' attention (no trace).
+  // the loss there, loss_below, the success checks, the targets' attention and the diagnosis of
+  // the loss's course so far (no trace).
   TrainOutcome outcome(Subject& subject) const;
 
  private:
@@ -85,6 +104,7 @@ class Trainer {
   // moments (Adam).
   std::map<std::pair<size_t, int>, std::pair<Matrix, Matrix>> state_;
   int step_ = 0;
+  LossCourse course_;
 };
 
 // Runs the exercise's train section on `subject` (f64) with a Trainer. `on_step(step, loss)` is
