@@ -26,7 +26,7 @@ grep -q '^alice,0,0,0,0,0,42,0,0,graded,' "$roster" || fail "alice's starter was
 grep -q 'TODO left in the starter: write the scores S' "$work/results/gradescope/alice.json" ||
   fail "alice's feedback does not name the step to write"
 grep -q '^carol,.*,graded,' "$roster" || fail "carol's plugin was not graded"
-grep -q '^bob,0,0,0,0,0,41,0,0,not gradable,"\?not gradable: build failed: the build step failed' \
+grep -q '^bob,0,0,0,0,0,42,0,0,not gradable,"\?not gradable: build failed: the build step failed' \
   "$roster" || fail "bob is not 'not gradable: build failed'"
 grep -q 'src/student_attention.cpp:[0-9]*:[0-9]*: error:' "$work/results/gradescope/bob.json" ||
   fail "bob's feedback lacks the compiler's error"
