@@ -109,6 +109,10 @@ LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& p
   if (d.struct_size < kRequired)
     return fail(LoadStage::kDescriptor, "descriptor struct_size " + std::to_string(d.struct_size) +
                                             " does not cover the required fields");
+  if (!d.unreadable.empty())
+    return fail(LoadStage::kDescriptor, d.unreadable +
+                                            " is not a string: not readable up to a NUL within "
+                                            "4096 bytes (unterminated?)");
   if (!valid_plugin_id(d.id.c_str()))
     return fail(LoadStage::kDescriptor,
                 "plugin id '" + d.id + "' is not reverse-DNS ([a-z0-9._-], with a dot)");
