@@ -195,9 +195,15 @@ bool apply_filter(std::string& why) {
   return rc == 0;
 }
 
+// How a step ended: its wait status, and the CPU time it took (with what it waited for).
+struct StepEnd {
+  int status = -1;
+  double cpu_seconds = 0;
+};
+
 // Runs one step and reaps every process that comes to us meanwhile (in its own PID namespace the
-// builder's child is their init). Returns the step's wait status.
-int run_step(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+// builder's child is their init).
+StepEnd run_step(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   std::string line = "==";
   for (const auto& a : args) line += " " + a;
   say(line);
@@ -208,27 +214,46 @@ int run_step(const std::vector<std::string>& args, const std::vector<std::string
   argv.push_back(nullptr);
   envp.push_back(nullptr);
   const pid_t pid = ::fork();
-  if (pid < 0) return -1;
+  if (pid < 0) return {};
   if (pid == 0) {
     ::execvpe(argv[0], argv.data(), envp.data());
     say(std::string("cannot start ") + argv[0] + ": " + std::strerror(errno));
     ::_exit(127);
   }
   for (;;) {
-    int status = 0;
-    const pid_t done = ::waitpid(-1, &status, 0);
-    if (done == pid) return status;
-    if (done < 0 && errno != EINTR) return -1;
+    StepEnd end;
+    rusage used{};
+    const pid_t done = ::wait4(-1, &end.status, 0, &used);
+    if (done == pid) {
+      end.cpu_seconds = static_cast<double>(used.ru_utime.tv_sec + used.ru_stime.tv_sec) +
+                        static_cast<double>(used.ru_utime.tv_usec + used.ru_stime.tv_usec) * 1e-6;
+      return end;
+    }
+    if (done < 0 && errno != EINTR) return {};
   }
 }
 
-std::string describe(int status) {
+// Why a step ended, in words. The CPU limit (RLIMIT_CPU, `cpu_limit` s) sends SIGXCPU, then
+// SIGKILL a second later: a SIGKILL before the process had used that much CPU came from a
+// process of the build itself (kill -9), not from a limit.
+std::string describe(const StepEnd& end, double cpu_limit) {
+  const int status = end.status;
   if (status < 0) return "could not be started";
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
-    return std::string("was killed by signal ") + std::to_string(sig) +
-           (sig == SIGXCPU || sig == SIGKILL ? " (the CPU limit of a build process?)" : "");
+    const std::string limit =
+        "the CPU limit of a build process (" + std::to_string(std::lround(cpu_limit)) + " s)";
+    if (sig == SIGXCPU) return "was stopped by " + limit;
+    if (sig == SIGKILL && end.cpu_seconds >= std::floor(cpu_limit))
+      return "was killed (SIGKILL) at " + limit;
+    const char* name = sigabbrev_np(sig);
+    return std::string("was killed by signal ") + std::to_string(sig) + " (SIG" +
+           (name ? name : "?") + ")" +
+           (sig == SIGKILL
+                ? " sent by a process of the build (kill -9?) after " +
+                      std::to_string(std::lround(end.cpu_seconds)) + " s of CPU: not a limit"
+                : "");
   }
   return "ended oddly";
 }
@@ -251,9 +276,11 @@ std::string describe(int status) {
       {"cmake", "--build", binary, "--parallel", std::to_string(c.jobs)}};
   const char* names[] = {"configure", "build"};
   for (size_t i = 0; i < steps.size(); ++i) {
-    const int status = run_step(steps[i], env);
+    const StepEnd end = run_step(steps[i], env);
+    const int status = end.status;
     if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      say(std::string("the ") + names[i] + " step failed (cmake " + describe(status) + ")");
+      say(std::string("the ") + names[i] + " step failed (cmake " + describe(end, c.cpu_seconds) +
+          ")");
       ::_exit(awb::builder::kStepFailed);
     }
   }
@@ -332,6 +359,6 @@ int main(int argc, char** argv) {
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  say("the build " + describe(status));
+  say("the build " + describe({status, 0}, c.cpu_seconds));
   return awb::builder::kStepFailed;
 }

@@ -54,6 +54,9 @@ std::vector<core::VariantRef> pick_variants(const core::Catalog& cat, const std:
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(spec, ec)) return {core::find_variant(cat, spec)};
+  if (core::links_into_bundled(spec))
+    throw Error("plugin.load_failed", spec,
+                std::string("not gradable: ") + core::kBundledLinkRefusal);
   const fs::path target = fs::weakly_canonical(spec, ec);
   auto here = [&](const fs::path& file) {
     const fs::path f = fs::weakly_canonical(fs::absolute(file, ec), ec);

@@ -9,6 +9,7 @@ core::SessionOptions IsolationFlags::session() const {
   core::SessionOptions so;
   so.runner.level = *runner::parse_isolation(isolation);
   so.minimum = *runner::parse_isolation(min_isolation);
+  so.runner.minimum = so.minimum;
   if (cpu_seconds) so.runner.limits.cpu_seconds = *cpu_seconds;
   if (wall_seconds) so.runner.limits.wall_seconds = *wall_seconds;
   if (memory_mb) so.runner.limits.memory_mb = *memory_mb;

@@ -22,6 +22,7 @@ namespace option {
 inline constexpr const char* kPlugin = "--plugin";           // the plugin file (required)
 inline constexpr const char* kScratch = "--scratch";         // the writable folder (required)
 inline constexpr const char* kLevel = "--level";             // process | limited | confined
+inline constexpr const char* kMinLevel = "--min-level";      // below it, nothing is loaded
 inline constexpr const char* kParent = "--parent";           // pid that must stay its parent
 inline constexpr const char* kUid = "--uid";                 // as root: the uid to drop to
 inline constexpr const char* kCpuSeconds = "--cpu-seconds";  // the session's CPU rlimit

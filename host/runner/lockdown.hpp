@@ -15,6 +15,7 @@ namespace awb::runner {
 
 struct LockdownConfig {
   Isolation target = Isolation::kConfined;  // stop after this level
+  Isolation minimum = Isolation::kProcess;  // below it the plugin is not loaded at all
   pid_t parent = 0;                         // exit at once if the parent is not this process
   double cpu_seconds = 10;                  // soft limit; the hard limit is one second above
   int64_t memory_mb = 1024;                 // address space; 0 = no limit (sanitizer builds)

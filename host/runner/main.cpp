@@ -38,7 +38,8 @@ static_assert(kRequestFd == 3 && kResultFd == 4 && kSharedFd == 5,
   std::fprintf(stderr,
                "awb-runner: %s\n"
                "usage: awb-runner --plugin FILE --scratch DIR [--level process|limited|confined]\n"
-               "                  [--parent PID] [--uid UID] [--cpu-seconds S] [--memory-mb N]\n"
+               "                  [--min-level LEVEL] [--parent PID] [--uid UID]\n"
+               "                  [--cpu-seconds S] [--memory-mb N]\n"
                "                  [--file-mb N] [--open-files N]\n"
                "       awb-runner --zygote FD --parent PID\n"
                "Started by awb with its request pipe on fd 3, its result pipe on fd 4 and,\n"
@@ -96,6 +97,10 @@ int run_runner(int argc, char** argv) {
       const auto level = awb::runner::parse_isolation(value);
       if (!level || *level == awb::runner::Isolation::kInProcess) usage("unknown --level");
       config.target = *level;
+    } else if (flag == option::kMinLevel) {
+      const auto level = awb::runner::parse_isolation(value);
+      if (!level || *level == awb::runner::Isolation::kInProcess) usage("unknown --min-level");
+      config.minimum = *level;
     } else if (flag == option::kParent) {
       config.parent = number<pid_t>(flag, value);
     } else if (flag == option::kUid) {
@@ -136,6 +141,21 @@ int run_runner(int argc, char** argv) {
   // Mapped before lockdown and its descriptor closed: the plugin finds no descriptor to it.
   const awb::runner::SharedRegion region = awb::runner::SharedRegion::adopt(kSharedFd);
   const awb::runner::LockdownReport report = awb::runner::lock_down(config);
+  // The level is fixed here, before any plugin code runs (its static constructors run inside
+  // dlopen): below the minimum the plugin is never loaded, and the host hears why.
+  if (report.reached < config.minimum) {
+    std::string notes;
+    for (const auto& n : report.notes) notes += (notes.empty() ? "" : "; ") + n;
+    awb::runner::LoadFailed refused{
+        "isolation",
+        std::string("the runner reached isolation '") + awb::runner::to_string(report.reached) +
+            "', below the required '" + awb::runner::to_string(config.minimum) +
+            "': the plugin was not loaded",
+        notes};
+    awb::wire::send_frame(kResultFd, awb::wire::Type::kLoadFailed, 0, 0,
+                          awb::runner::encode(refused));
+    return 0;
+  }
   if (plugin_fd < 0) {
     awb::runner::LoadFailed failure{"open", "cannot open the plugin file",
                                     std::strerror(open_errno)};

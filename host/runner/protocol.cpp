@@ -1,8 +1,11 @@
 // protocol.cpp: encoding and defensive decoding of runner messages.
 #include "runner/protocol.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -14,7 +17,25 @@ namespace {
 constexpr size_t kMaxString = 4096;
 constexpr int64_t kMaxElements = int64_t{1} << 31;
 
+// A string of the host's own, as far as kMaxString.
 std::string bounded(const char* s) { return s ? std::string(s, ::strnlen(s, kMaxString)) : ""; }
+
+// One of the plugin's strings, read without trusting where it ends: the kernel looks first
+// (access(2) copies a path from memory and answers EFAULT where that memory cannot be read), and
+// only then is it scanned, no further than kMaxString bytes. A string that is not readable up
+// to a NUL within them (one left unterminated at the end of a mapping read on into unmapped
+// memory: SIGSEGV in the reader) sets `unreadable` to `field`, when it holds nothing yet.
+std::string plugin_string(const char* s, std::string& unreadable, const std::string& field) {
+  if (!s) return "";
+  errno = 0;
+  const bool faulted = ::access(s, F_OK) != 0 && errno == EFAULT;
+  const size_t n = faulted ? kMaxString : ::strnlen(s, kMaxString);
+  if (n == kMaxString) {
+    if (unreadable.empty()) unreadable = field;
+    return "";
+  }
+  return std::string(s, n);
+}
 
 template <class S>
 S copy_declared(const S* raw) {
@@ -259,7 +280,8 @@ void put_descriptor(wire::Writer& w, const RawDescriptor& d) {
   w.u64(d.struct_size);
   w.u32(d.abi_major);
   w.u32(d.abi_minor);
-  for (const auto* s : {&d.id, &d.name, &d.version, &d.author, &d.description}) w.str(*s);
+  for (const auto* s : {&d.id, &d.name, &d.version, &d.author, &d.description, &d.unreadable})
+    w.str(*s);
   w.u64(d.n_variants);
   w.u8(d.has_variants);
   w.u32(static_cast<uint32_t>(d.variants.size()));
@@ -291,7 +313,8 @@ bool get_descriptor(wire::Reader& r, RawDescriptor& d) {
   d.struct_size = r.u64();
   d.abi_major = r.u32();
   d.abi_minor = r.u32();
-  for (auto* s : {&d.id, &d.name, &d.version, &d.author, &d.description}) *s = r.str(kMaxString);
+  for (auto* s : {&d.id, &d.name, &d.version, &d.author, &d.description, &d.unreadable})
+    *s = r.str(kMaxString);
   d.n_variants = r.u64();
   d.has_variants = r.u8();
   const uint32_t n = r.u32();
@@ -332,7 +355,8 @@ bool get_descriptor(wire::Reader& r, RawDescriptor& d) {
 
 // The variant's declared parameters, each read as far as its struct_size covers; false when
 // the list cannot be read (too long, a NULL entry, too many choices).
-bool read_params(const awb_variant& v, std::vector<RawParam>& out) {
+bool read_params(const awb_variant& v, std::vector<RawParam>& out, std::string& unreadable,
+                 const std::string& where) {
   if (v.n_params == 0) return true;
   if (!v.params || v.n_params > kMaxParams) return false;
   for (size_t i = 0; i < v.n_params; ++i) {
@@ -341,8 +365,9 @@ bool read_params(const awb_variant& v, std::vector<RawParam>& out) {
       return false;
     const awb_param_decl d = copy_declared(raw);
     RawParam& p = out.emplace_back();
-    p.name = bounded(d.name);
-    p.doc = bounded(d.doc);
+    const std::string which = where + " parameter #" + std::to_string(i + 1);
+    p.name = plugin_string(d.name, unreadable, which + " name");
+    p.doc = plugin_string(d.doc, unreadable, which + " doc");
     p.type = static_cast<int32_t>(d.type);
     p.default_value = d.default_value;
     p.min_value = d.min_value;
@@ -351,7 +376,7 @@ bool read_params(const awb_variant& v, std::vector<RawParam>& out) {
       if (!d.choices || d.n_choices > kMaxChoices) return false;
       for (size_t c = 0; c < d.n_choices; ++c) {
         if (!d.choices[c]) return false;
-        p.choices.push_back(bounded(d.choices[c]));
+        p.choices.push_back(plugin_string(d.choices[c], unreadable, which + " choice"));
       }
     }
   }
@@ -384,11 +409,11 @@ RawDescriptor read_descriptor(const awb_plugin_descriptor* raw) {
   constexpr size_t kRequired = offsetof(awb_plugin_descriptor, variants) + sizeof(void*);
   if (d.abi_major != AWB_ABI_MAJOR || raw->struct_size < kRequired) return d;
   const awb_plugin_descriptor c = copy_declared(raw);
-  d.id = bounded(c.id);
-  d.name = bounded(c.name);
-  d.version = bounded(c.version);
-  d.author = bounded(c.author);
-  d.description = bounded(c.description);
+  d.id = plugin_string(c.id, d.unreadable, "the plugin id");
+  d.name = plugin_string(c.name, d.unreadable, "the plugin name");
+  d.version = plugin_string(c.version, d.unreadable, "the plugin version");
+  d.author = plugin_string(c.author, d.unreadable, "the plugin author");
+  d.description = plugin_string(c.description, d.unreadable, "the plugin description");
   d.n_variants = c.n_variants;
   d.has_variants = c.variants != nullptr;
   if (!d.has_variants || c.n_variants < 1 || c.n_variants > kMaxVariants) return d;
@@ -400,9 +425,10 @@ RawDescriptor read_descriptor(const awb_plugin_descriptor* raw) {
     v.struct_size = rv->struct_size;
     if (rv->struct_size < offsetof(awb_variant, forward) + sizeof(void*)) continue;
     const awb_variant cv = copy_declared(rv);
-    v.id = bounded(cv.id);
-    v.name = bounded(cv.name);
-    v.description = bounded(cv.description);
+    const std::string where = "variant #" + std::to_string(i + 1);
+    v.id = plugin_string(cv.id, d.unreadable, where + " id");
+    v.name = plugin_string(cv.name, d.unreadable, where + " name");
+    v.description = plugin_string(cv.description, d.unreadable, where + " description");
     v.capabilities = cv.capabilities;
     v.has_create = cv.create != nullptr;
     v.has_destroy = cv.destroy != nullptr;
@@ -410,7 +436,7 @@ RawDescriptor read_descriptor(const awb_plugin_descriptor* raw) {
     v.has_backward = backward_extension(rv) != nullptr;
     v.has_cost = cost_extension(rv) != nullptr;
     if (rv->struct_size >= offsetof(awb_variant, params) + sizeof(void*))
-      v.params_valid = read_params(cv, v.params);
+      v.params_valid = read_params(cv, v.params, d.unreadable, where);
   }
   return d;
 }

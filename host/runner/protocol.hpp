@@ -71,6 +71,9 @@ struct RawDescriptor {
   uint64_t struct_size = 0;
   uint32_t abi_major = 0, abi_minor = 0;
   std::string id, name, version, author, description;
+  // The first string field that is not readable up to a NUL within 4096 bytes ("the plugin
+  // id", "variant #2 name"), or empty; such a field reads as "".
+  std::string unreadable;
   uint64_t n_variants = 0;
   bool has_variants = false;
   std::vector<RawVariant> variants;  // read only when the header checks allow it
@@ -96,7 +99,8 @@ std::vector<uint8_t> encode(const Hello& hello);
 std::optional<Hello> decode_hello(const std::vector<uint8_t>& payload);
 
 struct LoadFailed {
-  std::string stage;  // open | entry-symbol | descriptor
+  std::string
+      stage;  // isolation (below --min-level: not loaded) | open | entry-symbol | descriptor
   std::string message;
   std::string system_error;
 };

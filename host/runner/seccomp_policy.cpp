@@ -1,8 +1,8 @@
 // seccomp_policy.cpp: the system-call allowlist, installed last. What a plugin needs to compute
-// and to start threads is allowed; process creation, exec, sockets, ptrace, signals to others,
-// keyctl, bpf, io_uring and mount kill the process with a message naming the call; anything else
-// fails with EPERM. libseccomp 2.5.4 cannot name calls newer than itself, which the default
-// action covers.
+// and to start threads is allowed; process creation, exec, sockets, ptrace, signals to others
+// (kill, and fcntl's signal-driven I/O, which has the kernel send them), keyctl, bpf, io_uring
+// and mount kill the process with a message naming the call; anything else fails with EPERM.
+// libseccomp 2.5.4 cannot name calls newer than itself, which the default action covers.
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -13,11 +13,13 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "runner/lockdown.hpp"
@@ -27,17 +29,40 @@ namespace {
 
 struct Forbidden {
   int nr;
+  long arg1;  // the second argument's value this entry names, or -1: any
   const char* name;
 };
-constexpr size_t kMaxForbidden = 64;
+constexpr size_t kMaxForbidden = 96;
 Forbidden g_forbidden[kMaxForbidden];
 size_t g_n_forbidden = 0;
 
+// The trapped call's second argument, from the registers it was made with; -1 where unknown.
+long second_argument(const void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<long>(uc->uc_mcontext.gregs[REG_RSI]);
+#elif defined(__aarch64__)
+  return static_cast<long>(uc->uc_mcontext.regs[1]);
+#else
+  (void)uc;
+  return -1;
+#endif
+}
+
 // Async-signal-safe: writes one line to stderr, then dies of SIGSYS so the host sees the signal.
-void on_sigsys(int, siginfo_t* info, void*) {
-  const char* name = "an unnamed call";
-  for (size_t i = 0; i < g_n_forbidden; ++i)
-    if (g_forbidden[i].nr == info->si_syscall) name = g_forbidden[i].name;
+void on_sigsys(int, siginfo_t* info, void* context) {
+  const char* name = nullptr;
+  const long arg1 = second_argument(context);
+  for (size_t i = 0; i < g_n_forbidden; ++i) {
+    const Forbidden& f = g_forbidden[i];
+    if (f.nr != info->si_syscall) continue;
+    if (f.arg1 == arg1) {
+      name = f.name;
+      break;
+    }
+    if (!name) name = f.name;  // the call's name at least
+  }
+  if (!name) name = "an unnamed call";
   char line[160] = "\nawb-runner: forbidden system call: ";
   std::strncat(line, name, sizeof line - std::strlen(line) - 2);
   std::strcat(line, "\n");
@@ -74,7 +99,6 @@ constexpr const char* kAllowed[] = {"read",
                                     "readlinkat",
                                     "getdents64",
                                     "getcwd",
-                                    "fcntl",
                                     "dup",
                                     "dup2",
                                     "dup3",
@@ -204,9 +228,15 @@ scmp_filter_ctx build_filter(bool writable_files, pid_t self, std::string& why) 
     if (r != 0 && rc == 0) rc = r;
     return nr;
   };
-  auto forbid = [&](const char* name, unsigned n, const scmp_arg_cmp* cmp) {
+  // `shown` is what the message names (one call's several forbidden uses are told apart by the
+  // first argument's value, which the SIGSYS handler reads from the registers).
+  auto forbid_as = [&](const char* name, const char* shown, unsigned n, const scmp_arg_cmp* cmp) {
     const int nr = add(SCMP_ACT_TRAP, name, n, cmp);
-    if (nr >= 0 && g_n_forbidden < kMaxForbidden) g_forbidden[g_n_forbidden++] = {nr, name};
+    const long arg = n > 0 && cmp[0].arg == 1 ? static_cast<long>(cmp[0].datum_a) : -1;
+    if (nr >= 0 && g_n_forbidden < kMaxForbidden) g_forbidden[g_n_forbidden++] = {nr, arg, shown};
+  };
+  auto forbid = [&](const char* name, unsigned n, const scmp_arg_cmp* cmp) {
+    forbid_as(name, name, n, cmp);
   };
   for (const char* name : kAllowed) add(SCMP_ACT_ALLOW, name, 0, nullptr);
   // Files: read-only unless Landlock confines where writes may go (its scratch folder). Without
@@ -243,6 +273,30 @@ scmp_filter_ctx build_filter(bool writable_files, pid_t self, std::string& why) 
   forbid("tgkill", 1, to_other);
   add(SCMP_ACT_ALLOW, "kill", 1, to_self);
   forbid("kill", 1, to_other);
+  // fcntl, but never signal-driven I/O: with F_SETOWN (or F_SETOWN_EX) naming awb, F_SETSIG
+  // choosing SIGKILL or SIGSTOP and O_ASYNC on a protocol pipe, the kernel itself would signal
+  // awb on its next read, no kill() needed. The commands a program uses otherwise are allowed
+  // (the cmd is compared in full, so one with high bits set matches none: EPERM); F_SETFL only
+  // without O_ASYNC. ioctl's FIOSETOWN, SIOCSPGRP and FIOASYNC do the same; ioctl is answered
+  // ENOTTY whatever it asks, below.
+  for (const int cmd : {F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL, F_GETLK, F_SETLK,
+                        F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_GETOWN, F_GETOWN_EX,
+                        F_GETSIG, F_GETPIPE_SZ, F_SETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS}) {
+    const scmp_arg_cmp is_cmd[] = {SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(cmd))};
+    add(SCMP_ACT_ALLOW, "fcntl", 1, is_cmd);
+  }
+  const scmp_arg_cmp set_flags[] = {SCMP_A1(SCMP_CMP_EQ, F_SETFL),
+                                    SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, 0)};
+  add(SCMP_ACT_ALLOW, "fcntl", 2, set_flags);
+  const scmp_arg_cmp set_async[] = {SCMP_A1(SCMP_CMP_EQ, F_SETFL),
+                                    SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC)};
+  forbid_as("fcntl", "fcntl F_SETFL O_ASYNC (signal-driven I/O)", 2, set_async);
+  for (const auto& [cmd, name] : {std::pair{F_SETOWN, "fcntl F_SETOWN (a signal's target)"},
+                                  std::pair{F_SETOWN_EX, "fcntl F_SETOWN_EX (a signal's target)"},
+                                  std::pair{F_SETSIG, "fcntl F_SETSIG (signal-driven I/O)"}}) {
+    const scmp_arg_cmp is_cmd[] = {SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(cmd))};
+    forbid_as("fcntl", name, 1, is_cmd);
+  }
   // Handlers for anything but SIGSYS, which stays ours.
   const scmp_arg_cmp not_sigsys[] = {SCMP_A0(SCMP_CMP_NE, SIGSYS)};
   add(SCMP_ACT_ALLOW, "rt_sigaction", 1, not_sigsys);

@@ -94,6 +94,18 @@ const std::vector<Case> kCases = {
     // No System V IPC above `process` (seccomp), so no channel between runners through it and
     // no IPC namespace needed; at `process` a private IPC namespace holds what it makes.
     {"sysv_shm", "cannot make System V shared memory: Operation not permitted"},
+    // Signal-driven I/O would have the kernel send awb SIGKILL (or SIGIO) when it reads the
+    // result: the owner, the signal and O_ASYNC are each refused, by fcntl or ioctl.
+    {"fcntl_setown", "forbidden system call: fcntl F_SETOWN (a signal's target)"},
+    {"fcntl_setown_ex", "forbidden system call: fcntl F_SETOWN_EX (a signal's target)"},
+    {"fcntl_setsig", "forbidden system call: fcntl F_SETSIG (signal-driven I/O)"},
+    {"fcntl_async", "forbidden system call: fcntl F_SETFL O_ASYNC (signal-driven I/O)"},
+    {"ioctl_setown", "cannot aim a signal at awb: Inappropriate ioctl for device"},
+    // A descriptor string with no NUL before unreadable memory: read with care, a descriptor
+    // error (it was "crashed: SIGSEGV" in the runner, whose scan ran off the mapping).
+    {"unterminated_name",
+     "did not load: variant #1 name is not a string: not readable up to a NUL within "
+     "4096 bytes"},
 };
 
 const core::Exercise& journey() {
@@ -292,6 +304,47 @@ TEST_CASE("hostile plugins are stopped, named, and leave nothing behind", "[isol
       }
     }
   }
+}
+
+TEST_CASE("a limit met costs the limit once, not once per check", "[isolation]") {
+  // The session once gave a plugin a second chance after a timeout: the next check started a
+  // new runner and waited the limit again, so a 2 s wall-clock limit took over 4 s to grade.
+  const double wall = 2;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Outcome o = grade_case("sleep", 10, wall);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK_THAT(o.text, Catch::Contains("wall-clock limit of 2 s exceeded"));
+  CHECK_THAT(o.text, Catch::Contains("later runs in this session are not tried"));
+  CHECK(secs < 1.75 * wall);
+}
+
+TEST_CASE("a runner below the minimum isolation loads nothing of the plugin", "[isolation]") {
+  // The level was announced in the hello, after dlopen and the entry call: a plugin's static
+  // constructor had run before --min-isolation refused the runner.
+  core::LoadPolicy policy;
+  policy.runner.level = runner::Isolation::kProcess;
+  policy.runner.minimum = runner::Isolation::kLimited;
+  const core::Catalog cat = core::load_catalog({plugin_file("static_ctor_crash")}, policy);
+  REQUIRE(cat.failures.size() == 1);
+  CHECK_THAT(cat.failures[0].message,
+             Catch::Contains("the runner reached isolation 'process', below the required "
+                             "'limited': the plugin was not loaded"));
+  CHECK_THAT(cat.failures[0].message, !Catch::Contains("crashed"));
+  // A session refuses the same way, with its own id.
+  const core::Catalog good = core::load_catalog({plugin_file("good")});
+  REQUIRE(good.failures.empty());
+  core::SessionOptions so;
+  so.runner.level = runner::Isolation::kProcess;
+  so.minimum = runner::Isolation::kLimited;
+  const auto& p = good.plugins.at(0);
+  try {
+    core::open_session({&p, &p.variants.at(0)}, so);
+    FAIL("a runner below the minimum was used");
+  } catch (const Error& e) {
+    CHECK(e.id() == "runner.isolation");
+    CHECK_THAT(e.message(), Catch::Contains("the plugin was not loaded"));
+  }
+  CHECK(leftovers().empty());
 }
 
 TEST_CASE("a runner outlives the thread that started it", "[isolation]") {

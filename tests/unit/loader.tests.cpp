@@ -247,6 +247,43 @@ TEST_CASE("a submission's links, FIFOs and huge files are refused, never followe
   fs::remove_all(dir);
 }
 
+TEST_CASE("a folder that is a link to the bundled folder is not trusted, and is refused",
+          "[loader][isolation]") {
+  // Trust once went by the folder a file lies in once links are resolved: a submission folder
+  // that was a link to the bundled folder ran in awb as the bundled plugins, with full marks.
+  const fs::path dir =
+      fs::temp_directory_path() / ("awb-loader-dirlink-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "s");
+  const fs::path bundled = core::bundled_plugin_dir();
+  REQUIRE(fs::equivalent(bundled, AWB_TEST_PLUGIN_DIR));
+  fs::create_directory_symlink(bundled, dir / "linked");
+  fs::create_symlink(bundled / "awb_qkv.so", dir / "s" / "attention.so");
+  const core::Catalog cat = core::load_catalog({dir / "linked" / "awb_qkv.so"});
+  REQUIRE(cat.plugins.size() == 1);
+  CHECK(cat.plugins[0].library == nullptr);
+  CHECK(cat.plugins[0].isolation != runner::Isolation::kInProcess);
+  CHECK_FALSE(cat.plugins[0].bundled);
+  // What grading refuses: the link to the folder, a link to a file in it, a folder holding one.
+  CHECK(core::links_into_bundled(dir / "linked"));
+  CHECK(core::links_into_bundled(dir / "linked" / "awb_qkv.so"));
+  CHECK(core::links_into_bundled(dir / "s" / "attention.so"));
+  CHECK(core::links_into_bundled(dir / "s"));
+  // Not the bundled folder or file as written, nor a copy.
+  CHECK_FALSE(core::links_into_bundled(bundled));
+  CHECK_FALSE(core::links_into_bundled(bundled / "awb_qkv.so"));
+  CHECK_FALSE(core::links_into_bundled(bundled.string() + "/"));
+  fs::remove(dir / "s" / "attention.so");
+  fs::copy_file(bundled / "awb_qkv.so", dir / "s" / "attention.so");
+  CHECK_FALSE(core::links_into_bundled(dir / "s"));
+  // The bundled folder as written is trusted still.
+  const core::Catalog own = core::load_catalog({bundled / "awb_qkv.so"});
+  REQUIRE(own.plugins.size() == 1);
+  CHECK(own.plugins[0].bundled);
+  CHECK(own.plugins[0].isolation == runner::Isolation::kInProcess);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a variant that is not there names the files that did not load", "[loader]") {
   try {
     core::find_variant(broken_catalog(), "student-attention");

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "core/base/sha256.hpp"
 #include "graders/model/error.hpp"
 #include "support/scratch.hpp"
 
@@ -105,4 +106,35 @@ TEST_CASE("a build log's first errors read as paths inside the submission", "[bu
   CHECK(errors.find("[1/2]") == std::string::npos);
   CHECK(first_build_errors(log, "/tmp/awb-build-X", 1) ==
         "src/p.cpp:43:20: error: expected primary-expression\n");
+}
+
+TEST_CASE("no file name makes one tree's digest another's", "[builds]") {
+  // The digest once hashed "file\t<path>\t<sha>\n" lines: a single file whose name holds a tab
+  // and a newline read as two files, so a crafted submission took another student's key and
+  // that student's build was "failed" from the cache.
+  const fs::path honest = fresh_folder("honest");
+  write_text(honest / "a", "X");
+  write_text(honest / "b", "Y");
+  const fs::path crafted = fresh_folder("crafted");
+  write_text(crafted / ("a\t" + awb::core::sha256_hex("X") + "\nfile\tb"), "Y");
+  CHECK(source_tree_digest(crafted, kMiB) != source_tree_digest(honest, kMiB));
+}
+
+TEST_CASE("a compiler that ran out of memory is told from one that found an error", "[builds]") {
+  // As GCC 12 printed it under a 120 MB address-space limit: no "error:" on the line, so the
+  // build was "cmake exited with status 1" with no error lines.
+  const std::string gcc =
+      "[1/2] Building CXX object CMakeFiles/p.dir/p.cpp.o\n"
+      "FAILED: CMakeFiles/p.dir/p.cpp.o\n"
+      "cc1plus: out of memory allocating 101189280 bytes after a total of 1978368 bytes\n"
+      "ninja: build stopped: subcommand failed.\n"
+      "awb-builder: the build step failed (cmake exited with status 1)\n";
+  CHECK(awb::core::log_shows_out_of_memory(gcc));
+  CHECK_THAT(first_build_errors(gcc, "/tmp/awb-build-X", 20),
+             Catch::Contains("cc1plus: out of memory allocating 101189280 bytes"));
+  CHECK(awb::core::log_shows_out_of_memory("LLVM ERROR: out of memory\n"));
+  CHECK(awb::core::log_shows_out_of_memory("virtual memory exhausted: Cannot allocate memory\n"));
+  CHECK_FALSE(awb::core::log_shows_out_of_memory(
+      "p.cpp:1:1: error: 'x' was not declared in this scope\n"
+      "awb-builder: the build step failed (cmake exited with status 1)\n"));
 }

@@ -189,6 +189,31 @@ std::vector<fs::path> built_plugins(const fs::path& binary) {
   return out;
 }
 
+// A built plugin copied into the cache with the mode awb chooses, 0755 (never the build's: a
+// project may make a set-user-ID file, which awb's copy as root would turn into a root shell
+// for whoever may later read the results). The copy is made from the file's bytes, opened
+// without following a link, into a new file created 0700 and only then opened up.
+void copy_built_plugin(const fs::path& from, const fs::path& to) {
+  auto fail = [&](const char* what) {
+    throw Error("io.write", to.string(), std::string(what) + ": " + std::strerror(errno));
+  };
+  UniqueFd in(::open(from.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (in.get() < 0) fail("open the built plugin");
+  UniqueFd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700));
+  if (out.get() < 0) fail("create");
+  char buf[1 << 16];
+  for (ssize_t n; (n = ::read(in.get(), buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("read the built plugin");
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = ::write(out.get(), buf + done, static_cast<size_t>(n - done));
+      if (w < 0 && errno != EINTR) fail("write");
+      if (w > 0) done += w;
+    }
+  }
+  if (::fchmod(out.get(), 0755) != 0) fail("fchmod");
+}
+
 std::vector<std::string> builder_arguments(const fs::path& work, const BuildLimits& l, uid_t uid) {
   namespace option = builder::option;
   std::vector<std::string> args = {builder_executable().string(),
@@ -255,11 +280,15 @@ void build_in(const fs::path& source, const fs::path& staging, const BuildLimits
     o.reason = w.stopped;
   } else if (!exited || WEXITSTATUS(w.status) != builder::kBuilt) {
     o.reason = "build failed: " + (verdict.empty() ? std::string("awb-builder ended") : verdict);
+    // A compiler that ran out of memory exits with status 1 like any failed compile.
+    if (log_shows_out_of_memory(w.log))
+      o.reason = "build failed: the compiler ran out of memory (the build's memory limit is " +
+                 std::to_string(limits.memory_mb) + " MB)";
   } else {
     for (const fs::path& so : built_plugins(work / "cmake")) {
-      fs::copy_file(so, staging / "plugins" / so.filename(), fs::copy_options::overwrite_existing,
-                    ec);
-      if (ec) throw Error("io.write", (staging / "plugins").string(), ec.message());
+      const fs::path to = staging / "plugins" / so.filename();
+      fs::remove(to, ec);  // two plugins of one name in different folders: the last one stands
+      copy_built_plugin(so, to);
     }
     o.built = !fs::is_empty(staging / "plugins", ec);
     if (!o.built)
@@ -309,6 +338,14 @@ BuildOutcome build_source(const fs::path& source, const fs::path& cache, const B
   } catch (...) {
     fs::remove_all(staging, ec);
     throw;
+  }
+  // Folders as awb makes them, whatever the umask (mkdtemp made the staging folder 0700).
+  for (const fs::path& dir : {staging, staging / "plugins"}) {
+    fs::permissions(dir, fs::perms(0755), fs::perm_options::replace, ec);
+    if (ec) {
+      fs::remove_all(staging, ec);
+      throw Error("io.write", dir.string(), "cannot set the folder's mode: " + ec.message());
+    }
   }
   // Published whole by one rename; when another worker built the same tree first, its entry
   // stands and ours goes.

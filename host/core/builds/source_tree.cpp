@@ -49,13 +49,22 @@ bool is_source_tree(const fs::path& folder) {
 }
 
 std::string source_tree_digest(const fs::path& folder, uint64_t max_bytes) {
-  std::string listing;
+  // Every field is its length, a colon and its bytes, so no name (a path may hold tabs and
+  // newlines) can end a field early and make one tree read as another. The first line names
+  // this layout: keys of the earlier tab-separated one are never met again (old cache entries
+  // simply miss).
+  std::string listing = "awb source tree 2\n";
+  auto field = [&listing](const std::string& text) {
+    listing += std::to_string(text.size()) + ':' + text;
+  };
   uint64_t total = 0;
   for (const Entry& e : tree_entries(folder)) {
     const fs::path path = folder / e.relative;
     std::error_code ec;
     if (e.link) {
-      listing += "link\t" + e.relative.string() + '\t' + fs::read_symlink(path, ec).string() + '\n';
+      field("link");
+      field(e.relative.string());
+      field(fs::read_symlink(path, ec).string());
       continue;
     }
     total += fs::file_size(path, ec);
@@ -63,7 +72,9 @@ std::string source_tree_digest(const fs::path& folder, uint64_t max_bytes) {
       throw Error("build.source_too_large", folder.string(),
                   "the sources are larger than " + std::to_string(max_bytes >> 20) +
                       " MiB (build outputs or data files handed in?)");
-    listing += "file\t" + e.relative.string() + '\t' + sha256_file(path, max_bytes) + '\n';
+    field("file");
+    field(e.relative.string());
+    field(sha256_file(path, max_bytes));
   }
   return sha256_hex(listing);
 }
@@ -82,6 +93,27 @@ void copy_source_tree(const fs::path& from, const fs::path& to) {
   }
 }
 
+namespace {
+
+// What compilers print when an allocation fails: GCC's "cc1plus: out of memory allocating N
+// bytes" and "virtual memory exhausted", Clang's "LLVM ERROR: out of memory", a C++ tool's
+// uncaught std::bad_alloc. None holds "error:".
+bool out_of_memory_line(const std::string& line) {
+  for (const char* sign : {": out of memory allocating", "virtual memory exhausted",
+                           "LLVM ERROR: out of memory", "std::bad_alloc"})
+    if (line.find(sign) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+bool log_shows_out_of_memory(const std::string& log) {
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("awb-builder: ", 0) != 0 && out_of_memory_line(line)) return true;
+  return false;
+}
+
 std::string first_build_errors(const std::string& log, const std::string& work, int max_lines) {
   auto relative = [&](std::string line) {
     for (const std::string& prefix : {work + "/src/", work + "/", work}) {
@@ -93,7 +125,7 @@ std::string first_build_errors(const std::string& log, const std::string& work, 
   auto is_error = [](const std::string& line) {
     return line.find("error:") != std::string::npos || line.find("Error") != std::string::npos ||
            line.find("undefined reference") != std::string::npos ||
-           line.find("fatal") != std::string::npos;
+           line.find("fatal") != std::string::npos || out_of_memory_line(line);
   };
   std::istringstream in(log);
   std::string line, out;

@@ -22,6 +22,9 @@ std::string source_tree_digest(const std::filesystem::path& folder, uint64_t max
 // followed: awb may run as root, the build never does). Throws awb::Error("io.write").
 void copy_source_tree(const std::filesystem::path& from, const std::filesystem::path& to);
 
+// Whether a compiler (or another tool of the build) says in the log that it ran out of memory.
+bool log_shows_out_of_memory(const std::string& log);
+
 // The first errors of a build log, at most `max_lines` lines: compiler and linker errors and
 // CMake's error blocks, with `work` (where the sources were built) cut from every path so they
 // read as paths inside the submission.

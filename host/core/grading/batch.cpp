@@ -490,7 +490,10 @@ void grade_submission(Shared& s, const fs::path& folder) {
   sub.name = folder.filename().string();
   sub.folder = folder;
   std::string unloadable;  // why nothing of it is loaded
-  if (is_source_tree(folder)) {
+  if (links_into_bundled(folder)) {
+    unloadable = kBundledLinkRefusal;
+    sub.files.digest = sha256_hex(unloadable);
+  } else if (is_source_tree(folder)) {
     const Built built = build_submission(s, folder);
     unloadable = built.failure;
     if (built.failure.empty())

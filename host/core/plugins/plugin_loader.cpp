@@ -76,6 +76,43 @@ fs::path bundled_plugin_dir() {
   return shipped_path(AWB_BUILD_TREE_PLUGIN_DIR, AWB_INSTALL_PLUGIN_DIR);
 }
 
+namespace {
+
+// A path as written, absolute and without "." or ".." or a trailing "/", its links left as
+// they are.
+fs::path as_written(const fs::path& p) {
+  std::error_code ec;
+  const fs::path n = fs::absolute(p, ec).lexically_normal();
+  return n.has_filename() || !n.has_relative_path() ? n : n.parent_path();
+}
+
+fs::path resolved(const fs::path& p) {
+  std::error_code ec;
+  return fs::weakly_canonical(fs::absolute(p, ec), ec);
+}
+
+// A folder as written and as resolved: a path is in it when it is written in either form.
+std::set<fs::path> both_forms(const fs::path& dir) { return {as_written(dir), resolved(dir)}; }
+
+}  // namespace
+
+bool links_into_bundled(const fs::path& path) {
+  const std::set<fs::path> bundled = both_forms(bundled_plugin_dir());
+  const fs::path bundled_resolved = resolved(bundled_plugin_dir());
+  auto links_in = [&](const fs::path& p) {
+    const fs::path r = resolved(p);
+    const fs::path w = as_written(p);
+    const bool lies_there = r == bundled_resolved || r.parent_path() == bundled_resolved;
+    return lies_there && !bundled.count(w) && !bundled.count(w.parent_path());
+  };
+  if (links_in(path)) return true;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return false;
+  for (const auto& entry : fs::directory_iterator(path, ec))
+    if (entry.path().extension() == ".so" && links_in(entry.path())) return true;
+  return false;
+}
+
 std::vector<fs::path> plugin_search_path(const std::vector<fs::path>& extra) {
   std::vector<fs::path> out{bundled_plugin_dir()};
   if (const char* env = std::getenv("AWB_PLUGIN_PATH")) {
@@ -109,6 +146,10 @@ LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& p
   if (d.struct_size < kRequired)
     return fail(LoadStage::kDescriptor, "descriptor struct_size " + std::to_string(d.struct_size) +
                                             " does not cover the required fields");
+  if (!d.unreadable.empty())
+    return fail(LoadStage::kDescriptor, d.unreadable +
+                                            " is not a string: not readable up to a NUL within "
+                                            "4096 bytes (unterminated?)");
   if (!valid_plugin_id(d.id.c_str()))
     return fail(LoadStage::kDescriptor,
                 "plugin id '" + d.id + "' is not reverse-DNS ([a-z0-9._-], with a dot)");
@@ -272,9 +313,9 @@ std::optional<std::string> unusable_file(const fs::path& file, bool link,
 
 Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& policy) {
   Catalog catalog;
-  const fs::path bundled = fs::weakly_canonical(bundled_plugin_dir());
-  std::set<fs::path> trusted{bundled};
-  for (const auto& d : policy.trusted_dirs) trusted.insert(fs::weakly_canonical(d));
+  const std::set<fs::path> bundled = both_forms(bundled_plugin_dir());
+  std::set<fs::path> trusted = bundled;
+  for (const auto& d : policy.trusted_dirs) trusted.merge(both_forms(d));
   std::set<fs::path> seen_files;
   std::map<std::string, size_t> seen_ids;  // plugin id -> its index in catalog.plugins
   for (const fs::path& loc : locations) {
@@ -293,21 +334,22 @@ Catalog load_catalog(const std::vector<fs::path>& locations, const LoadPolicy& p
     for (const fs::path& f : files) {
       const fs::path canon = fs::weakly_canonical(f, ec);
       if (!seen_files.insert(canon).second) continue;
-      // Trust comes from where the file itself lies, never from what a link points to: a link
-      // in a submission to a bundled plugin is still the submission's.
+      // Trust comes from where the file itself lies as written, never from what a link points
+      // to: a link in a submission to a bundled plugin, or a submission folder that is a link
+      // to the bundled folder, is still the submission's.
       const bool link = fs::is_symlink(fs::symlink_status(f, ec));
       if (auto why = unusable_file(f, link, policy)) {
         catalog.failures.push_back({f, LoadStage::kDiscover, *why, {}});
         continue;
       }
-      const fs::path home = fs::weakly_canonical(fs::absolute(f).parent_path(), ec);
+      const fs::path home = as_written(f).parent_path();
       const bool in_process = policy.trust_all || (!link && trusted.count(home));
       LoadResult r = in_process ? load_plugin(f) : describe_isolated(f, policy.runner);
       if (r.failure) {
         catalog.failures.push_back(std::move(*r.failure));
         continue;
       }
-      r.plugin->bundled = !link && home == bundled;
+      r.plugin->bundled = !link && bundled.count(home) > 0;
       auto [it, fresh] = seen_ids.emplace(r.plugin->id, catalog.plugins.size());
       if (fresh) {
         catalog.plugins.push_back(std::move(*r.plugin));

@@ -68,8 +68,18 @@ std::filesystem::path bundled_plugin_dir();
 std::vector<std::filesystem::path> plugin_search_path(
     const std::vector<std::filesystem::path>& extra);
 
+// Whether `path` reaches awb's bundled plugins through a symbolic link: it (or, for a folder,
+// a *.so file in it) lies in the bundled folder once links are resolved, but is not written as
+// a path in that folder. A submission that does is awb's own code handed in: not gradable, with
+// kBundledLinkRefusal as the reason (and never trusted).
+bool links_into_bundled(const std::filesystem::path& path);
+inline constexpr const char* kBundledLinkRefusal =
+    "the submission is (a link to) awb's bundled plugins";
+
 // Which plugins are loaded into this process. The bundled folder is always trusted; every other
 // plugin is described by (and later runs in) an awb-runner, unless `trust_all` (--trusted).
+// Trust goes by the path as written: a file named through a link (to the file or to a folder
+// above it) runs in a runner, wherever the link leads.
 struct LoadPolicy {
   bool trust_all = false;
   std::vector<std::filesystem::path> trusted_dirs;  // shipped code besides the bundled folder

@@ -1,6 +1,8 @@
 // variant_session.cpp: the in-process and the runner-backed session.
 #include "core/plugins/variant_session.hpp"
 
+#include <algorithm>
+
 #include "graders/model/error.hpp"
 
 namespace awb::core {
@@ -28,11 +30,13 @@ class InProcessSession : public VariantSession {
 };
 
 // A runner that crashed is restarted for the next run (a crash may depend on the input), a
-// few times at most; after two timeouts later runs fail at once instead of waiting again.
+// few times at most; after a timeout later runs fail at once instead of waiting again: a
+// second chance cost a limit met twice over (a 30 s wall-clock limit took a minute to grade).
 class RunnerSession : public VariantSession {
  public:
   RunnerSession(const VariantRef& ref, const SessionOptions& options)
       : path_(ref.plugin->path), index_(ref.variant->index), options_(options) {
+    options_.runner.minimum = std::max(options_.runner.minimum, options_.minimum);
     start();
   }
   ~RunnerSession() override = default;
@@ -90,7 +94,7 @@ class RunnerSession : public VariantSession {
     try {
       call(*process_);
     } catch (const Error& e) {
-      if ((e.id() == "runner.wall_limit" || e.id() == "runner.cpu_limit") && ++timeouts_ >= 2)
+      if (e.id() == "runner.wall_limit" || e.id() == "runner.cpu_limit")
         given_up_ = Error(e.id(), e.message() + " (later runs in this session are not tried)");
       throw;
     }
@@ -100,7 +104,11 @@ class RunnerSession : public VariantSession {
     if (process_) output_ += process_->stdout_text() + process_->stderr_text();
     process_ = std::make_unique<RunnerProcess>(path_, options_.runner);
     ++starts_;
-    if (const auto& f = process_->load_failure())
+    const auto& f = process_->load_failure();
+    if (f && f->stage == "isolation")  // refused before loading anything
+      throw Error("runner.isolation",
+                  f->message + (f->system_error.empty() ? "" : " (" + f->system_error + ")"));
+    if (f)
       throw Error("plugin.load_failed",
                   f->stage + ": " + f->message +
                       (f->system_error.empty() ? "" : " (" + f->system_error + ")"));
@@ -122,7 +130,7 @@ class RunnerSession : public VariantSession {
   runner::Isolation level_ = runner::Isolation::kProcess;
   bool trainable_ = false;
   bool has_cost_ = false;
-  int starts_ = 0, timeouts_ = 0;
+  int starts_ = 0;
   std::optional<Error> given_up_;
   std::string output_;
 };

@@ -25,6 +25,9 @@ struct RunnerPipes;
 
 struct RunnerOptions {
   runner::Isolation level = runner::Isolation::kConfined;  // the level the runner aims for
+  // Below this the runner loads nothing: it refuses with a load failure at stage "isolation"
+  // before any of the plugin's code runs.
+  runner::Isolation minimum = runner::Isolation::kProcess;
   RunnerLimits limits;
   // Set from another thread to stop the runner: the request in progress ends within 100 ms with
   // awb::Error("runner.cancelled") and the runner with everything it started is gone.

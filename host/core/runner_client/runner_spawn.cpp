@@ -161,6 +161,8 @@ std::vector<std::string> runner_arguments(const fs::path& plugin, const fs::path
                                    scratch.string(),
                                    option::kLevel,
                                    runner::to_string(options.level),
+                                   option::kMinLevel,
+                                   runner::to_string(options.minimum),
                                    option::kParent,
                                    std::to_string(::getpid()),
                                    option::kCpuSeconds,
