@@ -59,6 +59,9 @@ struct MistakeInfo {
   Mistake mistake;
   std::string_view name;  // the mutant's name: plugin org.awb.mutant.<name>, file mutant_<name>
   unsigned kinds;         // the kinds it applies to
+  // A backward-pass mistake: only a gradient check can catch it, so it applies only where an
+  // exercise checks a gradient.
+  bool backward = false;
 };
 
 inline constexpr unsigned kWithWeights = kQkv | kMultiHead | kCausal;
@@ -81,11 +84,11 @@ inline constexpr MistakeInfo kMistakes[] = {
     {Mistake::kNoMaxSubtractionF32, "no-max-subtraction-f32", kAllKinds},
     {Mistake::kNanEverywhere, "nan-everywhere", kAllKinds},
     {Mistake::kConstantOutput, "constant-output", kAllKinds},
-    {Mistake::kBackwardNoSoftmaxTerm, "backward-no-softmax-term", kAllKinds},
-    {Mistake::kBackwardNoScale, "backward-no-scale", kWithWeights},
-    {Mistake::kBackwardTransposedGrad, "backward-transposed-weight-grad", kWithWeights},
-    {Mistake::kBackwardNoCausalMask, "backward-no-causal-mask", kCausal},
-    {Mistake::kGradientSignFlip, "gradient-sign-flip", kAllKinds},
+    {Mistake::kBackwardNoSoftmaxTerm, "backward-no-softmax-term", kAllKinds, true},
+    {Mistake::kBackwardNoScale, "backward-no-scale", kWithWeights, true},
+    {Mistake::kBackwardTransposedGrad, "backward-transposed-weight-grad", kWithWeights, true},
+    {Mistake::kBackwardNoCausalMask, "backward-no-causal-mask", kCausal, true},
+    {Mistake::kGradientSignFlip, "gradient-sign-flip", kAllKinds, true},
     {Mistake::kScoresAfterMask, "scores-after-mask", kCausal},
 };
 

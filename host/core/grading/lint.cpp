@@ -58,20 +58,6 @@ bool narrower(uint64_t a, uint64_t b) {
   return wa != wb || ((a & AWB_CAP_CAUSAL_ONLY) && !(b & AWB_CAP_CAUSAL_ONLY));
 }
 
-// A mistake of the backward pass alone (the forward is right): only a gradient check can catch
-// it, so it applies only where the exercises check a gradient.
-bool backward_only(mutants::Mistake m) {
-  switch (m) {
-    case mutants::Mistake::kBackwardNoSoftmaxTerm:
-    case mutants::Mistake::kBackwardNoScale:
-    case mutants::Mistake::kBackwardTransposedGrad:
-    case mutants::Mistake::kBackwardNoCausalMask:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Whether a check of `exercises` needs a backward pass (a gradient check).
 bool checks_gradients(const std::vector<const Exercise*>& exercises) {
   for (const Exercise* e : exercises)
@@ -207,8 +193,7 @@ Discrimination discrimination_check(const LintScope& scope,
     }
     // A mistake the table does not know is held to every kind.
     for (int k = 0; k < mutants::kKindCount; ++k)
-      if (mistake &&
-          (!(mistake->kinds & (1u << k)) || (backward_only(mistake->mistake) && !gradients)))
+      if (mistake && (!(mistake->kinds & (1u << k)) || (mistake->backward && !gradients)))
         m.cells[size_t(k)] = LintCell{CellState::kNotApplicable, {}, Seen::kNow, {}};
     // The examples shown come from kinds the mistake applies to.
     std::stable_partition(m.caught_by.begin(), m.caught_by.end(), [&](const auto& c) {
