@@ -4,7 +4,7 @@ PRESET ?= dev
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 
-.PHONY: run test deps configure build asan tsan package fresh-root-test clean
+.PHONY: run test deps configure build asan tsan package fresh-root-test fresh-machine-test clean
 
 # The GUI where there is a display; elsewhere (CI, ssh) the CLI showcase, so `make run` ends.
 # GUI_ARGS go to awb-gui: `make run GUI_ARGS="--zoom 150 --presentation"`, or
@@ -43,6 +43,11 @@ package: deps
 # see tests/autograder/fresh_root.sh).
 fresh-root-test: build
 	AWB_FRESH_ROOT_CREATE=1 ctest --preset $(PRESET) -L fresh-root
+
+# The README's `make test` from a clean clone of HEAD in a fresh minimal Debian 12 root (as root;
+# makes the root's cache when missing; 20-30 minutes): tests/fresh_machine.sh.
+fresh-machine-test: deps
+	AWB_FRESH_ROOT_CREATE=1 bash tests/fresh_machine.sh . build/fresh-machine $(PRESET)
 
 tsan:
 	$(MAKE) test PRESET=tsan
