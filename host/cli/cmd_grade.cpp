@@ -92,6 +92,34 @@ std::vector<const core::Exercise*> pick_exercises(const core::ExerciseSet& set,
   return out;
 }
 
+// A batch's variants are known only submission by submission: its --param must be one that the
+// reference of an exercise it grades takes, checked before the first submission.
+void check_batch_params(const std::vector<std::string>& params,
+                        const std::vector<const core::Exercise*>& exercises) {
+  std::set<Family> families;
+  for (const core::Exercise* ex : exercises) families.insert(family_of(ex->kind));
+  std::vector<core::ParamBinding> refs;
+  for (const Family f : families) refs.push_back(core::reference_params(f));
+  std::vector<ParamTaker> takers;
+  for (const auto& r : refs) takers.push_back({r.owner, &r.decls});
+  check_params(params, takers, "reference of the exercises graded here");
+}
+
+// The default set of `variant`: the exercises for it (core::not_for_variant); the others go to
+// `not_mine` with the reason.
+std::vector<const core::Exercise*> exercises_for(
+    const core::VariantDesc& variant, const std::vector<const core::Exercise*>& exercises,
+    Scalar scalar, std::vector<std::pair<std::string, std::string>>& not_mine) {
+  std::vector<const core::Exercise*> mine;
+  for (const core::Exercise* ex : exercises) {
+    if (auto why = core::not_for_variant(*ex, variant, scalar))
+      not_mine.emplace_back(ex->id, *why);
+    else
+      mine.push_back(ex);
+  }
+  return mine;
+}
+
 // For the instructor: a graded plugin that is not bundled but has the bytes of a plugin or
 // mutant that ships with awb (a student handing in awb's own answer).
 std::string shipped_copy_notes(const std::vector<core::VariantRef>& variants) {
@@ -226,15 +254,7 @@ int run_grade(const GradeOptions& o) {
   const std::optional<core::Assignment>& assignment = loaded.assignment;
   const auto exercises = assignment ? assignment->exercise_list() : pick_exercises(set, ids);
   if (!o.batch.empty()) {
-    // A batch's variants are known only submission by submission: its --param must be one the
-    // reference of an exercise it grades takes, checked before the first submission.
-    std::vector<core::ParamBinding> refs;
-    std::vector<ParamTaker> takers;
-    std::set<Family> families;
-    for (const core::Exercise* ex : exercises) families.insert(family_of(ex->kind));
-    for (const Family f : families) refs.push_back(core::reference_params(f));
-    for (const auto& r : refs) takers.push_back({r.owner, &r.decls});
-    check_params(o.inputs.params, takers, "reference of the exercises graded here");
+    check_batch_params(o.inputs.params, exercises);
     return run_grade_batch(o, exercises, assignment ? &*assignment : nullptr);
   }
 
@@ -286,16 +306,9 @@ int run_grade(const GradeOptions& o) {
   std::vector<grade::GradeReport> reports;
   bool all_passed = true;
   for (const auto& v : variants) {
-    std::vector<const core::Exercise*> mine;
     std::vector<std::pair<std::string, std::string>> not_mine;
-    for (const core::Exercise* ex : exercises) {
-      const auto why = default_set ? core::not_for_variant(*ex, *v.variant, go.scalar)
-                                   : std::optional<std::string>();
-      if (why)
-        not_mine.emplace_back(ex->id, *why);
-      else
-        mine.push_back(ex);
-    }
+    const auto mine =
+        default_set ? exercises_for(*v.variant, exercises, go.scalar, not_mine) : exercises;
     reports.push_back(core::grade_variant(v, mine, go));
     reports.back().not_for_variant = std::move(not_mine);
     for (const auto& ex : reports.back().exercises) {

@@ -138,13 +138,14 @@ def main():
         if "not in this run: banded window=2 " not in run.stdout:
             fail(f"window=2 not reported as missing from this run: {run.stdout}")
 
-    # Errors: an undeclared parameter before anything is measured; a bad list.
+    # Errors: an undeclared parameter is a usage error before anything is measured; a bad list.
     run = bench("--variant", "banded", "--param", "widow=2")
-    if run.returncode != 5 or "[param.unknown]" not in run.stderr or "[1/" in run.stderr:
+    if (run.returncode != 2 or "[param.usage]" not in run.stderr
+            or "did you mean 'window'?" not in run.stderr or "[1/" in run.stderr):
         fail(f"undeclared parameter: exit {run.returncode}, {run.stderr}")
     run = bench("--variant", "banded-uncosted", "--variant", "banded", "--param", "window=2",
                 "--param", "feature_map=relu")
-    if run.returncode != 5 or "[param.unknown]" not in run.stderr:
+    if run.returncode != 2 or "[param.usage]" not in run.stderr or "feature_map" not in run.stderr:
         fail(f"undeclared second parameter: exit {run.returncode}, {run.stderr}")
     for bad in ("window=", "window=2,,4", "=2", "window"):
         run = bench("--variant", "banded", "--param", bad)

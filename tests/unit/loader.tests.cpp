@@ -11,6 +11,7 @@
 #include "core/plugins/plugin_loader.hpp"
 #include "graders/model/error.hpp"
 #include "runner/protocol.hpp"
+#include "support/scratch.hpp"
 #include "support/test_support.hpp"
 
 using namespace awb;
@@ -84,30 +85,12 @@ TEST_CASE("a file that is not a shared library", "[loader]") {
   CHECK_THAT(f->message, Catch::StartsWith("not a valid shared library: not an ELF file"));
 }
 
-namespace {
-
-// A folder of this test's own, removed with it.
-struct ScratchFolder {
-  fs::path path;
-  explicit ScratchFolder(const std::string& name)
-      : path(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchFolder() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-}  // namespace
-
 TEST_CASE("a truncated library is not a valid shared library, never a crash", "[loader]") {
   // Mapped, the missing tail of a truncated library faults (SIGBUS), which read as the student's
   // code crashing; its headers show the damage before anything maps it.
-  const ScratchFolder dir("awb-truncated");
+  const fs::path dir = test::scratch("truncated");
   const fs::path whole = fs::path(AWB_TEST_PLUGIN_DIR) / "awb_qkv.so";
-  const fs::path cut = dir.path / "attention.so";
+  const fs::path cut = dir / "attention.so";
   fs::copy_file(whole, cut);
   fs::resize_file(cut, fs::file_size(whole) / 2);
   for (const bool trusted : {false, true}) {
@@ -124,11 +107,11 @@ TEST_CASE("a truncated library is not a valid shared library, never a crash", "[
 TEST_CASE("a plugin given by the user wins over the bundled one with its id", "[loader]") {
   // A student's plugin that reuses a bundled id must be what is graded, never the bundled file
   // in its place.
-  const ScratchFolder dir("awb-shadow");
-  fs::copy_file(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_qkv.so", dir.path / "mine.so");
-  const auto cat = core::load_catalog(core::plugin_search_path({dir.path}));
+  const fs::path dir = test::scratch("shadow");
+  fs::copy_file(fs::path(AWB_TEST_PLUGIN_DIR) / "awb_qkv.so", dir / "mine.so");
+  const auto cat = core::load_catalog(core::plugin_search_path({dir}));
   const auto ref = core::find_variant(cat, "qkv");
-  CHECK(ref.plugin->path == dir.path / "mine.so");
+  CHECK(ref.plugin->path == dir / "mine.so");
   CHECK_FALSE(ref.plugin->bundled);
   CHECK(ref.plugin->isolation != runner::Isolation::kInProcess);  // not trusted: a runner's
   const auto* f = failure_for(cat, "awb_qkv.so");
@@ -138,9 +121,9 @@ TEST_CASE("a plugin given by the user wins over the bundled one with its id", "[
   REQUIRE(cat.notes.size() == 1);
   CHECK_THAT(cat.notes[0], Catch::Contains("mine.so") && Catch::Contains("awb_qkv.so"));
   // Two plugins of the user with one id: the first stays, the second is the duplicate.
-  fs::copy_file(dir.path / "mine.so", dir.path / "yours.so");
-  const auto twice = core::load_catalog(core::plugin_search_path({dir.path}));
-  CHECK(core::find_variant(twice, "qkv").plugin->path == dir.path / "mine.so");
+  fs::copy_file(dir / "mine.so", dir / "yours.so");
+  const auto twice = core::load_catalog(core::plugin_search_path({dir}));
+  CHECK(core::find_variant(twice, "qkv").plugin->path == dir / "mine.so");
   REQUIRE(failure_for(twice, "yours.so"));
   CHECK_THAT(failure_for(twice, "yours.so")->message, Catch::Contains("mine.so"));
 }
