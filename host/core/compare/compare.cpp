@@ -106,8 +106,11 @@ const std::vector<Matrix>& last_weights(const RunOutput& output) {
 
 namespace {
 
-// Keeps the values `declared` takes (noting the others) and, when the variant does not take every
-// parameter of the input's family, runs its own reference as softmax attention.
+// Keeps the values `declared` takes (noting the others), fills in the defaults of those not set
+// (so the variant and its reference run the same values), and makes the input's family the one
+// the variant computes: its own reference is what it is checked against (a sliding-window variant
+// against sliding-window attention on any input; a variant that does not take every parameter of
+// the input's family against softmax attention).
 void fit_params(RunInput& in, const std::vector<ParamDecl>& declared,
                 std::vector<std::string>& notes) {
   auto takes = [&](const std::string& name) {
@@ -122,14 +125,21 @@ void fit_params(RunInput& in, const std::vector<ParamDecl>& declared,
     notes.push_back("takes no parameter '" + it->first + "': not given to it");
     it = in.params.variant.erase(it);
   }
-  if (in.params.family == Family::kSoftmax) return;
-  for (const auto& d : reference_params(in.params.family).decls) {
-    if (takes(d.name)) continue;
-    notes.push_back(std::string("takes no '") + d.name +
-                    "': checked against softmax attention, not " + to_string(in.params.family));
-    in.params.family = Family::kSoftmax;
-    return;
+  for (const auto& d : declared) in.params.variant.emplace(d.name, param_text(d, d.default_value));
+  const Family own = declared_family(declared);
+  if (own == in.params.family) return;
+  if (own == Family::kSoftmax) {
+    for (const auto& d : reference_params(in.params.family).decls)
+      if (!takes(d.name)) {
+        notes.push_back(std::string("takes no '") + d.name +
+                        "': checked against softmax attention, not " + to_string(in.params.family));
+        break;
+      }
+  } else {
+    notes.push_back(std::string("checked against its own reference: ") + to_string(own) +
+                    " attention (the input is " + to_string(in.params.family) + ")");
   }
+  in.params.family = own;
 }
 
 }  // namespace
