@@ -47,18 +47,21 @@ class Counter : public YAML::EventHandler {
                     std::to_string(aliases_) + " aliases; at most " +
                         std::to_string(caps_.max_aliases) + " are allowed"};
   }
-  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t,
                 const std::string&) override {
+    untagged(m, tag);
     node(m);
   }
-  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+  void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {
+    untagged(m, tag);
     node(m);
     open_.push_back({m, 0, true});
   }
   void OnSequenceEnd() override { open_.pop_back(); }
-  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t,
                   YAML::EmitterStyle::value) override {
+    untagged(m, tag);
     node(m);
     open_.push_back({m, 0, false});
   }
@@ -71,6 +74,16 @@ class Counter : public YAML::EventHandler {
     bool sequence;
   };
 
+  // yaml-cpp names an untagged node "?" (plain) or "!" (quoted); anything else was written as a
+  // tag (!python/object, !!binary, !!str). The formats have no use for one, and a tag asks
+  // another YAML reader of the same file (a course's own scripts) to build objects from it.
+  static void untagged(const YAML::Mark& m, const std::string& tag) {
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    constexpr std::string_view kCore = "tag:yaml.org,2002:";
+    const std::string shown = tag.starts_with(kCore) ? "!!" + tag.substr(kCore.size()) : tag;
+    throw Refusal{m, "tag",
+                  "the YAML tag '" + shown + "': no tags are allowed, write the value alone"};
+  }
   void entry(const YAML::Mark&) {
     if (open_.empty() || !open_.back().sequence) return;
     if (++open_.back().entries > caps_.max_list)
