@@ -36,6 +36,9 @@ namespace {
 namespace fs = std::filesystem;
 namespace option = awb::builder::option;
 
+// What the build folder is called in the plugin it builds (debug line tables, __FILE__).
+constexpr const char* kBuildRoot = "/awb-build";
+
 struct Config {
   std::string source, build, sdk;
   pid_t parent = 0;
@@ -264,14 +267,20 @@ std::string describe(const StepEnd& end, double cpu_limit) {
   const std::string home = c.build + "/home";
   const std::string tmp = c.build + "/tmp";
   for (const std::string& dir : {binary, home, tmp}) ::mkdir(dir.c_str(), 0700);
-  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + tmp,
-                                        "LC_ALL=C", "TERM=dumb"};
+  // Reproducible: the same sources and SDK make the same plugin bytes whatever folder the build
+  // ran in. The build folder's random name would be in the line tables and in __FILE__: it is
+  // written as kBuildRoot instead; __DATE__ and __TIME__ read SOURCE_DATE_EPOCH.
+  const std::string prefix_map = "-ffile-prefix-map=" + c.build + "=" + kBuildRoot;
+  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=" + home,
+                                        "TMPDIR=" + tmp,      "LC_ALL=C",
+                                        "TERM=dumb",          "SOURCE_DATE_EPOCH=0"};
   const std::vector<std::vector<std::string>> steps = {
       // RelWithDebInfo (the template's default) with line tables only: the same code, and a
       // plugin that is graded, never debugged, compiles in two thirds of the time without the
       // full debug information of Eigen's templates.
       {"cmake", "-S", c.source, "-B", binary, "-G", "Ninja", "-DCMAKE_PREFIX_PATH=" + c.sdk,
-       "-DCMAKE_COLOR_DIAGNOSTICS=OFF", "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG",
+       "-DCMAKE_COLOR_DIAGNOSTICS=OFF", "-DCMAKE_CXX_FLAGS=" + prefix_map,
+       "-DCMAKE_C_FLAGS=" + prefix_map, "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG",
        "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"},
       {"cmake", "--build", binary, "--parallel", std::to_string(c.jobs)}};
   const char* names[] = {"configure", "build"};

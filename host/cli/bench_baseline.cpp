@@ -4,17 +4,20 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <tuple>
 
 #include "core/base/atomic_file.hpp"
+#include "core/base/regular_file.hpp"
 #include "core/bench/machine.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::cli {
 namespace {
+
+// A saved run holds every sample of every point: a few MiB for the largest sweeps.
+constexpr size_t kMaxBaselineBytes = size_t(64) << 20;
 
 using PointKey = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t,
                             int64_t, int, bool, bool, bool>;
@@ -62,10 +65,18 @@ void save_baseline(const std::filesystem::path& path, const BenchRun& run) {
 }
 
 BenchRun load_baseline(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("bench.baseline", path.string() + ": no saved run there");
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw Error("bench.baseline", path.string() + ": no saved run there");
+  std::string text;
   try {
-    return bench_run_from_json(nlohmann::json::parse(in));
+    // A regular file only (a FIFO named by --from or --compare would wait for a writer forever).
+    text = core::read_regular_file(path, kMaxBaselineBytes, "bench");
+  } catch (const Error& e) {
+    throw Error("bench.baseline", e.location(), e.message());
+  }
+  try {
+    return bench_run_from_json(nlohmann::json::parse(text));
   } catch (const nlohmann::json::exception& e) {
     throw Error("bench.baseline", path.string() + ": " + e.what());
   } catch (const Error& e) {

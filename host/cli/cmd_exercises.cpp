@@ -84,10 +84,12 @@ int run_export(const ExportOptions& o) {
   for (const auto& ex : set.exercises) {
     const fs::path out = dir / ex.file.filename();
     if (!fs::exists(fs::symlink_status(out, ec))) continue;
-    std::ifstream in(out);
+    // Opened only once known to be a regular file: opening a FIFO would wait for a writer.
     std::string first;
-    if (!fs::is_regular_file(fs::symlink_status(out, ec)) || !std::getline(in, first) ||
-        first.rfind(core::kStudentCopyHeader, 0) != 0)
+    const bool regular = fs::is_regular_file(fs::symlink_status(out, ec));
+    std::ifstream in;
+    if (regular) in.open(out);
+    if (!regular || !std::getline(in, first) || first.rfind(core::kStudentCopyHeader, 0) != 0)
       throw Error("export.usage", out.string(),
                   "exists and is not a student copy awb wrote: nothing was written (export into "
                   "a new or empty folder, or one of earlier student copies)");

@@ -14,6 +14,9 @@ printf 'not an ELF file' >"$tmp/not-a-plugin.so"
 mkdir -p "$tmp/handout"
 echo "a file of the user's" >"$tmp/handout/journey.yaml"
 printf 'tokens: [a, b]\nx: [[1, 2], [3]]\n' >"$tmp/bad-problem.yaml"
+mkfifo "$tmp/fifo"                      # read by nothing: opening it blocking waits forever
+truncate -s 65M "$tmp/huge.json"        # over the cap of a saved bench run
+mkdir "$tmp/fifo-export" && mkfifo "$tmp/fifo-export/journey.yaml"  # in place of a student copy
 
 cases=0 failed=0
 while IFS=$'\t' read -r want args expect; do

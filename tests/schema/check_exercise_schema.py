@@ -32,6 +32,7 @@ SCHEMA_DETECTABLE = [
     "38-value-bad-id.yaml",  # id outside [a-z0-9-]
     "44-missing-predicate-key.yaml",  # a predicate's required key
     "61-unknown-key-predicat.yaml",  # a misspelt predicate key
+    "66-value-points-huge.yaml",  # points above the maximum
 ]
 
 

@@ -158,6 +158,61 @@ requirez: [qkv]
   CHECK_THAT(all, Catch::Contains("[assignment.value]") && Catch::Contains("next friday"));
 }
 
+// Points beyond any course's (1e308 twice made the total infinite: a perfect submission scored 0
+// in JSON and PrairieLearn, "?/?" in the table), a version written as a fraction, a YAML tag and
+// a NUL byte are refused, each at its place.
+TEST_CASE("assignment: points are bounded, the version whole, no tag and no NUL byte",
+          "[assignment]") {
+  auto errors_of = [](const std::string& name, const std::string& text) {
+    const core::AssignmentLoad l =
+        core::load_assignment(write_temp(name, text), bundled().exercises);
+    CHECK_FALSE(l.assignment);
+    std::string all;
+    for (const auto& e : l.errors) all += std::string(e.what()) + "\n";
+    return all;
+  };
+  const std::string huge = errors_of("huge.yaml", R"(awb-assignment: 1
+id: huge
+title: "huge"
+exercises:
+  - {id: journey, points: 1e308}
+  - {id: river-bank, points: 1e308}
+)");
+  INFO(huge);
+  CHECK_THAT(huge, Catch::Contains("[assignment.value]") && Catch::Contains("huge.yaml:5:27") &&
+                       Catch::Contains("exercises[0].points: must be at most 1000000"));
+  CHECK_THAT(huge, Catch::Contains("huge.yaml:6:30: exercises[1].points: must be at most 1000000"));
+  const std::string total = errors_of("total.yaml", R"(awb-assignment: 1
+id: total
+title: "total"
+exercises:
+  - {id: journey, points: 600000}
+  - {id: river-bank, points: 600000}
+)");
+  CHECK_THAT(total,
+             Catch::Contains("[assignment.value]") &&
+                 Catch::Contains("the exercises' points add up to 1200000; at most 1000000"));
+  const std::string version = errors_of("version.yaml", R"(awb-assignment: 1.0
+id: version
+title: "version"
+exercises: [journey]
+)");
+  CHECK_THAT(version, Catch::Contains("[assignment.type]") &&
+                          Catch::Contains("version.yaml:1:17") &&
+                          Catch::Contains("must be a whole number"));
+  const std::string tag = errors_of("tag.yaml", R"(awb-assignment: 1
+id: tag
+title: !python/object:os.system "x"
+exercises: [journey]
+)");
+  CHECK_THAT(tag,
+             Catch::Contains("[assignment.tag]") && Catch::Contains("'!python/object:os.system'"));
+  const std::string nul =
+      errors_of("nul.yaml", "awb-assignment: 1\nid: nul\ntitle: \"a" + std::string(1, '\0') +
+                                "b\"\nexercises: [journey]\n");
+  CHECK_THAT(nul, Catch::Contains("[assignment.nul_byte]") && Catch::Contains("nul.yaml:3:10"));
+}
+
 TEST_CASE("assignment: a misspelt required key is reported as the typo, not as missing",
           "[assignment]") {
   const fs::path file = write_temp("typo.yaml", R"(awb-assignment: 1

@@ -304,3 +304,43 @@ TEST_CASE("scratch folders of an awb that is gone are removed, no others", "[run
   CHECK_FALSE(fs::exists(stale));
   for (const fs::path& p : {mine, init, other_ns, old_style, odd, file}) CHECK(fs::exists(p));
 }
+
+// As root the runners and builds run as a sandbox uid, and what they leave in their folders is
+// that uid's: the next awb removes it all the same, without following a link out of the folder.
+TEST_CASE("as root, a gone awb's folders are removed whoever owns them, no link followed",
+          "[runner]") {
+  if (::geteuid() != 0) {
+    WARN("not run: needs root (the sandbox uid is only given as root)");
+    return;
+  }
+  const fs::path dir = test::scratch("stale-scratch-root");
+  const fs::path outside = test::scratch("stale-scratch-outside");
+  { std::ofstream(outside / "keep.txt") << "keep"; }
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  REQUIRE(gone > 0);
+  REQUIRE(::waitpid(gone, nullptr, 0) == gone);
+  const std::string prefix = "awb-build-";
+  const fs::path made = core::make_temp_folder(prefix).value();
+  const std::string name = made.filename().string();
+  const std::string ns =
+      name.substr(0, name.rfind('-')).substr(prefix.size() + std::to_string(::getpid()).size() + 1);
+  fs::remove(made);
+  const uid_t sandbox = 1'500'042;  // of the sandbox uids (runner_spawn.cpp, next_sandbox_uid)
+  const fs::path stale = dir / (prefix + std::to_string(gone) + "-" + ns + "-Ab12Cd");
+  fs::create_directories(stale / "cmake" / "deep");
+  { std::ofstream(stale / "cmake" / "deep" / "left.o") << "x"; }
+  fs::create_directory_symlink(outside, stale / "cmake" / "out");  // a link out: unlinked only
+  for (const fs::path& p :
+       {stale, stale / "cmake", stale / "cmake" / "deep", stale / "cmake" / "deep" / "left.o"})
+    REQUIRE(::lchown(p.c_str(), sandbox, sandbox) == 0);
+  ::chmod((stale / "cmake").c_str(), 0500);  // not even writable by its owner
+  // A link named like a stale folder is not a folder of awb's: it stays, and so does its target.
+  const fs::path link = dir / (prefix + std::to_string(gone) + "-" + ns + "-Ef34Gh");
+  fs::create_directory_symlink(outside, link);
+
+  core::remove_stale_temp_folders(dir, prefix);
+  CHECK_FALSE(fs::exists(fs::symlink_status(stale)));
+  CHECK(fs::is_symlink(link));
+  CHECK(fs::exists(outside / "keep.txt"));
+}

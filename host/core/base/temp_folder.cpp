@@ -1,6 +1,8 @@
 // temp_folder.cpp: PREFIX-PID-NS-XXXXXX folders, and sweeping those of processes that are gone.
 #include "core/base/temp_folder.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +13,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <string_view>
+#include <vector>
 
 namespace awb::core {
 
@@ -38,10 +42,38 @@ bool all_digits(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return c >= '0' && c <= '9'; });
 }
 
+// Removes `name` in the folder open as `parent`, and all it holds, without following a link: each
+// folder is opened relative to its parent with O_NOFOLLOW, so a link (even one swapped in for a
+// folder while the tree is removed, by a process of the sandbox's uid) is itself unlinked and
+// never leads out of the temporary folder. Deeper than kMaxDepth is left alone (a tree built to
+// exhaust the stack stays, as it would have before).
+constexpr int kMaxDepth = 256;
+
+void remove_tree_at(int parent, const std::string& name, int depth) {
+  if (::unlinkat(parent, name.c_str(), 0) == 0 || errno != EISDIR || depth > kMaxDepth) return;
+  const int fd = ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    ::close(fd);
+    return;
+  }
+  std::vector<std::string> names;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string_view n = e->d_name;
+    if (n != "." && n != "..") names.emplace_back(n);
+  }
+  for (const std::string& n : names) remove_tree_at(::dirfd(d), n, depth + 1);
+  ::closedir(d);
+  ::unlinkat(parent, name.c_str(), AT_REMOVEDIR);
+}
+
 }  // namespace
 
 void remove_stale_temp_folders(const fs::path& dir, const std::string& prefix) {
   const std::string& ns = pid_namespace();
+  const int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (root < 0) return;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     // PREFIX-PID-NS-XXXXXX
@@ -53,15 +85,20 @@ void remove_stale_temp_folders(const fs::path& dir, const std::string& prefix) {
     if (d2 == std::string::npos || rest.size() != d2 + 7 || !all_digits(rest.substr(0, d1)) ||
         rest.substr(d1 + 1, d2 - d1 - 1) != ns)
       continue;
+    // As root, a folder is the sandbox's once its uid dropped to it (the builder's and the
+    // runner's files are the sandbox uid's), so whose it is says nothing: root removes it all the
+    // same. Anyone else removes only their own.
     struct stat st {};
-    if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+    if (::fstatat(root, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+        (st.st_uid != ::geteuid() && ::geteuid() != 0))
       continue;
     const long pid = std::strtol(rest.c_str(), nullptr, 10);
     if (pid <= 0 || pid > INT32_MAX) continue;
     // kill(PID, 0): ESRCH only when no process has that pid (EPERM: one of another user's).
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-    fs::remove_all(entry.path(), ec);
+    remove_tree_at(root, name, 0);
   }
+  ::close(root);
 }
 
 std::optional<fs::path> make_temp_folder(const std::string& prefix) {

@@ -15,10 +15,12 @@ namespace awb::core {
 // when it cannot be made. `prefix` ends with '-' ("awb-runner-").
 std::optional<std::filesystem::path> make_temp_folder(const std::string& prefix);
 
-// Removes the folders PREFIX-PID-NS-XXXXXX in `dir` that are this uid's, of this process's PID
-// namespace, and whose PID names no process there (SIGKILL, a cluster's time limit: their awb
-// could not remove them). Anything else (a folder of a live process, of another namespace, as a
-// container sharing /tmp would leave, or one named otherwise) is left alone.
+// Removes the folders PREFIX-PID-NS-XXXXXX in `dir` that are this uid's (as root: whoever's, since
+// the sandbox's uid owns what it wrote), of this process's PID namespace, and whose PID names no
+// process there (SIGKILL, a cluster's time limit: their awb could not remove them). No link is
+// followed, in `dir` or inside a folder removed. Anything else (a folder of a live process, of
+// another namespace, as a container sharing /tmp would leave, or one named otherwise) is left
+// alone.
 void remove_stale_temp_folders(const std::filesystem::path& dir, const std::string& prefix);
 
 }  // namespace awb::core

@@ -38,7 +38,8 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 // Part of every key: a change to how submissions are built builds them all again.
-constexpr const char* kRecipe = "cmake -G Ninja, RelWithDebInfo at -g1, awb-builder 2";
+constexpr const char* kRecipe =
+    "cmake -G Ninja, RelWithDebInfo at -g1, the build folder mapped to /awb-build, awb-builder 3";
 constexpr size_t kLogKeptBytes = 256 << 10;  // of the output, kept in build.log
 constexpr int kErrorLines = 20;
 

@@ -110,6 +110,10 @@ struct Question {
   int key = -1;  // head questions
 };
 
+// The most points a check, an exercise (its checks together), an assignment's entry or an
+// assignment may be worth (FORMAT.md): sums of them stay exact and finite, and print whole.
+inline constexpr double kMaxPoints = 1e6;
+
 struct Exercise {
   std::filesystem::path file;
   std::string sha256;  // of the file's bytes

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/exercises/exercise_parse.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::core::parse {
 
@@ -227,6 +228,10 @@ void cross_check(YamlReader& rd, const YAML::Node& n, const std::string& cp,
 
 void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
   checks(rd, n, "checks", ex, ex.checks);
+  if (ex.max_points() > kMaxPoints)
+    rd.error(n, "checks", rd.id("value"),
+             "the checks' points add up to " + grade::format_points(ex.max_points()) +
+                 "; at most " + grade::format_points(kMaxPoints) + " are allowed");
 }
 
 void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const Exercise& ex,
@@ -289,10 +294,13 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
 
     if (cn["points"]) {
       if (auto v = rd.number(cn["points"], cp + ".points")) {
-        if (*v >= 0)
-          spec.points = *v;
-        else
+        if (*v < 0)
           rd.error(cn["points"], cp + ".points", rd.id("value"), "must be >= 0");
+        else if (*v > kMaxPoints)
+          rd.error(cn["points"], cp + ".points", rd.id("value"),
+                   "must be at most " + grade::format_points(kMaxPoints));
+        else
+          spec.points = *v;
       }
     }
     if (cn["hint"])

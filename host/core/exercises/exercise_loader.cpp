@@ -2,6 +2,7 @@
 // weights, layers, parameters, limits, cases) and the files-and-folders entry points.
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <new>
 #include <set>
@@ -351,7 +352,8 @@ namespace {
 
 void read_header(YamlReader& rd, const YAML::Node& root, Exercise& ex) {
   if (auto v = section_key(rd, root, "", Section::kTop, "awb-exercise")) {
-    if (auto n = rd.number(*v, "awb-exercise"); n && *n != 1)
+    if (auto n = rd.integer(*v, "awb-exercise", 0, std::numeric_limits<int32_t>::max(), "version");
+        n && *n != 1)
       rd.error(*v, "awb-exercise", rd.id("version"),
                "this awb reads format version 1, the file says " + v->Scalar());
   }

@@ -132,6 +132,16 @@ std::optional<YAML::Node> YamlReader::parse(const std::string& text) {
                  std::to_string(caps_.max_bytes >> 20) + " MiB");
     return std::nullopt;
   }
+  // yaml-cpp's scanner ends a scalar at a NUL byte and reads on: "ti\0tle" became "ti". No YAML
+  // text holds one (a binary file, or one saved as UTF-16).
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    const size_t line_start = text.rfind('\n', nul);
+    const int line = 1 + int(std::count(text.begin(), text.begin() + ptrdiff_t(nul), '\n'));
+    const int column = int(line_start == std::string::npos ? nul + 1 : nul - line_start);
+    error_at(line, column, "", id("nul_byte"),
+             "a NUL byte; YAML text holds none (is it a binary file, or one saved as UTF-16?)");
+    return std::nullopt;
+  }
   const Scan s = prescan(text, caps_);
   if (s.depth > caps_.max_depth) {
     error_at(s.line, s.column, "", id("too_deep"),
@@ -284,8 +294,14 @@ std::optional<int64_t> YamlReader::integer(const YAML::Node& n, const std::strin
                                            int64_t hi, const char* over_id) {
   const auto v = number(n, path);
   if (!v) return std::nullopt;
-  if (std::floor(*v) != *v) {
-    error(n, path, id("type"), "must be a whole number");
+  // Written as one: 1.0 and 1e3 are numbers that happen to be whole, and a file that means a
+  // count or a version spells it in digits.
+  const std::string& text = n.Scalar();
+  const size_t digits = text.find_first_not_of("+-") == 1 ? 1 : 0;
+  const bool spelt =
+      text.size() > digits && text.find_first_not_of("0123456789", digits) == std::string::npos;
+  if (std::floor(*v) != *v || !spelt) {
+    error(n, path, id("type"), "must be a whole number, got '" + text + "'");
     return std::nullopt;
   }
   if (*v < double(lo) || *v > double(hi)) {

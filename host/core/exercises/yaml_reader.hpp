@@ -35,9 +35,9 @@ struct YamlCaps {
   int64_t max_line_entries = 65536;  // flow-list entries on one line (yaml-cpp buffers a line)
 };
 
-// Reads `file` for a YamlReader: only a regular file (a FIFO, socket, device or directory is
-// refused without being read, so nothing blocks), at most `max_bytes`. Problems are appended to
-// `errors` as <id_prefix>.io, <id_prefix>.not_a_file or <id_prefix>.too_large.
+// Reads `file` for a YamlReader with read_regular_file (core/base/regular_file.hpp): only a
+// regular file, at most `max_bytes`. Its error (<id_prefix>.io, <id_prefix>.not_a_file or
+// <id_prefix>.too_large) is appended to `errors` rather than thrown.
 std::optional<std::string> read_yaml_file(const std::filesystem::path& file,
                                           const std::string& id_prefix, std::vector<Error>& errors,
                                           size_t max_bytes = YamlCaps{}.max_bytes);

@@ -1,37 +1,16 @@
 // yaml_reader_input.cpp: what a YamlReader reads before any tree exists: the bounded regular
 // file, and the event pass that counts what yaml-cpp's tree would hold before it is built.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <yaml-cpp/eventhandler.h>
 
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <streambuf>
+#include <string_view>
 #include <vector>
 
+#include "core/base/regular_file.hpp"
 #include "core/exercises/yaml_reader.hpp"
 
 namespace awb::core {
 namespace {
-
-std::string kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  return "not a regular file";
-}
-
-// Closes the descriptor on every path out.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 // The text as an istream without copying it (yaml-cpp's Parser reads a stream).
 struct ViewBuf : std::streambuf {
@@ -68,18 +47,21 @@ class Counter : public YAML::EventHandler {
                     std::to_string(aliases_) + " aliases; at most " +
                         std::to_string(caps_.max_aliases) + " are allowed"};
   }
-  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t,
                 const std::string&) override {
+    untagged(m, tag);
     node(m);
   }
-  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+  void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {
+    untagged(m, tag);
     node(m);
     open_.push_back({m, 0, true});
   }
   void OnSequenceEnd() override { open_.pop_back(); }
-  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t,
                   YAML::EmitterStyle::value) override {
+    untagged(m, tag);
     node(m);
     open_.push_back({m, 0, false});
   }
@@ -92,6 +74,16 @@ class Counter : public YAML::EventHandler {
     bool sequence;
   };
 
+  // yaml-cpp names an untagged node "?" (plain) or "!" (quoted); anything else was written as a
+  // tag (!python/object, !!binary, !!str). The formats have no use for one, and a tag asks
+  // another YAML reader of the same file (a course's own scripts) to build objects from it.
+  static void untagged(const YAML::Mark& m, const std::string& tag) {
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    constexpr std::string_view kCore = "tag:yaml.org,2002:";
+    const std::string shown = tag.starts_with(kCore) ? "!!" + tag.substr(kCore.size()) : tag;
+    throw Refusal{m, "tag",
+                  "the YAML tag '" + shown + "': no tags are allowed, write the value alone"};
+  }
   void entry(const YAML::Mark&) {
     if (open_.empty() || !open_.back().sequence) return;
     if (++open_.back().entries > caps_.max_list)
@@ -120,44 +112,12 @@ class Counter : public YAML::EventHandler {
 std::optional<std::string> read_yaml_file(const std::filesystem::path& file,
                                           const std::string& id_prefix, std::vector<Error>& errors,
                                           size_t max_bytes) {
-  const std::string label = file.string();
-  auto fail = [&](const std::string& id, const std::string& message) {
-    errors.emplace_back(id_prefix + "." + id, label, message);
+  try {
+    return read_regular_file(file, max_bytes, id_prefix);
+  } catch (const Error& e) {
+    errors.push_back(e);
     return std::nullopt;
-  };
-  // stat first, so a device is never opened (opening some has side effects); fstat after the
-  // open, in case the path changed in between. O_NONBLOCK: opening a FIFO cannot wait for a
-  // writer.
-  struct stat st {};
-  if (::stat(label.c_str(), &st) != 0)
-    return fail("io", std::string("cannot open the file: ") + std::strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    return fail("not_a_file", "is " + kind_of(st.st_mode) + "; only a regular file is read");
-  Fd in{::open(label.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
-  if (in.fd < 0) return fail("io", std::string("cannot open the file: ") + std::strerror(errno));
-  if (::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode))
-    return fail("not_a_file", "is " + kind_of(st.st_mode) + "; only a regular file is read");
-  const auto too_large = [&](uint64_t size) {
-    return fail("too_large", "the file is " + std::to_string(size) + " bytes; the cap is " +
-                                 std::to_string(max_bytes >> 20) + " MiB");
-  };
-  if (uint64_t(st.st_size) > max_bytes) return too_large(uint64_t(st.st_size));
-  // Read at most one byte more than the cap: a file that grew since fstat is still refused.
-  std::string text(size_t(st.st_size) + 1, '\0');
-  size_t got = 0;
-  for (;;) {
-    if (got == text.size()) {
-      if (text.size() > max_bytes) return too_large(text.size());
-      text.resize(std::min(text.size() * 2, max_bytes + 1));
-    }
-    const ssize_t n = ::read(in.fd, text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return fail("io", std::string("cannot read the file: ") + std::strerror(errno));
-    if (n == 0) break;
-    got += size_t(n);
   }
-  text.resize(got);
-  return text;
 }
 
 bool YamlReader::count_nodes(const std::string& text) {

@@ -11,6 +11,7 @@
 #include "core/base/sha256.hpp"
 #include "core/exercises/yaml_reader.hpp"
 #include "core/plugins/capabilities.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::core {
 namespace {
@@ -249,6 +250,10 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
             if (points && !(*points > 0)) {
               rd.error(n["points"], p + ".points", rd.id("value"), "must be > 0");
               points.reset();
+            } else if (points && *points > kMaxPoints) {
+              rd.error(n["points"], p + ".points", rd.id("value"),
+                       "must be at most " + grade::format_points(kMaxPoints));
+              points.reset();
             }
           }
         } else {
@@ -347,6 +352,10 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
                "the assignment requires none of the checks of '" + ex->id +
                    "' (its requirements leave every check out)");
   }
+  if (a.max_points() > kMaxPoints)
+    rd.error(root["exercises"], "exercises", rd.id("value"),
+             "the exercises' points add up to " + grade::format_points(a.max_points()) +
+                 "; at most " + grade::format_points(kMaxPoints) + " are allowed");
   return finish(std::move(a));
 }
 
