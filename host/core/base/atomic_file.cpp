@@ -9,22 +9,10 @@
 #include <cstring>
 #include <string>
 
+#include "core/base/regular_file.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::core {
-
-namespace {
-
-const char* file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a folder";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
-}  // namespace
 
 std::filesystem::path writable_target(const std::filesystem::path& path) {
   struct stat st {};
@@ -43,13 +31,12 @@ std::filesystem::path writable_target(const std::filesystem::path& path) {
                   "one)");
     if (!S_ISREG(tst.st_mode))
       throw Error("io.not_regular", path.string(),
-                  std::string("a symbolic link to ") + file_kind(tst.st_mode) + " (" +
+                  std::string("a symbolic link to ") + kind_of(tst.st_mode) + " (" +
                       target.string() + "): awb replaces only a regular file (or a link to one)");
     return target;
   }
   throw Error("io.not_regular", path.string(),
-              std::string(file_kind(st.st_mode)) +
-                  ": awb writes only regular files; give the path of a file");
+              kind_of(st.st_mode) + ": awb writes only regular files; give the path of a file");
 }
 
 void write_file_atomic(const std::filesystem::path& where, std::string_view content) {

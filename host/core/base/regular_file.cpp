@@ -13,7 +13,6 @@
 #include "graders/model/error.hpp"
 
 namespace awb::core {
-namespace {
 
 std::string kind_of(mode_t mode) {
   if (S_ISDIR(mode)) return "a directory";
@@ -23,6 +22,8 @@ std::string kind_of(mode_t mode) {
   if (S_ISBLK(mode)) return "a block device";
   return "not a regular file";
 }
+
+namespace {
 
 // Closes the descriptor on every path out.
 struct Fd {

@@ -4,6 +4,8 @@
 #ifndef AWB_CORE_BASE_REGULAR_FILE_HPP_
 #define AWB_CORE_BASE_REGULAR_FILE_HPP_
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -14,6 +16,9 @@ namespace awb::core {
 // socket, device or folder is refused without being read (a device is not even opened). Throws
 // awb::Error with the id <id_prefix>.io (cannot open or read it), <id_prefix>.not_a_file or
 // <id_prefix>.too_large, located at the file.
+// What a file of `mode` is, as messages say it: "a FIFO (named pipe)", "a character device", ...
+std::string kind_of(mode_t mode);
+
 std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes,
                               const std::string& id_prefix);
 
