@@ -28,5 +28,12 @@ in_root bash -c "cd /work/awb && make test PRESET=$preset JOBS=\$(nproc)" \
   >"$work/make-test.log" 2>&1 || status=$?
 grep -E "^install-deps:|tests passed|tests failed|Not Run|\(Skipped\)|\*\*\*Failed" \
   "$work/make-test.log" | tail -40
-[[ $status -eq 0 ]] || { tail -40 "$work/make-test.log"; fail "make test exited $status"; }
+if [[ $status -ne 0 ]]; then
+  # What each failed test printed, before the root goes: the log of a run that cannot be redone
+  # cheaply.
+  in_root bash -c "cd /work/awb && ctest --preset $preset --rerun-failed --output-on-failure" \
+    >"$work/failed-tests.log" 2>&1 || true
+  tail -40 "$work/make-test.log"
+  fail "make test exited $status (each failed test's output: $work/failed-tests.log)"
+fi
 echo PASS
