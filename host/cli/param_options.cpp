@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/base/did_you_mean.hpp"
+#include "core/plugins/reference_forward.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::cli {
@@ -21,6 +22,24 @@ CLI::Option* add_param_option(CLI::App* cmd, std::vector<std::string>* assignmen
 void apply_params(ParamValues& values, const std::vector<std::string>& assignments) {
   for (const auto& a : assignments) add_param_assignment(values, a);
 }
+
+namespace {
+
+// " (did you mean 'window'?)" for the closest of `known`; else, for a research family's
+// parameter, the closest of those, saying whose it is (a misspelt window on a softmax exercise).
+std::string closest(const std::string& name, const std::vector<std::string>& known) {
+  if (std::string note = core::did_you_mean_note(name, known); !note.empty()) return note;
+  for (const auto& [family, family_name] : kFamilyNames) {
+    std::vector<std::string> names;
+    for (const auto& d : core::reference_params(family).decls) names.push_back(d.name);
+    if (const std::string guess = core::did_you_mean(name, names); !guess.empty())
+      return " (did you mean '" + guess + "'? a parameter of " + family_name +
+             " attention, which nothing here computes)";
+  }
+  return "";
+}
+
+}  // namespace
 
 void check_params(const std::vector<std::string>& assignments,
                   const std::vector<ParamTaker>& takers, const std::string& what, bool sweep) {
@@ -58,8 +77,7 @@ void check_params(const std::vector<std::string>& assignments,
     }
     if (!taken)
       throw Error("param.usage", "--param " + a,
-                  "no " + what + " declares a parameter '" + name + "'" +
-                      core::did_you_mean_note(name, known) +
+                  "no " + what + " declares a parameter '" + name + "'" + closest(name, known) +
                       (declared.empty() ? "; none of them takes parameters"
                                         : "; they declare: " + declared));
   }

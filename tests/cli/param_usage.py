@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """A misspelt or invalid --param is a usage error before anything is graded, run or written, in
 every command that takes it: `[param.usage]`, exit 2, the closest declared name when one is close.
-Usage: param_usage.py AWB WORK_DIR
+Usage: param_usage.py AWB WORK_DIR TEMPERED_DIR (a fixture plugin whose variant `tempered`
+declares `temperature`)
 """
 import pathlib
 import shutil
 import subprocess
 import sys
 
-awb, work = sys.argv[1], pathlib.Path(sys.argv[2])
+awb, work, tempered = sys.argv[1], pathlib.Path(sys.argv[2]), sys.argv[3]
 shutil.rmtree(work, ignore_errors=True)
 subs = work / "subs"
 (subs / "alice").mkdir(parents=True)
@@ -29,6 +30,13 @@ cases = [
       "qkv", "--param", "windw=2"], "did you mean 'window'?"),
     (["compare", "--example", "journey", "--variant", "parameter-free", "--param",
       "temprature=0.5"], "no variant compared here declares a parameter 'temprature'"),
+    (["compare", "--example", "journey", "--plugin-dir", tempered, "--variant", "tempered",
+      "--variant", "parameter-free", "--param", "temprature=0.5"],
+     "(did you mean 'temperature'?)"),
+    (["compare", "--example", "journey", "--plugin-dir", tempered, "--variant", "tempered",
+      "--param", "temperature=0"], "out of range"),
+    (["grade", "--batch", str(subs), "--assignment", "qkv", "--out", str(results),
+      "--param", "windw=2"], "(did you mean 'window'? a parameter of sliding-window attention"),
     (["compare", "--exercise", "linear", "--variant", "linear", "--param", "feature_map=tanh"],
      "not one of the choices (enum, elu+1 | relu)"),
     (["bench", "--variant", "sliding-window", "--param", "windw=4", "-T", "64", "--quick"],
