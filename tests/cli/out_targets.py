@@ -2,7 +2,8 @@
 """awb writes only regular files: `--out` naming a FIFO, a character device, a folder, a socket or
 a link to nothing is refused with [io.not_regular] (exit 2) and left as it was; a link to a
 regular file is followed (the file it names is replaced, the link stays). As root the device is a
-real one made with mknod (a copy of /dev/null's numbers).
+real one made with mknod in the test's own folder (a copy of /dev/null's numbers): a test never
+names the machine's own /dev/null, which a regression would replace.
 Usage: out_targets.py AWB WORK_DIR
 """
 import os
@@ -48,7 +49,7 @@ to_fifo.symlink_to(fifo)
 check("a link to a FIFO", to_fifo, lambda p: stat.S_ISFIFO(os.lstat(fifo).st_mode))
 if os.geteuid() == 0:
     dev = work / "mynull"
-    os.mknod(dev, 0o666 | stat.S_IFCHR, os.stat("/dev/null").st_rdev)
+    os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
     check("a character device", dev, lambda p: stat.S_ISCHR(os.lstat(p).st_mode))
 else:
     print("skip a character device: mknod needs root")
