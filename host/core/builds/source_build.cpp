@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -24,6 +25,7 @@
 #include "core/base/install_paths.hpp"
 #include "core/base/sha256.hpp"
 #include "core/base/temp_folder.hpp"
+#include "core/base/test_fault.hpp"
 #include "core/base/version.hpp"
 #include "core/builds/source_tree.hpp"
 #include "core/runner_client/runner_spawn.hpp"
@@ -298,6 +300,15 @@ void build_in(const fs::path& source, const fs::path& staging, const BuildLimits
   write_outcome(staging / "outcome", o);
 }
 
+// The test hook's full disk as the Nth build is stored (core/base/test_fault.hpp); errno set.
+bool store_fails() {
+  static std::atomic<long> stores{0};
+  const TestFault& f = test_fault();
+  if (f.kind != "enospc-at-build-store" || ++stores != f.n) return false;
+  errno = ENOSPC;
+  return true;
+}
+
 }  // namespace
 
 std::string sdk_version_text() {
@@ -346,6 +357,12 @@ BuildOutcome build_source(const fs::path& source, const fs::path& cache, const B
       fs::remove_all(staging, ec);
       throw Error("io.write", dir.string(), "cannot set the folder's mode: " + ec.message());
     }
+  }
+  if (store_fails()) {
+    const int why = errno;
+    fs::remove_all(staging, ec);
+    throw Error("io.write", entry.string(),
+                std::string("cannot store the build in the cache: ") + std::strerror(why));
   }
   // Published whole by one rename; when another worker built the same tree first, its entry
   // stands and ours goes.
