@@ -10,7 +10,8 @@
 #            comment follows the tree, in a batch and in a merge
 #   journal  a FIFO, a link to /dev/zero and a 2 GiB (sparse) file as journal.jsonl: refused at
 #            once (batch, resume and merge), never a hang or a read of gigabytes
-#   options  shards graded with different --cpu-limit: the merge is refused, naming the option
+#   options  shards graded with different --cpu-limit: the merge is refused, naming the option;
+#            a not-gradable result's provenance says its sha256 is the folder digest
 #
 # usage: results_guard.sh AWB PLUGIN_DIR BROKEN_DIR WORK_DIR CASE
 set -uo pipefail
@@ -244,10 +245,18 @@ journal)
   ;;
 
 options)
+  mkdir "$work/class/zed"  # hands in nothing: not gradable
   shards --cpu-limit 7
   run merge grade merge "$work/shard-0" "$work/shard-1" --out "$work/merged" "${options[@]}"
   expect merge 2 'batch.shard_mismatch.*another --cpu-limit (7, unset in the other'
   [[ ! -e $work/merged ]] || fail "the refused merge made its --out"
+  # A not-gradable result's provenance says what its sha256 is of: no plugin file, the folder.
+  junit=$(cat "$work"/shard-*/junit.xml)
+  grep -A6 '<testsuite name="zed/' <<<"$junit" | grep -q 'name="plugin_sha256_of" value="folder digest"' ||
+    fail "zed's JUnit provenance does not say 'folder digest'"
+  ! grep -A6 '<testsuite name="ada/' <<<"$junit" | grep -q 'plugin_sha256_of' ||
+    fail "a graded file's provenance is marked as a folder digest"
+  echo "ok: a not-gradable result's plugin_sha256 is said to be the folder digest"
   ;;
 
 *) fail "unknown case '$case'" ;;

@@ -444,7 +444,9 @@ void grade_result(JournalRecord& record, const JournalKey& key, const Exercise& 
                            : not_gradable_report(ex, subj.not_gradable);
   record.report.provenance = {
       AWB_VERSION, ex.sha256, subj.plugin_sha,
-      instance ? runner::to_string(instance->session().isolation()) : "not started"};
+      instance ? runner::to_string(instance->session().isolation()) : "not started",
+      // No plugin file to name: the sha256 is the folder's digest (folder_files), said so.
+      subj.plugin_file.empty() ? "folder digest" : ""};
   record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   record.finished_at = utc_now();
 }

@@ -119,6 +119,8 @@ Json to_json(const grade::ExerciseReport& e) {
                          {"exercise_sha256", e.provenance.exercise_sha256},
                          {"plugin_sha256", e.provenance.plugin_sha256},
                          {"lockdown", e.provenance.lockdown}};
+  if (!e.provenance.plugin_sha256_of.empty())
+    j["provenance"]["plugin_sha256_of"] = e.provenance.plugin_sha256_of;
   j["score"] = e.score;
   j["max_score"] = e.max_score;
   j["not_gradable"] = e.not_gradable;
@@ -164,6 +166,8 @@ grade::ExerciseReport exercise_report_from_json(const Json& j) {
   e.provenance.exercise_sha256 = get_string(p, "exercise_sha256");
   e.provenance.plugin_sha256 = get_string(p, "plugin_sha256");
   e.provenance.lockdown = get_string(p, "lockdown");
+  if (p.contains("plugin_sha256_of"))
+    e.provenance.plugin_sha256_of = get_string(p, "plugin_sha256_of");
   e.score = get_number(j, "score");
   e.max_score = get_number(j, "max_score");
   e.not_gradable = get_string(j, "not_gradable");
