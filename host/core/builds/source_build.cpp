@@ -15,13 +15,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <vector>
 
 #include "builder/command_line.hpp"
 #include "core/base/atomic_file.hpp"
+#include "core/base/bounded_read.hpp"
 #include "core/base/install_paths.hpp"
 #include "core/base/sha256.hpp"
 #include "core/base/temp_folder.hpp"
@@ -68,8 +68,19 @@ void write_outcome(const fs::path& file, const BuildOutcome& o) {
                     std::string(o.built ? "built" : "failed") + "\n" + o.reason + "\n" + o.errors);
 }
 
+// The outcome file holds a status, a reason and the first compiler errors: kilobytes.
+constexpr std::uintmax_t kOutcomeMaxBytes = std::uintmax_t{4} << 20;
+
 bool read_outcome(const fs::path& entry, BuildOutcome& o) {
-  std::ifstream in(entry / "outcome");
+  // Read only as a small regular file: a FIFO put in its place must not hang the batch.
+  std::optional<std::string> text;
+  try {
+    text = read_bounded_file(entry / "outcome", kOutcomeMaxBytes, "a build's outcome");
+  } catch (const Error&) {
+    return false;
+  }
+  if (!text) return false;
+  std::istringstream in(*text);
   std::string status;
   if (!std::getline(in, status) || (status != "built" && status != "failed")) return false;
   o.built = status == "built";
