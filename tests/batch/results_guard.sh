@@ -181,7 +181,7 @@ notes)
     fail "ada's comment names other files at first"
   # Extra files: a plugin of another kind (not graded) and a file that does not load.
   cp "$plugins/awb_causal.so" "$work/class/ada/zz_causal.so"
-  cp "$broken/$(cd "$broken" && ls | grep '\.so$' | head -1)" "$work/class/ada/zz_broken.so"
+  cp "$broken/not_a_library.so" "$work/class/ada/zz_broken.so"
   run added grade --batch "$work/class" --out "$work/results" --resume "${options[@]}"
   [[ $rc -eq 0 ]] || fail "the resume exited $rc"
   row=$(grep '^ada,' "$work/results/roster.csv")
