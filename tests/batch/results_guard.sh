@@ -89,6 +89,16 @@ owner)
   [[ -f $work/results/reports.99/keep.txt ]] || fail "the user's reports.99 was removed"
   whole_set "$work/results" || fail "the published set is not whole"
   echo "ok: in awb's folder, $gen/my-notes.txt and reports.99/keep.txt stay; $gen's own files went"
+
+  # A file of the user's where awb keeps a familiar link: refused, kept, the set untouched.
+  rm "$work/results/junit.xml" && echo "mine" >"$work/results/junit.xml"
+  run in_the_way grade --batch "$work/class" --out "$work/results" --resume "${options[@]}"
+  expect in_the_way 2 'batch.out_not_awb.*junit.xml: awb did not write this'
+  [[ $(cat "$work/results/junit.xml") == mine ]] || fail "the user's junit.xml was replaced"
+  rm "$work/results/junit.xml"
+  run moved grade --batch "$work/class" --out "$work/results" --resume "${options[@]}"
+  [[ $rc -eq 0 ]] || fail "the resume after the file was moved exited $rc"
+  whole_set "$work/results" || fail "the published set is not whole"
   ;;
 
 lock)

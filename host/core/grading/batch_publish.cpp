@@ -15,6 +15,7 @@
 #include "core/base/bounded_read.hpp"
 #include "core/base/sha256.hpp"
 #include "core/grading/batch_fault.hpp"
+#include "core/grading/batch_results.hpp"
 #include "core/grading/batch_shard.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/formats.hpp"
@@ -249,6 +250,19 @@ void clean_results(const fs::path& results) {
 
 void publish_report_set(const fs::path& results, std::vector<ReportFile> files) {
   clean_results(results);
+  // A report in the flat layout is awb's only where the folder was adopted from an earlier awb;
+  // elsewhere a file (or folder) at a familiar path is the user's, and nothing replaces it.
+  const bool flat_is_ours = results_adopted(results);
+  if (!flat_is_ours)
+    for (const auto& f : files) {
+      const fs::path path = results / f.name.substr(0, f.name.find('/'));
+      std::error_code ec;
+      const auto st = fs::symlink_status(path, ec);
+      if (fs::exists(st) && !fs::is_symlink(st))
+        throw Error("batch.out_not_awb", path.string(),
+                    "awb did not write this (its reports are links into current/), so it does not "
+                    "replace it: move it away and run again with --resume");
+    }
   const std::string previous = current_generation(results);
   const long g = next_generation(results);
   const std::string generation = kGenerationPrefix + std::to_string(g);
@@ -312,7 +326,7 @@ void publish_report_set(const fs::path& results, std::vector<ReportFile> files) 
     if (in_set(name)) continue;
     const bool link = e.is_symlink(ec) && starts_with(fs::read_symlink(e.path(), ec).string(),
                                                       std::string(kCurrent) + "/");
-    const bool flat = !e.is_symlink(ec) && kFlatReports.count(name) > 0;
+    const bool flat = flat_is_ours && !e.is_symlink(ec) && kFlatReports.count(name) > 0;
     if (link || flat) stale.push_back(e.path());
   }
   for (const auto& p : stale) remove_entry(p);

@@ -51,9 +51,11 @@ bool empty_for_results(const fs::path& folder) {
   return !ec;
 }
 
-std::string marker_text(ResultsKind kind) {
+constexpr const char* kAdoptedLine = "adopted earlier awb\n";
+
+std::string marker_text(ResultsKind kind, bool adopted) {
   return std::string(kMagic) + "\nkind " + kind_name(kind) + "\ncreated_by awb " + AWB_VERSION +
-         "\n";
+         "\n" + (adopted ? kAdoptedLine : "");
 }
 
 [[noreturn]] void not_awbs(const fs::path& folder, const std::string& why) {
@@ -103,8 +105,10 @@ ResultsFolder ResultsFolder::claim(const fs::path& folder, ResultsKind kind) {
     }
   };
   int fd = open_marker(O_RDWR);
+  bool adopted = false;
   if (fd < 0 && errno == ENOENT) {
-    if (!empty_for_results(folder) && !earlier_awb_results(folder))
+    adopted = !empty_for_results(folder);
+    if (adopted && !earlier_awb_results(folder))
       not_awbs(folder, "it holds files and no " + std::string(kResultsMarker));
     fd = open_marker(O_RDWR | O_CREAT);
   }
@@ -125,7 +129,7 @@ ResultsFolder ResultsFolder::claim(const fs::path& folder, ResultsKind kind) {
   const std::string text = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
   if (text.empty()) {
     // New (or a claim killed before it wrote): the marker is written under the lock.
-    const std::string mine = marker_text(kind);
+    const std::string mine = marker_text(kind, adopted);
     if (::pwrite(fd, mine.data(), mine.size(), 0) != static_cast<ssize_t>(mine.size()) ||
         ::fsync(fd) != 0)
       throw Error("io.write", marker.string(),
@@ -143,6 +147,15 @@ ResultsFolder ResultsFolder::claim(const fs::path& folder, ResultsKind kind) {
                     : "holds a batch's results: the merged reports would replace that batch's "
                       "own; merge into another folder");
   return held;
+}
+
+bool results_adopted(const fs::path& folder) {
+  try {
+    const auto text = read_bounded_file(folder / kResultsMarker, kMarkerMaxBytes, "the marker");
+    return text && text->find(std::string("\n") + kAdoptedLine) != std::string::npos;
+  } catch (const Error&) {
+    return false;
+  }
 }
 
 ResultsFolder::ResultsFolder(ResultsFolder&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }

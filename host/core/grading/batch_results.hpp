@@ -5,7 +5,8 @@
 //                        folder is awb's. A batch or a merge writes into a folder only when it is
 //                        missing, empty, or holds this marker; a folder of an earlier awb (no
 //                        marker, but a journal.jsonl or a `current` link to reports.<g>) is
-//                        adopted and the marker written; a folder holding only other results
+//                        adopted and the marker written (with "adopted earlier awb": its flat
+//                        reports are awb's to replace); a folder holding only other results
 //                        folders of awb (the Slurm recipe's RESULTS/shard-*) counts as empty.
 //                        Anything else is refused before anything in it is touched.
 // The marker is also the folder's lock: it is held (flock) from the start of a batch or merge to
@@ -24,6 +25,11 @@ enum class ResultsKind { kBatch, kMerge };
 
 // The pid holding a flock on the file open as `fd` (from /proc/locks), or 0 when unknown.
 long flock_holder(int fd);
+
+// Whether `folder`'s marker says it was adopted from an earlier awb: only then are the reports
+// in the flat layout of earlier versions (a regular grades.csv, a gradescope/ folder) awb's to
+// replace. Elsewhere such a file is the user's, and publishing refuses to replace it.
+bool results_adopted(const std::filesystem::path& folder);
 
 // A results folder claimed for one run: created if missing, checked to be awb's, marked, locked.
 class ResultsFolder {
