@@ -39,6 +39,8 @@ Json exercise_json(const ExerciseReport& e, const View& view) {
                          {"exercise_sha256", e.provenance.exercise_sha256},
                          {"plugin_sha256", e.provenance.plugin_sha256},
                          {"lockdown", e.provenance.lockdown}};
+  if (!e.provenance.plugin_sha256_of.empty())
+    j["provenance"]["plugin_sha256_of"] = e.provenance.plugin_sha256_of;
   // Empty when gradable: the key is always there so readers need no existence test.
   j["not_gradable"] = e.not_gradable;
   j["score"] = finite(t.score);

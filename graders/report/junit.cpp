@@ -70,6 +70,8 @@ Counts put_suite(std::ostream& out, const GradeReport& r, const ExerciseReport& 
   put_property(out, "awb_version", e.provenance.awb_version);
   put_property(out, "exercise_sha256", e.provenance.exercise_sha256);
   put_property(out, "plugin_sha256", e.provenance.plugin_sha256);
+  if (!e.provenance.plugin_sha256_of.empty())
+    put_property(out, "plugin_sha256_of", e.provenance.plugin_sha256_of);
   put_property(out, "lockdown", e.provenance.lockdown);
   put_property(out, "score", format_points(t.score));
   put_property(out, "max_score", format_points(t.max_score));

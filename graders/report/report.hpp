@@ -16,6 +16,10 @@ struct Provenance {
   std::string exercise_sha256;
   std::string plugin_sha256;
   std::string lockdown;  // "in-process" for trusted plugins; the runner's level otherwise
+  // What plugin_sha256 is the sha256 of: "" for the plugin file graded; "folder digest" when no
+  // plugin file could be graded and it stands for the submission folder (its *.so files' names
+  // and contents, or a source project's build key and outcome). Reports say so.
+  std::string plugin_sha256_of;
 };
 
 // One subject graded on one exercise.

@@ -95,7 +95,8 @@ void put_exercise(std::ostream& out, const ExerciseReport& e, const View& view, 
   if (view.instructor) {
     const Provenance& p = e.provenance;
     out << "  awb " << clean_text(p.awb_version, false) << ", exercise sha256 "
-        << clean_text(p.exercise_sha256.substr(0, 12), false) << ", plugin sha256 "
+        << clean_text(p.exercise_sha256.substr(0, 12), false)
+        << (p.plugin_sha256_of.empty() ? ", plugin sha256 " : ", " + p.plugin_sha256_of + " ")
         << clean_text(p.plugin_sha256.substr(0, 12), false) << ", lockdown "
         << clean_text(p.lockdown, false) << '\n';
   }

@@ -21,6 +21,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"compare.usage", kExitUsage},
     {"autograder.usage", kExitUsage},
     {"batch.journal_exists", kExitUsage},  // --resume was not given
+    {"batch.out_not_awb", kExitUsage},     // --out holds files awb did not write
     {"build.not_source", kExitUsage},      // awb build on a folder without a CMakeLists.txt
     {"new_plugin.unknown_kind", kExitUsage},
     {"new_plugin.bad_name", kExitUsage},
@@ -97,6 +98,8 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"io.read", kExitFailed},
     {"io.write", kExitFailed},
     {"batch.journal_locked", kExitFailed},
+    {"batch.results_locked", kExitFailed},  // another batch or merge works in --out
+    {"io.too_large", kExitFailed},          // a file awb reads back is over its size limit
     {"batch.journal_record", kExitFailed},
     {"template.not_found", kExitFailed},      // the installed plugin template is missing
     {"template.invalid", kExitFailed},        // a marker of the template is malformed

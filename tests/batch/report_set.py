@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-FAMILIAR = ["grades.csv", "junit.xml", "gradescope", "prairielearn", "roster.csv"]
+FAMILIAR = ["grades.csv", "junit.xml", "gradescope", "prairielearn", "roster.csv", "roster.meta.json"]
 MANIFEST = "MANIFEST.sha256"
 
 
@@ -119,10 +119,11 @@ def set_state(r, old, new):
 
 
 def no_strays(r):
-    """None when only the journal, the digest cache, one generation, `current` and the familiar
-    links remain, and nothing hidden is inside the generation; else what is left behind."""
+    """None when only awb's marker, the journal, the digest cache, one generation, `current` and
+    the familiar links remain, and nothing hidden is inside the generation; else what is left
+    behind."""
     gen = os.readlink(os.path.join(r, "current"))
-    keep = {"journal.jsonl", "digests.tsv", "current", gen, *FAMILIAR}
+    keep = {".awb-results", "journal.jsonl", "digests.tsv", "current", gen, *FAMILIAR}
     extra = sorted(set(os.listdir(r)) - keep)
     if extra:
         return f"left behind in {r}: {' '.join(extra)}"

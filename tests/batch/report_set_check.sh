@@ -13,8 +13,8 @@ whole_set() { python3 "$report_set_py" whole-set "$1"; }
 # (OLD, NEW: RESULTS folders of uninterrupted runs, or "none"); "mixed" when it is neither.
 set_state() { python3 "$report_set_py" state "$1" "$2" "$3"; }
 
-# no_strays RESULTS: only the journal, the digest cache, one generation, `current` and the
-# familiar links remain, and nothing hidden inside the generation.
+# no_strays RESULTS: only the marker, the journal, the digest cache, one generation, `current`
+# and the familiar links remain, and nothing hidden inside the generation.
 no_strays() { python3 "$report_set_py" no-strays "$1"; }
 
 # same_reports A B: A's and B's reports hold the same bytes: grades.csv, junit.xml, roster.csv

@@ -5,18 +5,23 @@
 # RESULTS must read as one whole set or none (only a finished run publishes), and the final
 # reports must be byte-identical to the uninterrupted run's.
 #
-# usage: soak.sh AWB [--submissions N] [--kills K] [--seed S] [--work DIR]
+# Then the class is graded in 2 shards and merged (--merges rounds): two merges into one folder at
+# once, one of them SIGKILLed at a random moment; after each round the folder holds one whole set
+# (the class's) or none, and the final merge's reports are the uninterrupted run's, byte for byte.
+#
+# usage: soak.sh AWB [--submissions N] [--kills K] [--merges M] [--seed S] [--work DIR]
 #                    [--plugin-dir DIR] [--mutant-dir DIR] [--jobs J]
-# (defaults: 500 submissions, 50 kills, plugins and mutants beside AWB's build tree)
+# (defaults: 500 submissions, 50 kills, 10 merges, plugins and mutants beside AWB's build tree)
 set -euo pipefail
 [[ $# -ge 1 ]] || { sed -n '2,10p' "$0" >&2; exit 2; }
 awb=$(realpath "$1"); shift
 build=$(dirname "$(dirname "$awb")")
-subs_n=500 kills=50 seed=$$ work=${TMPDIR:-/tmp}/awb-soak jobs=2
+subs_n=500 kills=50 merges=10 seed=$$ work=${TMPDIR:-/tmp}/awb-soak jobs=2
 plugin_dir=$build/plugins mutant_dir=$build/mutants
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --submissions) subs_n=$2 ;; --kills) kills=$2 ;; --seed) seed=$2 ;; --work) work=$2 ;;
+    --submissions) subs_n=$2 ;; --kills) kills=$2 ;; --merges) merges=$2 ;; --seed) seed=$2 ;;
+    --work) work=$2 ;;
     --plugin-dir) plugin_dir=$2 ;; --mutant-dir) mutant_dir=$2 ;; --jobs) jobs=$2 ;;
     *) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -26,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/report_set_check.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 RANDOM=$seed
-echo "soak: $subs_n submissions, $kills kills, seed $seed, work $work"
+echo "soak: $subs_n submissions, $kills kills, $merges merge rounds, seed $seed, work $work"
 
 rm -rf "$work"
 mkdir -p "$work/files" "$work/subs"
@@ -111,4 +116,45 @@ dups=$(sed -e 's/"plugin_file":.*//' "$out/journal.jsonl" | sort | uniq -d | wc 
 echo "soak: $landed kills landed in $attempts runs ($completed finished before their kill)," \
      "a full disk at report step $step; final reports byte-identical to the uninterrupted" \
      "run's ($n Gradescope files), no duplicate journal keys, nothing left behind"
+
+# Merges: two at once into one folder, one killed at a random moment of its run. Each is
+# refused while the other holds the folder (exit 1, batch.results_locked) or publishes the class.
+for i in 0 1; do
+  (grade "$work/shard-$i" --shard "$i/2") 2>> "$work/shards.log" ||
+    fail "shard $i/2: $(tail -2 "$work/shards.log")"
+done
+merge() { exec "$awb" grade merge "$work/shard-0" "$work/shard-1" --out "$work/merged"; }
+t0=$(ms)
+(merge) 2> "$work/merge.log" || fail "the first merge: $(tail -2 "$work/merge.log")"
+window=$(($(ms) - t0 + 20))
+published=0 refused=0 killed=0
+for round in $(seq 1 "$merges"); do
+  (merge) 2>> "$work/merge.log" 3>&- &
+  a=$!
+  (merge) 2>> "$work/merge.log" 3>&- &
+  b=$!
+  delay=$(((RANDOM * 32768 + RANDOM) % window))
+  sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+  kill -KILL "$a" 2>/dev/null || true
+  for p in "$a" "$b"; do
+    set +e; wait "$p"; rc=$?; set -e
+    case $rc in
+      0) published=$((published + 1)) ;;
+      1) refused=$((refused + 1)) ;;
+      137) killed=$((killed + 1)) ;;
+      *) fail "merge round $round: exit $rc: $(tail -2 "$work/merge.log")" ;;
+    esac
+  done
+  whole_set "$work/merged" || fail "after merge round $round"
+  state=$(set_state "$work/merged" none "$work/ref")
+  [[ $state == none || $state == new ]] || fail "after merge round $round: a set that is not the class's"
+done
+grep -v 'batch.results_locked\|^merge: ' "$work/merge.log" | grep . &&
+  fail "a merge failed otherwise than refused for the lock"
+(merge) 2>> "$work/merge.log" || fail "the final merge: $(tail -2 "$work/merge.log")"
+whole_set "$work/merged" && no_strays "$work/merged" || fail "after the final merge"
+same_reports "$work/merged" "$work/ref" > /dev/null || fail "the merged reports differ from the run's"
+echo "soak: $merges merge rounds: $published published, $refused refused while the other held" \
+     "the folder, $killed killed; the folder held one whole set after each; the final merge" \
+     "byte-identical to the uninterrupted run"
 echo PASS

@@ -35,7 +35,7 @@ core::JournalRecord sample_record(const std::string& subject, const std::string&
   r.plugin_file = "plugin.so";
   r.report.exercise_id = exercise;
   r.report.title = "Softmax \"basics\" <&>\nsecond line, ünïcödé";
-  r.report.provenance = {"0.1.0", std::string(64, 'e'), std::string(64, 'p'), "in-process"};
+  r.report.provenance = {"0.1.0", std::string(64, 'e'), std::string(64, 'p'), "in-process", ""};
   grade::CheckResult c;
   c.id = "rows-sum";
   c.name = "rows_sum_to_one";

@@ -214,7 +214,7 @@ TEST_CASE("shard: merge refuses shards that do not belong together, saying why",
   refused({s0, s1, grade("third", core::Shard{2, 3})}, out, "batch.shard_mismatch",
           "another count of shards (3, 2)");
   refused({s0, grade("strict", core::Shard{1, 2}, 1)}, out, "batch.shard_mismatch",
-          "other grading options");
+          "another --strictness (1, 2 in the other");
 
   // A submission handed in after shard 0 ran: shard 1 saw another class.
   fs::create_directories(subs / "gus");

@@ -44,7 +44,7 @@ GradeReport sample_report() {
   ExerciseReport e;
   e.exercise_id = "softmax-basics";
   e.title = "Softmax <basics> & \"rows\"";
-  e.provenance = {"0.1.0", std::string(64, 'a'), std::string(64, 'b'), "in-process"};
+  e.provenance = {"0.1.0", std::string(64, 'a'), std::string(64, 'b'), "in-process", ""};
   e.checks.push_back(check("weights-match", CheckKind::kReference, "reference", Status::kPassed, 2,
                            2, "weights, scores and context within tolerance"));
   CheckResult rows =

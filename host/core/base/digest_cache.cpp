@@ -5,11 +5,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/base/atomic_file.hpp"
+#include "core/base/bounded_read.hpp"
 #include "core/base/sha256.hpp"
+#include "graders/model/error.hpp"
 
 namespace awb::core {
 namespace {
@@ -34,6 +36,8 @@ bool same_file_state(const DigestCache::Entry& a, const DigestCache::Entry& b) {
          a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns;
 }
 
+constexpr std::uintmax_t kMaxCacheBytes = std::uintmax_t{256} << 20;
+
 bool is_digest(const std::string& s) {
   return s.size() == 64 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
@@ -42,7 +46,15 @@ bool is_digest(const std::string& s) {
 
 DigestCache::DigestCache(const std::filesystem::path& file, std::chrono::nanoseconds settle)
     : settle_(settle) {
-  std::ifstream in(file);
+  // Only a cache: one that is not a regular file of a sane size (a FIFO must not hang the
+  // batch) is not read, and is replaced by the next save.
+  std::optional<std::string> text;
+  try {
+    text = read_bounded_file(file, kMaxCacheBytes, "the digest cache");
+  } catch (const Error&) {
+  }
+  if (!text) return;
+  std::istringstream in(*text);
   std::string line;
   if (!std::getline(in, line) || line != kHeader) return;
   while (std::getline(in, line)) {

@@ -10,20 +10,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <vector>
 
 #include "builder/command_line.hpp"
 #include "core/base/atomic_file.hpp"
+#include "core/base/bounded_read.hpp"
 #include "core/base/install_paths.hpp"
 #include "core/base/sha256.hpp"
 #include "core/base/temp_folder.hpp"
+#include "core/base/test_fault.hpp"
 #include "core/base/version.hpp"
 #include "core/builds/source_tree.hpp"
 #include "core/runner_client/runner_spawn.hpp"
@@ -67,8 +69,19 @@ void write_outcome(const fs::path& file, const BuildOutcome& o) {
                     std::string(o.built ? "built" : "failed") + "\n" + o.reason + "\n" + o.errors);
 }
 
+// The outcome file holds a status, a reason and the first compiler errors: kilobytes.
+constexpr std::uintmax_t kOutcomeMaxBytes = std::uintmax_t{4} << 20;
+
 bool read_outcome(const fs::path& entry, BuildOutcome& o) {
-  std::ifstream in(entry / "outcome");
+  // Read only as a small regular file: a FIFO put in its place must not hang the batch.
+  std::optional<std::string> text;
+  try {
+    text = read_bounded_file(entry / "outcome", kOutcomeMaxBytes, "a build's outcome");
+  } catch (const Error&) {
+    return false;
+  }
+  if (!text) return false;
+  std::istringstream in(*text);
   std::string status;
   if (!std::getline(in, status) || (status != "built" && status != "failed")) return false;
   o.built = status == "built";
@@ -299,6 +312,15 @@ void build_in(const fs::path& source, const fs::path& staging, const BuildLimits
   write_outcome(staging / "outcome", o);
 }
 
+// The test hook's full disk as the Nth build is stored (core/base/test_fault.hpp); errno set.
+bool store_fails() {
+  static std::atomic<long> stores{0};
+  const TestFault& f = test_fault();
+  if (f.kind != "enospc-at-build-store" || ++stores != f.n) return false;
+  errno = ENOSPC;
+  return true;
+}
+
 }  // namespace
 
 std::string sdk_version_text() {
@@ -347,6 +369,12 @@ BuildOutcome build_source(const fs::path& source, const fs::path& cache, const B
       fs::remove_all(staging, ec);
       throw Error("io.write", dir.string(), "cannot set the folder's mode: " + ec.message());
     }
+  }
+  if (store_fails()) {
+    const int why = errno;
+    fs::remove_all(staging, ec);
+    throw Error("io.write", entry.string(),
+                std::string("cannot store the build in the cache: ") + std::strerror(why));
   }
   // Published whole by one rename; when another worker built the same tree first, its entry
   // stands and ours goes.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <ctime>
 #include <exception>
@@ -22,6 +23,7 @@
 #include "core/builds/source_build.hpp"
 #include "core/builds/source_tree.hpp"
 #include "core/grading/batch_publish.hpp"
+#include "core/grading/batch_results.hpp"
 #include "core/grading/lint.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "core/plugins/subjects.hpp"
@@ -46,6 +48,15 @@ std::string utc_now() {
   return buf;
 }
 
+std::string number_text(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+// Every option that can change a result, each named as `--name` is spelt without its dashes
+// (options_difference() names the option from it). Options left at their defaults are left out,
+// so the key of a default run reads as it always did.
 std::string options_text(const BatchOptions& b) {
   const GradeOptions& o = b.grading;
   std::string text =
@@ -53,6 +64,31 @@ std::string options_text(const BatchOptions& b) {
   // An edited assignment (other points, requirements, variant) grades everything again.
   if (b.assignment) text += ";assignment=" + b.assignment->sha256;
   for (const std::string& p : b.variant_params) text += ";param=" + p;
+  // Limits decide whether a slow or hungry submission passes; the isolation decides whether it
+  // runs at all (and what its provenance says).
+  if (o.limits.cpu_seconds) text += ";cpu_limit=" + number_text(*o.limits.cpu_seconds);
+  if (o.limits.wall_seconds) text += ";wall_limit=" + number_text(*o.limits.wall_seconds);
+  if (o.limits.memory_mb) text += ";memory_limit=" + std::to_string(*o.limits.memory_mb);
+  const SessionOptions defaults;
+  if (o.session.runner.limits.output_limit != defaults.runner.limits.output_limit)
+    text += ";output_limit=" + std::to_string(o.session.runner.limits.output_limit >> 10);
+  if (o.trust_all) text += ";trusted=yes";
+  if (!o.trust_all && o.session.runner.level != defaults.runner.level)
+    text += std::string(";isolation=") + runner::to_string(o.session.runner.level);
+  if (!o.trust_all && o.session.minimum != defaults.minimum)
+    text += std::string(";min_isolation=") + runner::to_string(o.session.minimum);
+  // A source submission's build limits decide whether it builds (the jobs only how fast).
+  const BuildLimits build;
+  if (b.build.wall_seconds != build.wall_seconds)
+    text += ";build_wall_limit=" + number_text(b.build.wall_seconds);
+  if (b.build.cpu_seconds != build.cpu_seconds)
+    text += ";build_cpu_limit=" + number_text(b.build.cpu_seconds);
+  if (b.build.memory_mb != build.memory_mb)
+    text += ";build_memory_limit=" + std::to_string(b.build.memory_mb);
+  if (b.build.disk_mb != build.disk_mb)
+    text += ";build_disk_limit=" + std::to_string(b.build.disk_mb);
+  if (b.build.output_kb != build.output_kb)
+    text += ";build_output_limit=" + std::to_string(b.build.output_kb);
   return text;
 }
 
@@ -138,6 +174,9 @@ struct Shared {
 
   std::mutex mutex;  // guards what follows
   std::set<JournalKey> expected;
+  // Each submission's note as its tree is now: what the reports say, whatever note the journal's
+  // reused results were first written with (files added or removed since change it).
+  std::map<std::string, std::string> notes;
   BatchSummary summary;
   int finished = 0;
   std::exception_ptr error;
@@ -214,6 +253,7 @@ void reuse_submission(Shared& s, const std::string& name,
   const bool not_gradable = records.front()->subjects == 1 && records.front()->plugin_file.empty();
   std::lock_guard lock(s.mutex);
   for (const JournalRecord* r : records) s.expected.insert(r->key);
+  s.notes[name] = records.front()->note;  // the same files as then: the same note
   const int n = static_cast<int>(records.size());
   count_submission(s, name, records.front()->subjects, not_gradable, passed, n, n,
                    not_gradable ? "not gradable: " + records.front()->report.not_gradable
@@ -404,7 +444,9 @@ void grade_result(JournalRecord& record, const JournalKey& key, const Exercise& 
                            : not_gradable_report(ex, subj.not_gradable);
   record.report.provenance = {
       AWB_VERSION, ex.sha256, subj.plugin_sha,
-      instance ? runner::to_string(instance->session().isolation()) : "not started"};
+      instance ? runner::to_string(instance->session().isolation()) : "not started",
+      // No plugin file to name: the sha256 is the folder's digest (folder_files), said so.
+      subj.plugin_file.empty() ? "folder digest" : ""};
   record.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   record.finished_at = utc_now();
 }
@@ -458,7 +500,8 @@ bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally)
 
 // A source submission's build (cached in the results' build cache): its plugins' folder, or
 // why there is none. A sandbox that cannot start is the grader's fault: the submission is not
-// gradable this time, under a digest no later run shares, so a resume tries it again.
+// gradable this time, under a digest no later run shares, so a resume tries it again. A build
+// awb cannot store (io.write: the cache's disk is full) fails the batch (exit 1).
 struct Built {
   fs::path plugins;
   std::string failure;
@@ -478,6 +521,12 @@ Built build_submission(const Shared& s, const fs::path& folder) {
       b.digest = sha256_hex("build " + out.key + "\n" + b.failure);
     }
   } catch (const Error& e) {
+    // awb's own disk (the build cache, a full disk): a fault of the batch, not the student's.
+    // Nothing of the submission is journaled, so a resume builds and grades it.
+    if (e.id() == "io.write")
+      throw Error(e.id(), e.location(),
+                  e.message() + "; " + folder.filename().string() +
+                      " was not graded: free the space and run again with --resume");
     b.failure = "the build sandbox could not be set up (not the submission's fault): " +
                 relative_text(e.message(), folder, folder.filename().string());
     b.digest = sha256_hex(b.failure + "\n" + utc_now() + std::to_string(::getpid()));
@@ -513,6 +562,10 @@ void grade_submission(Shared& s, const fs::path& folder) {
   sub.submitted_at = s.options.assignment != nullptr ? newest_mtime(folder) : 0;
   sub.subjects = static_cast<int>(subjects.targets.size());
 
+  {
+    std::lock_guard lock(s.mutex);
+    s.notes[sub.name] = sub.note;
+  }
   Tally tally;
   for (auto& subj : subjects.targets)
     if (!grade_subject(s, subj, sub, tally)) return;
@@ -747,8 +800,8 @@ BatchSummary run_batch(const BatchOptions& options,
     throw Error("batch.usage", options.results.string(),
                 "the results folder (--out) must not be the submissions folder (--batch) or "
                 "inside it");
-  fs::create_directories(options.results, ec);
-  if (ec) throw Error("io.write", options.results.string(), ec.message());
+  // Held to the end: no other batch or merge works in these results meanwhile.
+  const ResultsFolder claimed = ResultsFolder::claim(options.results, ResultsKind::kBatch);
   const auto everyone = list_submissions(options.submissions);
   const auto submissions = options.shard ? shard_submissions(everyone, *options.shard) : everyone;
   // The times are checked against the whole class before anything is graded: a typo in a name
@@ -784,19 +837,13 @@ BatchSummary run_batch(const BatchOptions& options,
   // A resume (or a second run into the same folder) reads again only the files that changed.
   const fs::path digests_path = options.results / kDigestCacheFile;
   DigestCache digests(digests_path);
-  Shared shared{options,
-                journal,
-                done,
-                report_progress,
-                Clock::now(),
-                options_text(options),
-                digests,
-                {},
-                {},
-                {},
-                0,
-                nullptr,
-                {}};
+  Shared shared{options,      journal,
+                done,         report_progress,
+                Clock::now(), options_text(options),
+                digests,      {},
+                {},           {},
+                {},           0,
+                nullptr,      {}};
   shared.summary.journal_warnings = contents.warnings;
 
   std::atomic<size_t> next{0};
@@ -836,7 +883,10 @@ BatchSummary run_batch(const BatchOptions& options,
   JournalContents final_contents = read_journal(journal_path);
   std::vector<JournalRecord> records;
   for (auto& r : final_contents.records)
-    if (shared.expected.count(r.key)) records.push_back(std::move(r));
+    if (shared.expected.count(r.key)) {
+      r.note = shared.notes[r.key.submission];  // only the check results come from the journal
+      records.push_back(std::move(r));
+    }
   if (records.size() != shared.expected.size())
     throw Error("io.read", journal_path.string(),
                 "the journal lacks " + std::to_string(shared.expected.size() - records.size()) +

@@ -1,5 +1,5 @@
-// batch_fault.hpp: the test-only fault hook of report publishing (AWB_TEST_FAULT), read here
-// and nowhere else, so tests can kill awb or fill the disk at an exact step without sleeps.
+// batch_fault.hpp: the fault points of report publishing for the test-only hook AWB_TEST_FAULT
+// (core/base/test_fault.hpp), so tests can kill awb or fill the disk at an exact step.
 //
 //   AWB_TEST_FAULT=kill-after-report:N   awb SIGKILLs itself right after the Nth report step
 //   AWB_TEST_FAULT=enospc-at-report:N    the Nth report step that needs disk space fails as a

@@ -10,12 +10,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
+#include "core/base/bounded_read.hpp"
 #include "core/base/sha256.hpp"
+#include "core/grading/batch_results.hpp"
 #include "graders/model/error.hpp"
 
 namespace awb::core {
@@ -68,28 +68,8 @@ void fsync_dir(const fs::path& file) {
   }
 }
 
-// The process holding a flock on the file open as `fd`, from /proc/locks (its lines read
-// "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"), or 0 when unknown.
-long lock_holder(int fd) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return 0;
-  std::ifstream locks("/proc/locks");
-  std::string line;
-  const std::string inode = ":" + std::to_string(st.st_ino) + " ";
-  while (std::getline(locks, line)) {
-    std::istringstream in(line);
-    std::string n, type, mode, access, dev;
-    long pid = 0;
-    if (!(in >> n >> type >> mode >> access >> pid >> dev)) continue;
-    if (type == "FLOCK" && (dev + " ").size() > inode.size() &&
-        (dev + " ").compare((dev + " ").size() - inode.size(), inode.size(), inode) == 0)
-      return pid;
-  }
-  return 0;
-}
-
 Error journal_in_use(int fd, const fs::path& file) {
-  const long pid = lock_holder(fd);
+  const long pid = flock_holder(fd);
   return Error("batch.journal_locked", file.string(),
                "in use by " +
                    (pid > 0 ? "pid " + std::to_string(pid) : std::string("another process")) +
@@ -139,6 +119,8 @@ Json to_json(const grade::ExerciseReport& e) {
                          {"exercise_sha256", e.provenance.exercise_sha256},
                          {"plugin_sha256", e.provenance.plugin_sha256},
                          {"lockdown", e.provenance.lockdown}};
+  if (!e.provenance.plugin_sha256_of.empty())
+    j["provenance"]["plugin_sha256_of"] = e.provenance.plugin_sha256_of;
   j["score"] = e.score;
   j["max_score"] = e.max_score;
   j["not_gradable"] = e.not_gradable;
@@ -184,6 +166,8 @@ grade::ExerciseReport exercise_report_from_json(const Json& j) {
   e.provenance.exercise_sha256 = get_string(p, "exercise_sha256");
   e.provenance.plugin_sha256 = get_string(p, "plugin_sha256");
   e.provenance.lockdown = get_string(p, "lockdown");
+  if (p.contains("plugin_sha256_of"))
+    e.provenance.plugin_sha256_of = get_string(p, "plugin_sha256_of");
   e.score = get_number(j, "score");
   e.max_score = get_number(j, "max_score");
   e.not_gradable = get_string(j, "not_gradable");
@@ -257,14 +241,9 @@ std::optional<JournalRecord> parse_journal_line(std::string_view line, std::stri
 
 JournalContents read_journal(const fs::path& file) {
   JournalContents out;
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return out;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("io.read", file.string(), "cannot open the journal: " + io_why());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error("io.read", file.string(), "cannot read the journal");
-  const std::string text = ss.str();
+  const std::optional<std::string> read = read_bounded_file(file, kJournalMaxBytes, "the journal");
+  if (!read) return out;
+  const std::string& text = *read;
 
   std::set<JournalKey> seen;
   size_t pos = 0;
@@ -303,7 +282,7 @@ JournalContents read_journal(const fs::path& file) {
 }
 
 JournalContents read_idle_journal(const fs::path& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_bounded(file, O_RDONLY, kJournalMaxBytes, "the journal");
   if (fd < 0) {
     if (errno == ENOENT) return {};
     throw Error("io.read", file.string(), "cannot open the journal: " + io_why());
@@ -336,11 +315,12 @@ Journal::~Journal() {
 }
 
 Journal Journal::create(const fs::path& file) {
-  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  const int fd =
+      open_bounded(file, O_WRONLY | O_APPEND | O_CREAT | O_EXCL, kJournalMaxBytes, "the journal");
   if (fd < 0) {
     if (errno == EEXIST) {
       // A journal another run is still writing is "in use", not "from an earlier run".
-      const int probe = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+      const int probe = open_bounded(file, O_RDONLY, kJournalMaxBytes, "the journal");
       if (probe >= 0) {
         if (::flock(probe, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
           Error e = journal_in_use(probe, file);
@@ -361,7 +341,7 @@ Journal Journal::create(const fs::path& file) {
 }
 
 Journal Journal::resume(const fs::path& file, JournalContents& contents) {
-  const int fd = ::open(file.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = open_bounded(file, O_RDWR | O_APPEND | O_CREAT, kJournalMaxBytes, "the journal");
   if (fd < 0) throw Error("io.write", file.string(), "cannot open the journal: " + io_why());
   lock_or_throw(fd, file);
   Journal journal(file, fd);  // closes fd if anything below throws

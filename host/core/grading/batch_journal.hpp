@@ -80,6 +80,11 @@ std::string journal_line(const JournalRecord& record);
 // JSON, lacks a field, or its checksum does not match.
 std::optional<JournalRecord> parse_journal_line(std::string_view line, std::string* why = nullptr);
 
+// The largest journal awb reads (a class of thousands of submissions stays far below it):
+// beyond it, or when the file is not a regular one (a FIFO, a link), reading throws
+// awb::Error("io.too_large" / "io.not_regular") instead of hanging or exhausting memory.
+inline constexpr uintmax_t kJournalMaxBytes = uintmax_t{1} << 30;
+
 // A journal file read back.
 struct JournalContents {
   std::vector<JournalRecord> records;  // valid lines, in file order, first of each key only

@@ -3,14 +3,14 @@
 #include "core/grading/batch_merge.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "core/base/bounded_read.hpp"
 #include "core/base/version.hpp"
 #include "core/grading/batch.hpp"
 #include "core/grading/batch_publish.hpp"
+#include "core/grading/batch_results.hpp"
 #include "core/grading/batch_shard.hpp"
 #include "graders/model/error.hpp"
 
@@ -18,6 +18,9 @@ namespace awb::core {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A class of tens of thousands of submissions stays far below it.
+constexpr uintmax_t kShardManifestMaxBytes = uintmax_t{64} << 20;
 
 struct ShardFolder {
   fs::path folder;
@@ -50,16 +53,48 @@ fs::path folder_path(const fs::path& p) {
 // The manifest in the folder's current report set: there only once the shard's run finished.
 ShardFolder read_shard(const fs::path& folder) {
   const fs::path file = folder / "current" / std::string(kShardFile);
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
+  const std::optional<std::string> text =
+      read_bounded_file(file, kShardManifestMaxBytes, "the shard manifest");
+  if (!text)
     throw Error("batch.shard_unfinished", folder.string(),
                 "no finished shard here: its reports hold no " + std::string(kShardFile) +
                     " (grade it with awb grade --batch ... --shard I/N; a run that was stopped "
                     "finishes with --resume)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error("io.read", file.string(), "cannot read the shard manifest");
-  return {folder, parse_manifest(text.str(), file)};
+  return {folder, parse_manifest(*text, file)};
+}
+
+// The grading options as "name=value;..." (batch.cpp's options_text): the option whose value
+// differs, named as given on the command line ("--cpu-limit 2, unset in the other").
+std::string options_difference(const std::string& a, const std::string& b) {
+  auto parse = [](const std::string& text) {
+    std::map<std::string, std::string> out;  // a repeated name (--param) joins its values
+    size_t at = 0;
+    while (at <= text.size()) {
+      const size_t end = std::min(text.find(';', at), text.size());
+      const std::string item = text.substr(at, end - at);
+      const size_t eq = item.find('=');
+      std::string& v = out[item.substr(0, eq)];
+      v += (v.empty() ? "" : " ") + (eq == std::string::npos ? "" : item.substr(eq + 1));
+      at = end + 1;
+    }
+    return out;
+  };
+  const auto ma = parse(a), mb = parse(b);
+  std::set<std::string> names;
+  for (const auto& [k, v] : ma) names.insert(k);
+  for (const auto& [k, v] : mb) names.insert(k);
+  for (const std::string& name : names) {
+    const auto ia = ma.find(name), ib = mb.find(name);
+    const std::string va = ia == ma.end() ? "" : ia->second;
+    const std::string vb = ib == mb.end() ? "" : ib->second;
+    if (va == vb) continue;
+    std::string option = "--" + name;
+    std::replace(option.begin(), option.end(), '_', '-');
+    auto said = [](const std::string& v) { return v.empty() ? std::string("unset") : v; };
+    return "another " + option + " (" + said(vb) + ", " + said(va) +
+           " in the other; grading options '" + b + "', '" + a + "')";
+  }
+  return "other grading options ('" + b + "', '" + a + "')";
 }
 
 // The first field in which `b` differs from `a`, said for the user; "" when they agree.
@@ -75,8 +110,7 @@ std::string difference(const ShardManifest& a, const ShardManifest& b) {
   if (a.assignment_sha256 != b.assignment_sha256)
     return "another assignment (sha256 " + quoted(b.assignment_sha256) + ", " +
            quoted(a.assignment_sha256) + ")";
-  if (a.options != b.options)
-    return "other grading options (" + quoted(b.options) + ", " + quoted(a.options) + ")";
+  if (a.options != b.options) return options_difference(a.options, b.options);
   if (a.exercises != b.exercises) {
     std::vector<std::string> ids_a, ids_b;
     for (const auto& e : a.exercises) ids_a.push_back(e.first);
@@ -225,7 +259,7 @@ MergeSummary merge_shards(const MergeOptions& options) {
                   "the merged reports (--out) must not go into a shard's results folder (" +
                       folder.string() + ")");
   std::error_code ec;
-  if (fs::exists(options.out / "journal.jsonl", ec))
+  if (fs::exists(fs::symlink_status(options.out / "journal.jsonl", ec)))
     throw Error("batch.usage", options.out.string(),
                 "holds a batch's journal: the merged reports would replace that batch's own; "
                 "merge into another folder");
@@ -234,12 +268,19 @@ MergeSummary merge_shards(const MergeOptions& options) {
   check_assignment(shards.front().manifest, options.assignment);
   const TimeInputs times = merge_times(shards, options);
 
+  // Held to the end: a second merge (or a batch) into `out` is refused meanwhile.
+  const ResultsFolder claimed = ResultsFolder::claim(options.out, ResultsKind::kMerge);
   std::vector<JournalRecord> records;
   std::map<std::string, std::string> shipped;
   MergeSummary summary;
   summary.shards = static_cast<int>(shards.size());
   for (const auto& s : shards) {
     std::vector<JournalRecord> mine = shard_records(s);
+    // What the shard's run saw of each submission's tree, not what its journal first recorded.
+    for (auto& r : mine) {
+      const auto note = s.manifest.notes.find(r.key.submission);
+      r.note = note == s.manifest.notes.end() ? "" : note->second;
+    }
     std::move(mine.begin(), mine.end(), std::back_inserter(records));
     shipped.insert(s.manifest.shipped_copies.begin(), s.manifest.shipped_copies.end());
     summary.submissions += static_cast<int>(s.manifest.submissions.size());
@@ -255,8 +296,6 @@ MergeSummary merge_shards(const MergeOptions& options) {
     for (const auto& r : records) mtimes[r.key.submission] = r.submitted_at;
     roster = roster_rows(reports, records, *options.assignment, shipped, times, mtimes);
   }
-  fs::create_directories(options.out, ec);
-  if (ec) throw Error("io.write", options.out.string(), ec.message());
   write_batch_reports(reports, options.out, options.view, options.assignment, roster, {}, times);
   return summary;
 }

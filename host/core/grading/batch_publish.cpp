@@ -7,11 +7,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <set>
 
 #include "core/base/atomic_file.hpp"
+#include "core/base/bounded_read.hpp"
 #include "core/base/sha256.hpp"
 #include "core/grading/batch_fault.hpp"
+#include "core/grading/batch_results.hpp"
 #include "core/grading/batch_shard.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/formats.hpp"
@@ -23,6 +27,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kCurrent = "current";
 constexpr const char* kManifest = "MANIFEST.sha256";
+constexpr uintmax_t kManifestMaxBytes = uintmax_t{256} << 20;
 constexpr const char* kGenerationPrefix = "reports.";
 constexpr const char* kStagingPrefix = ".staging.";
 constexpr const char* kTempLinkSuffix = ".link";  // ".<name>.link": a link about to be renamed
@@ -61,6 +66,60 @@ bool atomic_temp_of(const std::string& entry, const std::string& name) {
 }
 
 std::string system_why() { return std::strerror(errno); }
+
+// A name of a MANIFEST.sha256 line, unescaped as sha256sum reads it; "" for a line that is not
+// one or a name that leaves the set (absolute, "..").
+std::string manifest_name(const std::string& line) {
+  const bool escaped = !line.empty() && line.front() == '\\';
+  const size_t at = line.find("  ");
+  if (at == std::string::npos) return "";
+  std::string name;
+  const std::string raw = line.substr(at + 2);
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (escaped && raw[i] == '\\' && i + 1 < raw.size()) {
+      name += raw[i + 1] == 'n' ? '\n' : raw[i + 1];
+      ++i;
+    } else {
+      name += raw[i];
+    }
+  }
+  const fs::path p(name);
+  if (name.empty() || p.is_absolute()) return "";
+  for (const auto& part : p)
+    if (part == "..") return "";
+  return name;
+}
+
+// A generation awb published: the files its MANIFEST.sha256 lists, the manifest, then the
+// folders they leave empty. A file awb did not write there (or a folder without a manifest,
+// which awb never published) stays, and keeps its folder.
+void remove_generation(const fs::path& dir) {
+  std::optional<std::string> text;
+  try {
+    text = read_bounded_file(dir / kManifest, kManifestMaxBytes, "a report set's manifest");
+  } catch (const Error&) {
+    return;  // not a set awb published (or unreadable): left alone
+  }
+  if (!text) return;
+  std::set<fs::path, std::greater<>> folders;  // deepest first
+  std::error_code ec;
+  size_t pos = 0;
+  while (pos < text->size()) {
+    const size_t eol = std::min(text->find('\n', pos), text->size());
+    const std::string name = manifest_name(text->substr(pos, eol - pos));
+    pos = eol + 1;
+    if (name.empty()) continue;
+    const fs::path file = dir / name;
+    if (fs::is_directory(fs::symlink_status(file, ec))) continue;  // awb lists files only
+    fs::remove(file, ec);
+    for (fs::path up = file.parent_path(); up != dir && up.has_relative_path();
+         up = up.parent_path())
+      folders.insert(up);
+  }
+  fs::remove(dir / kManifest, ec);
+  for (const auto& f : folders) fs::remove(f, ec);  // only when empty
+  fs::remove(dir, ec);                              // only when empty
+}
 
 [[noreturn]] void fail_step(const fs::path& path, const std::string& step) {
   throw Error("io.write", path.string(), step + ": " + system_why());
@@ -161,11 +220,14 @@ void clean_results(const fs::path& results) {
   const std::string current = current_generation(results);
   const std::vector<std::string> entries = set_entries();
   std::error_code ec;
-  std::vector<fs::path> leftovers;
+  std::vector<fs::path> leftovers, generations;
   for (const auto& e : fs::directory_iterator(results, ec)) {
     const std::string n = e.path().filename().string();
+    if (generation_number(n, kGenerationPrefix) >= 0 && n != current) {
+      generations.push_back(e.path());
+      continue;
+    }
     bool leftover = generation_number(n, kStagingPrefix) >= 0 ||
-                    (generation_number(n, kGenerationPrefix) >= 0 && n != current) ||
                     starts_with(n, std::string(".") + kCurrent + ".") ||
                     atomic_temp_of(n, kDigestCacheFile);
     for (const std::string& name : entries)
@@ -182,11 +244,25 @@ void clean_results(const fs::path& results) {
         leftovers.push_back(e.path());
     }
   for (const auto& p : leftovers) fs::remove_all(p, ec);
-  if (!leftovers.empty()) fsync_folder(results);
+  for (const auto& p : generations) remove_generation(p);
+  if (!leftovers.empty() || !generations.empty()) fsync_folder(results);
 }
 
 void publish_report_set(const fs::path& results, std::vector<ReportFile> files) {
   clean_results(results);
+  // A report in the flat layout is awb's only where the folder was adopted from an earlier awb;
+  // elsewhere a file (or folder) at a familiar path is the user's, and nothing replaces it.
+  const bool flat_is_ours = results_adopted(results);
+  if (!flat_is_ours)
+    for (const auto& f : files) {
+      const fs::path path = results / f.name.substr(0, f.name.find('/'));
+      std::error_code ec;
+      const auto st = fs::symlink_status(path, ec);
+      if (fs::exists(st) && !fs::is_symlink(st))
+        throw Error("batch.out_not_awb", path.string(),
+                    "awb did not write this (its reports are links into current/), so it does not "
+                    "replace it: move it away and run again with --resume");
+    }
   const std::string previous = current_generation(results);
   const long g = next_generation(results);
   const std::string generation = kGenerationPrefix + std::to_string(g);
@@ -250,11 +326,14 @@ void publish_report_set(const fs::path& results, std::vector<ReportFile> files) 
     if (in_set(name)) continue;
     const bool link = e.is_symlink(ec) && starts_with(fs::read_symlink(e.path(), ec).string(),
                                                       std::string(kCurrent) + "/");
-    const bool flat = !e.is_symlink(ec) && kFlatReports.count(name) > 0;
+    const bool flat = flat_is_ours && !e.is_symlink(ec) && kFlatReports.count(name) > 0;
     if (link || flat) stale.push_back(e.path());
   }
   for (const auto& p : stale) remove_entry(p);
-  if (!previous.empty() && previous != generation) remove_entry(results / previous);
+  if (!previous.empty() && previous != generation) {
+    remove_generation(results / previous);
+    report_step_done();
+  }
   clean_results(results);
 }
 

@@ -12,7 +12,9 @@
 // A set is written into a hidden staging folder (.staging.<generation>), fsync'd, renamed to
 // reports.<generation>, and only then made current. Anything else an interrupted write left
 // (staging folders, temp links and files, generations that are not current) is removed by the
-// next run; the previous generation is removed once the new one is current.
+// next run; the previous generation is removed once the new one is current. A generation is
+// removed file by file as its MANIFEST.sha256 lists them: a file awb did not write there stays,
+// and so does its folder (the results folder is awb's: batch_results.hpp).
 #ifndef AWB_CORE_GRADING_BATCH_PUBLISH_HPP_
 #define AWB_CORE_GRADING_BATCH_PUBLISH_HPP_
 

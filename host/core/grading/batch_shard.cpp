@@ -97,6 +97,8 @@ ShardManifest make_shard_manifest(const Shard& shard, const std::string& options
   for (const auto& r : records)
     subjects[r.key.submission].insert({r.key.subject, r.key.plugin_sha256});
   for (const auto& [name, set] : subjects) m.submissions[name].assign(set.begin(), set.end());
+  for (const auto& r : records)
+    if (!r.note.empty()) m.notes[r.key.submission] = r.note;
   // Only the copies that concern this shard: the same entry from every shard merges into one.
   for (const auto& r : records)
     if (const auto it = shipped_copies.find(r.key.plugin_sha256); it != shipped_copies.end())
@@ -133,6 +135,8 @@ std::string manifest_text(const ShardManifest& m) {
   }
   j["shipped_copies"] = Json::object();
   for (const auto& [sha, name] : m.shipped_copies) j["shipped_copies"][sha] = name;
+  j["notes"] = Json::object();
+  for (const auto& [name, note] : m.notes) j["notes"][name] = note;
   if (!m.submitted_at_sha256.empty() || !m.extensions_sha256.empty())
     j["times"] = {{"submitted_at_sha256", m.submitted_at_sha256},
                   {"extensions_sha256", m.extensions_sha256}};
@@ -162,6 +166,7 @@ ShardManifest parse_manifest(const std::string& text, const fs::path& file) {
                                          s.at("plugin_sha256").get<std::string>());
     for (const auto& [sha, name] : j.at("shipped_copies").items())
       m.shipped_copies[sha] = name.get<std::string>();
+    for (const auto& [name, note] : j.at("notes").items()) m.notes[name] = note.get<std::string>();
     if (j.contains("times")) {
       m.submitted_at_sha256 = j.at("times").at("submitted_at_sha256").get<std::string>();
       m.extensions_sha256 = j.at("times").at("extensions_sha256").get<std::string>();

@@ -67,6 +67,9 @@ struct ShardManifest {
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> submissions;
   // sha256 -> "bundled plugin awb_qkv.so": the shipped files its graded files are copies of.
   std::map<std::string, std::string> shipped_copies;
+  // Each submission's note as this run computed it from its tree ("not graded: ...", "did not
+  // load: ..."): the merge's comments, whatever the journal's first record of it said.
+  std::map<std::string, std::string> notes;
   // The sha256 of the --submitted-at and --extensions files the shard was graded with ("": none;
   // the manifest's "times" entry, absent then). Lateness is computed again by the merge from the
   // files given to it, which must include each kind the shards had.

@@ -156,7 +156,7 @@ grade::GradeReport grade_variant(const VariantRef& variant,
     if (subject) apply_exercise_limits(subject->session(), *ex, options);
     grade::ExerciseReport r =
         subject ? grade_exercise(*ex, *subject, options) : not_gradable_report(*ex, failure);
-    r.provenance = {AWB_VERSION, ex->sha256, plugin_sha, level};
+    r.provenance = {AWB_VERSION, ex->sha256, plugin_sha, level, ""};
     report.exercises.push_back(std::move(r));
   }
   if (subject) {
