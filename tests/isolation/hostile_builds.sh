@@ -72,7 +72,9 @@ build compiler_oom "the compiler ran out of memory (the build's memory limit is 
 # kill -9 -1 reaches every process of the build's uid: as root a uid of the build's own, else the
 # grader's, which only a PID namespace keeps from reaching this test and awb.
 if [ "$(id -u)" = 0 ]; then
-  build kill_all "the configure step failed (cmake was killed by signal 9 (SIGKILL) sent by a process of the build" \
+  # Which process the kill reaches first (cmake, or the step's own) varies with the machine; what
+  # must hold is that the verdict names a process of the build, not a limit.
+  build kill_all "killed by signal 9 (SIGKILL) sent by a process of the build" \
     --build-wall-limit 60
 fi
 

@@ -59,6 +59,10 @@ if ! mnt -t overlay overlay \
 fi
 mnt -t proc proc "$root/proc"
 mnt -t sysfs sysfs "$root/sys"
+# The cgroup hierarchy, as a booted machine has it mounted (slurmd will not start without it).
+if [[ -d /sys/fs/cgroup && -d $root/sys/fs/cgroup ]]; then
+  mnt --bind /sys/fs/cgroup "$root/sys/fs/cgroup"
+fi
 mnt --bind /dev "$root/dev"
 mnt --bind /dev/pts "$root/dev/pts"
 mnt --bind "$cache/apt/archives" "$root/var/cache/apt/archives"

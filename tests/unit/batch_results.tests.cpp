@@ -35,7 +35,7 @@ void refused(const fs::path& folder, core::ResultsKind kind, const std::string& 
 
 }  // namespace
 
-TEST_CASE("a results folder: new, empty or marked is claimed; a user's folder is refused",
+TEST_CASE("a results folder: new, empty or marked is claimed, a user's folder refused",
           "[batch][results]") {
   const fs::path dir = scratch("batch_results_claim");
   {

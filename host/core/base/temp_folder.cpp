@@ -104,6 +104,11 @@ void remove_stale_temp_folders(const fs::path& dir, const std::string& prefix) {
 std::optional<fs::path> make_temp_folder(const std::string& prefix) {
   std::error_code ec;
   const fs::path temp = fs::temp_directory_path(ec);
+  // A TMPDIR that is no folder gives an empty path: the folder would be made in the current one.
+  if (ec || temp.empty()) {
+    errno = ec ? ec.value() : ENOENT;
+    return std::nullopt;
+  }
   {
     static std::mutex mutex;
     static std::set<std::string> swept;

@@ -499,9 +499,11 @@ bool grade_subject(Shared& s, Target& subj, const Submission& sub, Tally& tally)
 }
 
 // A source submission's build (cached in the results' build cache): its plugins' folder, or
-// why there is none. A sandbox that cannot start is the grader's fault: the submission is not
-// gradable this time, under a digest no later run shares, so a resume tries it again. A build
-// awb cannot store (io.write: the cache's disk is full) fails the batch (exit 1).
+// why there is none. What is the grader's fault fails the batch (exit 1) and journals nothing of
+// the submission, so a resume builds and grades it: a build awb cannot store (io.write: the
+// cache's disk is full) or a sandbox that cannot start (build.sandbox_failed: its folder could
+// not be made, awb-builder could not lock down). What is the submission's (sources over the
+// limit) makes it not gradable.
 struct Built {
   fs::path plugins;
   std::string failure;
@@ -521,14 +523,13 @@ Built build_submission(const Shared& s, const fs::path& folder) {
       b.digest = sha256_hex("build " + out.key + "\n" + b.failure);
     }
   } catch (const Error& e) {
-    // awb's own disk (the build cache, a full disk): a fault of the batch, not the student's.
-    // Nothing of the submission is journaled, so a resume builds and grades it.
-    if (e.id() == "io.write")
+    // awb's own disk or sandbox: a fault of the batch, not the student's.
+    if (e.id() == "io.write" || e.id() == "build.sandbox_failed")
       throw Error(e.id(), e.location(),
-                  e.message() + "; " + folder.filename().string() +
-                      " was not graded: free the space and run again with --resume");
-    b.failure = "the build sandbox could not be set up (not the submission's fault): " +
-                relative_text(e.message(), folder, folder.filename().string());
+                  e.message() + "; " + folder.filename().string() + " was not graded: " +
+                      (e.id() == "io.write" ? "free the space" : "mend the build sandbox") +
+                      " and run again with --resume");
+    b.failure = "not built: " + relative_text(e.message(), folder, folder.filename().string());
     b.digest = sha256_hex(b.failure + "\n" + utc_now() + std::to_string(::getpid()));
   }
   return b;
