@@ -119,12 +119,15 @@ def set_state(r, old, new):
 
 
 def no_strays(r):
-    """None when only awb's marker, the journal, the digest cache, one generation, `current` and
-    the familiar links remain, and nothing hidden is inside the generation; else what is left
-    behind."""
+    """None when only awb's marker, the journal, the digest cache, the build cache (whole entries,
+    no staging folder), one generation, `current` and the familiar links remain, and nothing
+    hidden is inside the generation; else what is left behind."""
     gen = os.readlink(os.path.join(r, "current"))
-    keep = {".awb-results", "journal.jsonl", "digests.tsv", "current", gen, *FAMILIAR}
+    keep = {".awb-results", "journal.jsonl", "digests.tsv", "current", gen, "builds", *FAMILIAR}
     extra = sorted(set(os.listdir(r)) - keep)
+    builds = os.path.join(r, "builds")  # the build cache: whole entries only, no staging left
+    if os.path.isdir(builds):
+        extra += [os.path.join("builds", n) for n in os.listdir(builds) if n.startswith(".")]
     if extra:
         return f"left behind in {r}: {' '.join(extra)}"
     hidden = []

@@ -9,18 +9,24 @@
 # once, one of them SIGKILLed at a random moment; after each round the folder holds one whole set
 # (the class's) or none, and the final merge's reports are the uninterrupted run's, byte for byte.
 #
-# usage: soak.sh AWB [--submissions N] [--kills K] [--merges M] [--seed S] [--work DIR]
-#                    [--plugin-dir DIR] [--mutant-dir DIR] [--jobs J]
-# (defaults: 500 submissions, 50 kills, 10 merges, plugins and mutants beside AWB's build tree)
+# --sources N of the submissions are source projects (the new-plugin starter under N names), built
+# in the build sandbox by every run, killed builds included: the reports stay byte-identical only
+# because builds are reproducible.
+#
+# usage: soak.sh AWB [--submissions N] [--kills K] [--merges M] [--sources N] [--seed S]
+#                    [--work DIR] [--plugin-dir DIR] [--mutant-dir DIR] [--jobs J]
+# (defaults: 500 submissions, 50 kills, 10 merges, 2 sources, plugins and mutants beside AWB's
+# build tree)
 set -euo pipefail
 [[ $# -ge 1 ]] || { sed -n '2,10p' "$0" >&2; exit 2; }
 awb=$(realpath "$1"); shift
 build=$(dirname "$(dirname "$awb")")
-subs_n=500 kills=50 merges=10 seed=$$ work=${TMPDIR:-/tmp}/awb-soak jobs=2
+subs_n=500 kills=50 merges=10 sources=2 seed=$$ work=${TMPDIR:-/tmp}/awb-soak jobs=2
 plugin_dir=$build/plugins mutant_dir=$build/mutants
 while [[ $# -gt 0 ]]; do
   case $1 in
     --submissions) subs_n=$2 ;; --kills) kills=$2 ;; --merges) merges=$2 ;; --seed) seed=$2 ;;
+    --sources) sources=$2 ;;
     --work) work=$2 ;;
     --plugin-dir) plugin_dir=$2 ;; --mutant-dir) mutant_dir=$2 ;; --jobs) jobs=$2 ;;
     *) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
@@ -31,7 +37,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/report_set_check.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 RANDOM=$seed
-echo "soak: $subs_n submissions, $kills kills, $merges merge rounds, seed $seed, work $work"
+echo "soak: $subs_n submissions ($sources source projects), $kills kills, $merges merge rounds," \
+  "seed $seed, work $work"
 
 rm -rf "$work"
 mkdir -p "$work/files" "$work/subs"
@@ -47,6 +54,10 @@ for i in $(seq 1 "$subs_n"); do
   (( i % 25 == 0 )) && continue
   f=${files[$((i % ${#files[@]}))]}
   ln "$f" "$sub/plugin.so" 2>/dev/null || cp "$f" "$sub/plugin.so"
+done
+for i in $(seq 1 "$sources"); do
+  "$awb" new-plugin "$work/subs/source-$i" --kind parameter-free --starter --name "soak-$i" \
+    > /dev/null || fail "new-plugin"
 done
 
 grade() {  # grade OUT [args...]: started directly, so that SIGKILL hits awb itself
@@ -110,7 +121,7 @@ cmp "$out/grades.csv" "$work/ref/grades.csv"
 cmp "$out/junit.xml" "$work/ref/junit.xml"
 diff -r "$out/gradescope/" "$work/ref/gradescope/" || fail "gradescope/ differs"
 n=$(ls "$out/gradescope" | wc -l)
-(( n == subs_n )) || fail "$n Gradescope files for $subs_n submissions"
+(( n == subs_n + sources )) || fail "$n Gradescope files for $((subs_n + sources)) submissions"
 dups=$(sed -e 's/"plugin_file":.*//' "$out/journal.jsonl" | sort | uniq -d | wc -l)
 (( dups == 0 )) || fail "$dups duplicate journal keys"
 echo "soak: $landed kills landed in $attempts runs ($completed finished before their kill)," \

@@ -101,6 +101,21 @@ void remove_stale_temp_folders(const fs::path& dir, const std::string& prefix) {
   ::close(root);
 }
 
+void remove_stale_once(const fs::path& dir, const std::string& prefix) {
+  static std::mutex mutex;
+  static std::set<std::string> swept;  // "DIR\0PREFIX": each swept once a process
+  std::lock_guard lock(mutex);
+  if (swept.insert(dir.string() + '\0' + prefix).second) remove_stale_temp_folders(dir, prefix);
+}
+
+std::optional<fs::path> make_owned_folder(const fs::path& dir, const std::string& prefix) {
+  remove_stale_once(dir, prefix);
+  std::string path =
+      (dir / (prefix + std::to_string(::getpid()) + "-" + pid_namespace() + "-XXXXXX")).string();
+  if (::mkdtemp(path.data()) == nullptr) return std::nullopt;
+  return path;
+}
+
 std::optional<fs::path> make_temp_folder(const std::string& prefix) {
   std::error_code ec;
   const fs::path temp = fs::temp_directory_path(ec);
@@ -109,16 +124,7 @@ std::optional<fs::path> make_temp_folder(const std::string& prefix) {
     errno = ec ? ec.value() : ENOENT;
     return std::nullopt;
   }
-  {
-    static std::mutex mutex;
-    static std::set<std::string> swept;
-    std::lock_guard lock(mutex);
-    if (swept.insert(prefix).second) remove_stale_temp_folders(temp, prefix);
-  }
-  std::string path =
-      (temp / (prefix + std::to_string(::getpid()) + "-" + pid_namespace() + "-XXXXXX")).string();
-  if (::mkdtemp(path.data()) == nullptr) return std::nullopt;
-  return path;
+  return make_owned_folder(temp, prefix);
 }
 
 }  // namespace awb::core

@@ -15,6 +15,14 @@ namespace awb::core {
 // when it cannot be made. `prefix` ends with '-' ("awb-runner-").
 std::optional<std::filesystem::path> make_temp_folder(const std::string& prefix);
 
+// remove_stale_temp_folders, once a process for each (dir, prefix).
+void remove_stale_once(const std::filesystem::path& dir, const std::string& prefix);
+
+// The same in `dir` (a build cache's staging folders), the stale ones there removed first
+// (remove_stale_once).
+std::optional<std::filesystem::path> make_owned_folder(const std::filesystem::path& dir,
+                                                       const std::string& prefix);
+
 // Removes the folders PREFIX-PID-NS-XXXXXX in `dir` that are this uid's (as root: whoever's, since
 // the sandbox's uid owns what it wrote), of this process's PID namespace, and whose PID names no
 // process there (SIGKILL, a cluster's time limit: their awb could not remove them). No link is

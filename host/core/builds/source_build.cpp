@@ -34,6 +34,9 @@
 
 namespace awb::core {
 
+// A build being stored: .staging-PID-NS-XXXXXX in the cache, renamed to its key when whole.
+constexpr const char* kStagingPrefix = ".staging-";
+
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -344,6 +347,9 @@ BuildOutcome build_source(const fs::path& source, const fs::path& cache, const B
     o.reason = "build refused: " + e.message();
     return o;
   }
+  // What an awb killed while it built here left (its staging folder), whether or not this build
+  // is cached.
+  remove_stale_once(cache, kStagingPrefix);
   const fs::path entry = cache / o.key;
   if (read_outcome(entry, o)) {
     o.cached = true;
@@ -352,10 +358,12 @@ BuildOutcome build_source(const fs::path& source, const fs::path& cache, const B
   std::error_code ec;
   fs::create_directories(cache, ec);
   if (ec) throw Error("io.write", cache.string(), "cannot create the build cache: " + ec.message());
-  std::string staging_name = (cache / (".staging-" + o.key.substr(0, 16) + "-XXXXXX")).string();
-  if (::mkdtemp(staging_name.data()) == nullptr)
+  // Named for its awb process, so that one killed while it built (whose staging folder stayed)
+  // is swept by the next build into this cache.
+  const std::optional<fs::path> staged = make_owned_folder(cache, kStagingPrefix);
+  if (!staged)
     throw Error("io.write", cache.string(), std::string("mkdtemp: ") + std::strerror(errno));
-  const fs::path staging = staging_name;
+  const fs::path staging = *staged;
   try {
     build_in(source, staging, limits, progress);
   } catch (...) {
