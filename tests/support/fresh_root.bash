@@ -40,7 +40,7 @@ mnt() { mount "$@" && mounted+=("${*: -1}"); }
 cleanup() {
   local i
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-    umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
+    umount -R "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
   done
   if awk -v r="$run" '$2 == r || index($2, r "/") == 1 { found = 1 } END { exit !found }' \
     /proc/self/mounts; then
@@ -59,9 +59,10 @@ if ! mnt -t overlay overlay \
 fi
 mnt -t proc proc "$root/proc"
 mnt -t sysfs sysfs "$root/sys"
-# The cgroup hierarchy, as a booted machine has it mounted (slurmd will not start without it).
+# The cgroup hierarchy, as a booted machine has it mounted, with its sub-mounts (slurmd will not
+# start without it: a hybrid layout's /sys/fs/cgroup/systemd must be the cgroup it is).
 if [[ -d /sys/fs/cgroup && -d $root/sys/fs/cgroup ]]; then
-  mnt --bind /sys/fs/cgroup "$root/sys/fs/cgroup"
+  mnt --rbind /sys/fs/cgroup "$root/sys/fs/cgroup"
 fi
 mnt --bind /dev "$root/dev"
 mnt --bind /dev/pts "$root/dev/pts"
