@@ -21,17 +21,17 @@ in_root bash -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends git make sudo ca-certificates' \
   >"$work/base-packages.log" 2>&1 || { tail -20 "$work/base-packages.log"; fail "apt-get"; }
 echo "== a clean clone of $(git -C "$src" rev-parse --short HEAD)"
-git clone -q --no-local "$src" "$root/work/awb"
+git clone -q --no-local "$src" "$root/src/awb"
 echo "== make test PRESET=$preset (the log: $work/make-test.log)"
 status=0
-in_root bash -c "cd /work/awb && make test PRESET=$preset JOBS=\$(nproc)" \
+in_root bash -c "cd /src/awb && make test PRESET=$preset JOBS=\$(nproc)" \
   >"$work/make-test.log" 2>&1 || status=$?
 grep -E "^install-deps:|tests passed|tests failed|Not Run|\(Skipped\)|\*\*\*Failed" \
   "$work/make-test.log" | tail -40
 if [[ $status -ne 0 ]]; then
   # What each failed test printed, before the root goes: the log of a run that cannot be redone
   # cheaply.
-  in_root bash -c "cd /work/awb && ctest --preset $preset --rerun-failed --output-on-failure" \
+  in_root bash -c "cd /src/awb && ctest --preset $preset --rerun-failed --output-on-failure" \
     >"$work/failed-tests.log" 2>&1 || true
   tail -40 "$work/make-test.log"
   fail "make test exited $status (each failed test's output: $work/failed-tests.log)"
