@@ -1,6 +1,8 @@
 // test_support.cpp: implementation of the shared test helpers.
 #include "support/test_support.hpp"
 
+#include <catch2/catch.hpp>
+
 #include "core/plugins/capabilities.hpp"
 #include "core/plugins/reference_forward.hpp"
 #include "graders/model/error.hpp"
@@ -139,6 +141,17 @@ std::string thrown_error_id(const std::function<void()>& f) {
     return e.id();
   }
   return "";
+}
+
+void check_refused(const std::function<void()>& f, const std::string& id, const std::string& text) {
+  try {
+    f();
+    FAIL("nothing thrown; expected " << id);
+  } catch (const Error& e) {
+    INFO(e.what());
+    CHECK(e.id() == id);
+    CHECK_THAT(e.message(), Catch::Contains(text));
+  }
 }
 
 }  // namespace awb::test

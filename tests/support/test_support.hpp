@@ -39,6 +39,8 @@ std::string compare_f32(const ForwardResult& got, const ForwardResult& f32_refer
 
 // The id of the awb::Error `f` throws; empty when it throws none.
 std::string thrown_error_id(const std::function<void()>& f);
+// Checks that `f` throws awb::Error with `id` and a message holding `text`.
+void check_refused(const std::function<void()>& f, const std::string& id, const std::string& text);
 
 // A matrix written row by row: rows({{1, 0}, {0.5, 0.5}}).
 Matrix rows(std::initializer_list<std::initializer_list<double>> values);

@@ -11,6 +11,7 @@
 #include "core/base/bounded_read.hpp"
 #include "graders/model/error.hpp"
 #include "support/scratch.hpp"
+#include "support/test_support.hpp"
 
 using namespace awb;
 using awb::test::scratch;
@@ -23,14 +24,7 @@ namespace {
 // claim() fails with `id`, its message holding `text`.
 void refused(const fs::path& folder, core::ResultsKind kind, const std::string& id,
              const std::string& text) {
-  try {
-    core::ResultsFolder::claim(folder, kind);
-    FAIL("claimed; expected " << id);
-  } catch (const Error& e) {
-    INFO(e.what());
-    CHECK(e.id() == id);
-    CHECK_THAT(e.message(), Catch::Contains(text));
-  }
+  test::check_refused([&] { core::ResultsFolder::claim(folder, kind); }, id, text);
 }
 
 }  // namespace

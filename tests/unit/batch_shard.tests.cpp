@@ -14,6 +14,7 @@
 #include "core/grading/batch_merge.hpp"
 #include "graders/model/error.hpp"
 #include "support/scratch.hpp"
+#include "support/test_support.hpp"
 
 using namespace awb;
 using awb::test::scratch;
@@ -52,14 +53,7 @@ void refused(const std::vector<fs::path>& shards, const fs::path& out, const std
   m.shards = shards;
   m.out = out;
   m.assignment = assignment;
-  try {
-    core::merge_shards(m);
-    FAIL("merged; expected " << id);
-  } catch (const Error& e) {
-    INFO(e.what());
-    CHECK(e.id() == id);
-    CHECK_THAT(e.message(), Catch::Contains(text));
-  }
+  test::check_refused([&] { core::merge_shards(m); }, id, text);
 }
 
 }  // namespace
