@@ -27,11 +27,15 @@ BarChart::BarChart(QWidget* parent) : QWidget(parent) {
 }
 
 QSize BarChart::minimumSizeHint() const {
-  // Every band of text as the font makes it, and two lines' height of bars: enough to read
-  // the bars' order, small enough that two charts and a question fit a 1280 × 800 window.
-  const Layout& l = layout();
-  const double text = height() - l.plot.height();
-  return {160, std::max(120, static_cast<int>(std::ceil(text + 2 * l.line)))};
+  // Every band of text as the font makes it, and the plot's least size: bars tall enough to
+  // compare and a bar per line of width. Where that does not fit, the view scrolls.
+  return chart_minimum(*this, layout().plot, plots().front().minimum).expandedTo({160, 120});
+}
+
+std::vector<PlotSource::Plot> BarChart::plots() const {
+  const double line = chart_line(*this);
+  const double bars = static_cast<double>(std::max<size_t>(values_.size(), 1));
+  return {{QStringLiteral("bars"), layout().plot.size(), QSizeF(bars * line, 4 * line)}};
 }
 
 void BarChart::setValues(const std::vector<double>& values, const std::vector<bool>& masked,

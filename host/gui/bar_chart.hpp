@@ -14,7 +14,7 @@
 
 namespace awb::gui {
 
-class BarChart : public QWidget, public DrawnTextSource {
+class BarChart : public QWidget, public DrawnTextSource, public PlotSource {
   Q_OBJECT
  public:
   explicit BarChart(QWidget* parent = nullptr);
@@ -53,6 +53,8 @@ class BarChart : public QWidget, public DrawnTextSource {
   QSize minimumSizeHint() const override;
   // Every text the chart draws and where, for the layout check.
   std::vector<Text> drawnTexts() const override;
+  // The bars' plot and its least size: four lines high, a line per bar wide.
+  std::vector<Plot> plots() const override;
 
  protected:
   void paintEvent(QPaintEvent*) override;

@@ -7,7 +7,9 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <QFontMetricsF>
 #include <algorithm>
+#include <cmath>
 
 namespace awb::gui {
 
@@ -50,6 +52,25 @@ inline AxisBands axis_bands(const QWidget& widget, const QString& title,
   b.tick_labels = fm.height() + 2;
   b.axis_title = fm.height() + 2;
   return b;
+}
+
+// The least room of a chart whose plot takes whatever its bands of text leave: the bands as the
+// widget's size and font make them now, plus the plot's minimum. (The bands do not depend on
+// the plot's size, so this holds at any size the layout gives.)
+inline QSize chart_minimum(const QWidget& widget, const QRectF& plot, const QSizeF& plot_minimum) {
+  return {static_cast<int>(std::ceil(widget.width() - plot.width() + plot_minimum.width())),
+          static_cast<int>(std::ceil(widget.height() - plot.height() + plot_minimum.height()))};
+}
+
+// The widget's font's line height, whole pixels: the unit of every plot minimum.
+inline double chart_line(const QWidget& widget) {
+  return std::ceil(QFontMetricsF(widget.font()).height());
+}
+
+// The least plot a curve (loss, time against size) is read in: ten lines wide, five high.
+inline QSizeF curve_plot_minimum(const QWidget& widget) {
+  const double line = chart_line(widget);
+  return {10 * line, 5 * line};
 }
 
 }  // namespace awb::gui

@@ -4,6 +4,7 @@
 #include "gui/explore_view.hpp"
 
 #include <QKeyEvent>
+#include <QEvent>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -39,22 +40,31 @@ void append_csv(QString& out, const QString& name, const Matrix& m, const QStrin
   }
 }
 
+// Widgets kept together on one line of a flow (a label and its control).
+QHBoxLayout* flow_group(FlowLayout* flow) {
+  auto* group = new QWidget;
+  auto* row = new QHBoxLayout(group);
+  row->setContentsMargins(0, 0, 0, 0);
+  flow->addWidget(group);
+  return row;
+}
+
 }  // namespace
 
 ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
-  auto* top = new QHBoxLayout;
-  chips_layout_ = new QHBoxLayout;
+  // The chips wrap onto more lines where the width runs out (eleven tokens at 200 %).
+  chips_layout_ = new FlowLayout;
   chips_ = new QButtonGroup(this);
   chips_->setExclusive(true);
-  top->addLayout(chips_layout_, 1);
+
+  auto* controls = new FlowLayout;
   layer_box_ = new QComboBox;
   head_box_ = new QComboBox;
-  top->addWidget(new QLabel(tr("layer")));
-  top->addWidget(layer_box_);
-  top->addWidget(new QLabel(tr("head")));
-  top->addWidget(head_box_);
-
-  auto* controls = new QHBoxLayout;
+  QHBoxLayout* where = flow_group(controls);
+  where->addWidget(new QLabel(tr("layer")));
+  where->addWidget(layer_box_);
+  where->addWidget(new QLabel(tr("head")));
+  where->addWidget(head_box_);
   slider_ = new QSlider(Qt::Horizontal);
   slider_->setRange(-kDecades * kSliderSteps, kDecades * kSliderSteps);
   slider_->setValue(0);
@@ -62,9 +72,10 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   sharpness_label_ = new QLabel;
   heatmap_toggle_ = new QCheckBox(tr("heatmap"));
   heatmap_toggle_->setChecked(true);
-  controls->addWidget(new QLabel(tr("sharpness")));
-  controls->addWidget(slider_, 1);
-  controls->addWidget(sharpness_label_);
+  QHBoxLayout* sharp = flow_group(controls);
+  sharp->addWidget(new QLabel(tr("sharpness")));
+  sharp->addWidget(slider_, 1);
+  sharp->addWidget(sharpness_label_);
   params_ = new ParamEditor;
   controls->addWidget(params_);
   controls->addWidget(heatmap_toggle_);
@@ -73,15 +84,16 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   const std::pair<Mode, QString> modes[] = {{Mode::kOneHead, tr("one head")},
                                             {Mode::kAllHeads, tr("all heads")},
                                             {Mode::kLayers, tr("layers")}};
+  QHBoxLayout* mode_row = flow_group(controls);
   for (const auto& [mode, label] : modes) {
     auto* b = new QToolButton;
     b->setText(label);
     b->setCheckable(true);
     b->setChecked(mode == Mode::kOneHead);
     modes_->addButton(b, static_cast<int>(mode));
-    controls->addWidget(b);
+    mode_row->addWidget(b);
   }
-  QComboBox* range_box = add_color_range_box(controls);
+  QComboBox* range_box = add_color_range_box(flow_group(controls));
 
   scores_ = new BarChart;
   weights_ = new BarChart;
@@ -96,10 +108,12 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   left->addWidget(weights_, 1);
   left->addWidget(context_);
   one_head_ = new QWidget;
-  auto* body = new QHBoxLayout(one_head_);
-  body->setContentsMargins(0, 0, 0, 0);
-  body->addLayout(left, 1);
-  body->addWidget(heatmap_, 1);
+  // Bars beside the heatmap where the width allows both at their least, else above it
+  // (fitWidth); the view scrolls where the height runs out.
+  body_box_ = new QBoxLayout(QBoxLayout::LeftToRight, one_head_);
+  body_box_->setContentsMargins(0, 0, 0, 0);
+  body_box_->addLayout(left, 1);
+  body_box_->addWidget(heatmap_, 1);
   grid_ = new HeadsGrid;
   layers_view_ = new LayerView;
   auto* hidden = new QLabel(tr("The weights are hidden until you answer the question."));
@@ -113,7 +127,7 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   panel_ = new QuestionPanel;
 
   auto* layout = new QVBoxLayout(this);
-  layout->addLayout(top);
+  layout->addLayout(chips_layout_);
   layout->addWidget(panel_);
   layout->addLayout(controls);
   layout->addWidget(body_, 1);
@@ -148,6 +162,7 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   connect(range_box, &QComboBox::activated, this,
           [this, range_box] { heatmap_->setColorRange(color_range_of(range_box)); });
   setFocusPolicy(Qt::StrongFocus);
+  slider_->setMinimumWidth(8 * fontMetrics().height());
 }
 
 double ExploreView::sharpness() const {
@@ -215,6 +230,27 @@ void ExploreView::rebuildChips() {
     chips_->addButton(b, static_cast<int>(i));
     chips_layout_->addWidget(b);
   }
+}
+
+void ExploreView::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() != QEvent::FontChange) return;
+  // A slider shorter than eight lines jumps between far-apart values; the charts' least sizes
+  // grow with the type, so the bars may have to go above the heatmap.
+  slider_->setMinimumWidth(8 * fontMetrics().height());
+  if (fit_width_ > 0) fitWidth(fit_width_);
+}
+
+void ExploreView::fitWidth(int width) {
+  fit_width_ = width;
+  const QMargins m = layout()->contentsMargins();
+  const int left = std::max({scores_->minimumSizeHint().width(),
+                             weights_->minimumSizeHint().width(),
+                             context_->minimumSizeHint().width()});
+  const int beside = m.left() + left + body_box_->spacing() + heatmap_->minimumSizeHint().width() +
+                     m.right();
+  const auto direction = width >= beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+  if (body_box_->direction() != direction) body_box_->setDirection(direction);
 }
 
 void ExploreView::showEvent(QShowEvent* event) {
@@ -313,6 +349,7 @@ void ExploreView::showQuery() {
   heatmap_->setLabels(tokens, tokens);
   heatmap_->setHighlightRow(query_);
   if (auto* b = chips_->button(query_)) b->setChecked(true);
+  if (fit_width_ > 0) fitWidth(fit_width_);  // the maps' least sizes follow their shape
   // The other modes draw the same run; only the one on screen is kept up to date.
   if (mode_ == Mode::kAllHeads)
     grid_->setHeads(lr.result.weights, tokens, layer, query_, causal, head_);

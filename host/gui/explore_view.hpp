@@ -18,6 +18,7 @@
 
 #include "gui/bar_chart.hpp"
 #include "gui/context_swatch.hpp"
+#include "gui/flow_layout.hpp"
 #include "gui/heads_grid.hpp"
 #include "gui/heatmap_widget.hpp"
 #include "gui/latest_run.hpp"
@@ -45,6 +46,10 @@ class ExploreView : public QWidget {
   void setSharpness(double sharpness);  // moves the slider (log scale)
   void setHeatmapVisible(bool on);
   void setMode(Mode mode);
+  // The width the view is shown in (its scroll area's): the bars stand beside the heatmap when
+  // both fit at their least, else above it.
+  void fitWidth(int width);
+  bool barsBesideHeatmap() const { return body_box_->direction() == QBoxLayout::LeftToRight; }
 
   // Predict, then reveal. Asking hides the weights until answerQuestion(); a token question is
   // also answered by clicking a chip, a head question by a head button of the panel.
@@ -87,6 +92,7 @@ class ExploreView : public QWidget {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void changeEvent(QEvent* event) override;
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
@@ -120,7 +126,9 @@ class ExploreView : public QWidget {
   std::optional<core::Verdict> verdict_;
 
   ParamEditor* params_;
-  QHBoxLayout* chips_layout_;
+  FlowLayout* chips_layout_;
+  QBoxLayout* body_box_;
+  int fit_width_ = 0;
   QButtonGroup* chips_;
   QComboBox *layer_box_, *head_box_;
   QSlider* slider_;

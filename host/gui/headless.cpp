@@ -27,6 +27,9 @@ bool wait_idle(MainWindow& window, int timeout_ms) {
 }
 
 bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, int timeout_ms) {
+  // Offscreen there is no screen: the size asked stands for it (its type scale, presentation's
+  // full screen). On a display, the window is laid out for the screen it is on.
+  if (QGuiApplication::platformName() == QLatin1String("offscreen")) window.planForScreen(o.size);
   window.resize(o.size);
   window.show();
   // As the window does: the zoom first, then presentation raises it to at least 150 %.
@@ -69,6 +72,19 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
     if (o.answer >= 0) window.explore()->answerQuestion(o.answer);
   }
   return wait_idle(window, timeout_ms);
+}
+
+void relayout(MainWindow& window, QSize screen, int zoom, bool presentation) {
+  window.setPresentation(false);
+  if (QGuiApplication::platformName() == QLatin1String("offscreen")) window.planForScreen(screen);
+  window.resize(screen);
+  window.setZoom(zoom);
+  window.setPresentation(presentation);
+  // Layout requests are posted: a few rounds let nested layouts (scroll areas, flows) settle.
+  for (int i = 0; i < 4; ++i) {
+    QApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QApplication::processEvents();
+  }
 }
 
 RepaintTiming bench_repaint(int tokens, int repeats) {

@@ -33,6 +33,9 @@ struct ViewOptions {
 // false with `error` set on an unknown name or when the runs take longer than `timeout_ms`.
 bool prepare_window(MainWindow& window, const ViewOptions& options, QString* error,
                     int timeout_ms = 60000);
+// Lays the prepared window out again for a screen (offscreen: the size stands for the screen),
+// a zoom and presentation mode on or off, and lets the layouts settle.
+void relayout(MainWindow& window, QSize screen, int zoom, bool presentation);
 // Waits (processing events) until nothing runs; false on timeout.
 bool wait_idle(MainWindow& window, int timeout_ms);
 

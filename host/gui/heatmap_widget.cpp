@@ -34,22 +34,27 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
 }
 
 void HeatmapWidget::setMatrix(const Matrix& m, double lo, double hi, bool causal) {
+  // Another shape needs other room; a new frame of the same shape (a slider drag) does not.
+  const bool reshaped = m.rows != matrix_.rows || m.cols != matrix_.cols;
   matrix_ = m;
   lo_ = lo;
   hi_ = hi > lo ? hi : lo + 1;
   causal_ = causal;
   resolveRange();
+  if (reshaped) updateGeometry();
 }
 
 void HeatmapWidget::setLabels(const QStringList& rows, const QStringList& cols) {
   row_labels_ = rows;
   col_labels_ = cols;
   invalidate();
+  updateGeometry();
 }
 
 void HeatmapWidget::setTitle(const QString& title) {
   title_ = title;
   invalidate();
+  updateGeometry();
 }
 
 void HeatmapWidget::setHighlightRow(int row) {
@@ -88,7 +93,10 @@ void HeatmapWidget::resizeEvent(QResizeEvent*) { layout_valid_ = false; }
 
 void HeatmapWidget::changeEvent(QEvent* e) {
   // A larger application font (the window's zoom) reaches every widget as a FontChange.
-  if (e->type() == QEvent::FontChange) invalidate();
+  if (e->type() == QEvent::FontChange) {
+    invalidate();
+    updateGeometry();
+  }
   QWidget::changeEvent(e);
 }
 
@@ -156,6 +164,15 @@ QString HeatmapWidget::columnLabel(int c) const {
   return c < col_labels_.size() ? col_labels_[c] : QString::number(c);
 }
 
+double HeatmapWidget::legendWidth() const {
+  // The legend: colour bar, its numbers, and the masked swatch.
+  const double line = std::ceil(QFontMetricsF(font()).height());
+  const double gap = std::max(5.0, std::ceil(line / 3));
+  double w = line + gap / 2 + widest(font(), legendTicks());
+  if (causal_) w = std::max(w, line + gap / 2 + text_width(font(), tr("masked")));
+  return std::ceil(w);
+}
+
 const HeatmapWidget::Layout& HeatmapWidget::layout() const {
   if (layout_valid_) return layout_;
   layout_valid_ = true;
@@ -179,11 +196,7 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
   const QString caption = rows > 0 ? rangeCaption() : QString();
   const double caption_h = wrapped(caption);
 
-  // The legend: colour bar, its numbers, and the masked swatch.
-  const double bar = line;
-  double legend_w = bar + l.gap / 2 + widest(font(), legendTicks());
-  if (causal_) legend_w = std::max(legend_w, line + l.gap / 2 + text_width(font(), tr("masked")));
-  legend_w = std::ceil(legend_w);
+  const double legend_w = legendWidth();
 
   const bool labelled = !row_labels_.isEmpty() || !col_labels_.isEmpty();
   QStringList row_texts, col_texts;
@@ -234,6 +247,42 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
     l.values = widest_value + 2 * pad <= cell;
   }
   return l;
+}
+
+double HeatmapWidget::minimumCell() const {
+  const double line = std::ceil(QFontMetricsF(font()).height());
+  const double side = static_cast<double>(std::max<int64_t>({matrix_.rows, matrix_.cols, 1}));
+  return 0.8 * line * std::min(1.0, 32 / side);
+}
+
+std::vector<PlotSource::Plot> HeatmapWidget::plots() const {
+  if (matrix_.rows == 0 || matrix_.cols == 0) return {};
+  const double cell = minimumCell();
+  return {{QStringLiteral("cells"), layout().plot.size(),
+           QSizeF(static_cast<double>(matrix_.cols) * cell,
+                  static_cast<double>(matrix_.rows) * cell)}};
+}
+
+QSize HeatmapWidget::minimumSizeHint() const {
+  if (matrix_.rows == 0 || matrix_.cols == 0) return {160, 140};
+  // The bands as they are (title and caption wrapped at this width), the cells at their least,
+  // and the column labels as deep as they can be (turned, the widest one's length).
+  const Layout& l = layout();
+  const QFontMetricsF fm(font());
+  const double line = std::ceil(fm.height()), margin = std::ceil(line / 4);
+  const double gap = std::max(5.0, std::ceil(line / 3)), cell = minimumCell();
+  const bool labelled = !row_labels_.isEmpty() || !col_labels_.isEmpty();
+  QStringList col_texts;
+  for (int c = 0; labelled && c < static_cast<int>(matrix_.cols); ++c) col_texts << columnLabel(c);
+  QStringList row_texts;
+  for (int r = 0; labelled && r < static_cast<int>(matrix_.rows); ++r) row_texts << rowLabel(r);
+  const double cols = static_cast<double>(matrix_.cols), rows = static_cast<double>(matrix_.rows);
+  const double w = margin + (labelled ? std::ceil(widest(font(), row_texts)) + gap : 0) +
+                   cols * cell + gap + legendWidth() + margin;
+  const double h = margin + l.title.height() + gap + rows * cell +
+                   (labelled ? gap + std::max(line, widest(font(), col_texts)) : 0) + gap +
+                   l.caption.height() + margin;
+  return QSize(static_cast<int>(std::ceil(w)), static_cast<int>(std::ceil(h))).expandedTo({160, 140});
 }
 
 QRectF HeatmapWidget::cellRect(int r, int c) const {

@@ -19,7 +19,7 @@
 
 namespace awb::gui {
 
-class HeatmapWidget : public QWidget, public DrawnTextSource {
+class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource {
   Q_OBJECT
  public:
   explicit HeatmapWidget(QWidget* parent = nullptr);
@@ -69,8 +69,13 @@ class HeatmapWidget : public QWidget, public DrawnTextSource {
   // Every text the map draws and where, for the layout check.
   std::vector<Text> drawnTexts() const override;
 
+  // The cells' plot and its least size: cells four fifths of a line square (up to 32 a side;
+  // a larger matrix shares 32 such cells' room), labels and legend beside them.
+  std::vector<Plot> plots() const override;
+  double minimumCell() const;
+
   QSize sizeHint() const override { return {360, 320}; }
-  QSize minimumSizeHint() const override { return {160, 140}; }
+  QSize minimumSizeHint() const override;
 
  protected:
   void paintEvent(QPaintEvent*) override;
@@ -91,6 +96,7 @@ class HeatmapWidget : public QWidget, public DrawnTextSource {
   };
   const Layout& layout() const;
   void invalidate();
+  double legendWidth() const;  // the colour bar, its numbers and the masked swatch
   void resolveRange();
   void rebuildImage();
   bool masked(int r, int c) const { return causal_ && c > r; }

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QSlider>
 #include <QStyleOptionComboBox>
 #include <QTabBar>
 #include <QTextDocument>
@@ -197,5 +198,78 @@ std::vector<ClippedText> find_clipped_text(QWidget* root) {
 }
 
 int last_checked_widget_count() { return g_checked; }
+
+std::vector<ClippedText> find_collapsed_plots(QWidget* root) {
+  std::vector<ClippedText> out;
+  QList<QWidget*> widgets = root->findChildren<QWidget*>();
+  widgets.prepend(root);
+  for (QWidget* w : widgets) {
+    if (!w->isVisible() || w->width() <= 0 || w->height() <= 0) continue;
+    if (const auto* src = dynamic_cast<const PlotSource*>(w)) {
+      for (const auto& p : src->plots()) {
+        // Each side on its own: a plot wide enough but 3 px tall is as unreadable as none.
+        const int has_w = static_cast<int>(std::floor(p.size.width() + 0.5)),
+                  has_h = static_cast<int>(std::floor(p.size.height() + 0.5));
+        const int needs_w = static_cast<int>(std::ceil(p.minimum.width())),
+                  needs_h = static_cast<int>(std::ceil(p.minimum.height()));
+        if (has_h < needs_h)
+          out.push_back({name_of(w) + " (" + p.what + ", height)", p.what, needs_h, has_h});
+        if (has_w < needs_w)
+          out.push_back({name_of(w) + " (" + p.what + ", width)", p.what, needs_w, has_w});
+      }
+    }
+    if (auto* s = qobject_cast<QSlider*>(w)) {
+      const int length = s->orientation() == Qt::Horizontal ? s->width() : s->height();
+      const int needed = 8 * s->fontMetrics().height();
+      if (length < needed) out.push_back({name_of(w), QStringLiteral("slider"), needed, length});
+    }
+  }
+  return out;
+}
+
+QStringList LayoutReport::lines() const {
+  QStringList out;
+  for (const auto& c : clipped) out << QStringLiteral("clipped: ") + c.describe();
+  for (const auto& c : collapsed)
+    out << QStringLiteral("collapsed: %1 is %2 px, needs %3").arg(c.widget).arg(c.available).arg(
+               c.needed);
+  for (const auto& c : oversized)
+    out << QStringLiteral("too large: %1 needs %2 px, the screen has %3")
+               .arg(c.widget)
+               .arg(c.needed)
+               .arg(c.available);
+  return out;
+}
+
+QString LayoutReport::summary() const {
+  if (ok()) return QStringLiteral("no text cut off, no plot collapsed, fits the screen");
+  QStringList parts;
+  if (!clipped.empty()) parts << QStringLiteral("%1 texts cut off").arg(clipped.size());
+  if (!collapsed.empty()) parts << QStringLiteral("%1 plots collapsed").arg(collapsed.size());
+  if (!oversized.empty()) parts << QStringLiteral("larger than the screen");
+  return parts.join(QStringLiteral(", "));
+}
+
+LayoutReport check_layout(QWidget* window, QSize screen) {
+  LayoutReport r;
+  r.clipped = find_clipped_text(window);
+  r.checked = last_checked_widget_count();
+  r.collapsed = find_collapsed_plots(window);
+  // A window whose layout needs more than the screen grows past it (or is cut off by it).
+  const QSize min = window->minimumSizeHint().expandedTo(window->minimumSize());
+  if (min.width() > screen.width())
+    r.oversized.push_back({QStringLiteral("the window's minimum width"), {}, min.width(),
+                           screen.width()});
+  if (min.height() > screen.height())
+    r.oversized.push_back({QStringLiteral("the window's minimum height"), {}, min.height(),
+                           screen.height()});
+  if (window->width() > screen.width())
+    r.oversized.push_back({QStringLiteral("the window's width"), {}, window->width(),
+                           screen.width()});
+  if (window->height() > screen.height())
+    r.oversized.push_back({QStringLiteral("the window's height"), {}, window->height(),
+                           screen.height()});
+  return r;
+}
 
 }  // namespace awb::gui

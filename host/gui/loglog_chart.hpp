@@ -16,7 +16,7 @@ class QPainter;
 
 namespace awb::gui {
 
-class LogLogChart : public QWidget, public DrawnTextSource {
+class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
   Q_OBJECT
  public:
   struct Series {
@@ -45,6 +45,12 @@ class LogLogChart : public QWidget, public DrawnTextSource {
   int decadeHigh(Qt::Orientation axis) const;
   static QColor seriesColor(int i);
   QSize sizeHint() const override { return {560, 300}; }
+  QSize minimumSizeHint() const override {
+    return chart_minimum(*this, plotRect(), curve_plot_minimum(*this));
+  }
+  std::vector<Plot> plots() const override {
+    return {{QStringLiteral("curves"), plotRect().size(), curve_plot_minimum(*this)}};
+  }
   // Title, tick labels, axis title and legend lines, where they are drawn.
   std::vector<Text> drawnTexts() const override;
 

@@ -16,7 +16,7 @@ class QPainter;
 
 namespace awb::gui {
 
-class LossChart : public QWidget, public DrawnTextSource {
+class LossChart : public QWidget, public DrawnTextSource, public PlotSource {
   Q_OBJECT
  public:
   explicit LossChart(QWidget* parent = nullptr);
@@ -38,6 +38,12 @@ class LossChart : public QWidget, public DrawnTextSource {
   int decadeLow() const { return decades().first; }
   int decadeHigh() const { return decades().second; }
   QSize sizeHint() const override { return {560, 300}; }
+  QSize minimumSizeHint() const override {
+    return chart_minimum(*this, plotRect(), curve_plot_minimum(*this));
+  }
+  std::vector<Plot> plots() const override {
+    return {{QStringLiteral("curves"), plotRect().size(), curve_plot_minimum(*this)}};
+  }
   // Title, tick labels, axis title and the threshold's label, where they are drawn.
   std::vector<Text> drawnTexts() const override;
 

@@ -2,14 +2,21 @@
 #include "gui/main_window.hpp"
 
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 #include "core/plugins/capabilities.hpp"
 #include "graders/report/formats.hpp"
@@ -21,7 +28,30 @@ namespace {
 constexpr int kSpecRole = Qt::UserRole + 1;
 constexpr const char* kZoomKey = "window/zoom";
 constexpr const char* kSplitterKey = "window/splitter";
-constexpr int kPresentationZoom = 150;
+constexpr int kPresentationZoom = 150;  // the least zoom of presentation mode
+constexpr double kPresentationTypePx = 24;  // its type at 1080 lines, in proportion elsewhere
+
+// A view in its tab: where the window is smaller than the view's least size the view scrolls,
+// so no chart is squeezed below its minimum and the window never asks for more than the screen.
+// Each resize tells the view the width it may use (a vertical scroll bar's width kept aside,
+// so the view's choice does not flip when one appears).
+class ViewScroller : public QScrollArea {
+ public:
+  ViewScroller(QWidget* view, std::function<void(int)> fit) : fit_(std::move(fit)) {
+    setWidget(view);
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+  }
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override {
+    if (fit_) fit_(width() - 2 * frameWidth() - verticalScrollBar()->sizeHint().width());
+    QScrollArea::resizeEvent(e);
+  }
+
+ private:
+  std::function<void(int)> fit_;
+};
 
 }  // namespace
 
@@ -58,11 +88,19 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
   grade_ = new GradeView(session_);
   bench_ = new BenchView(session_);
   train_ = new TrainView(session_);
-  tabs_->addTab(explore_, tr("&Explore"));
-  tabs_->addTab(compare_, tr("&Compare"));
-  tabs_->addTab(grade_, tr("&Grade"));
-  tabs_->addTab(bench_, tr("&Bench"));
-  tabs_->addTab(train_, tr("&Train"));
+  views_ = {{"explore", explore_},
+            {"compare", compare_},
+            {"grade", grade_},
+            {"bench", bench_},
+            {"train", train_}};
+  const QString titles[] = {tr("&Explore"), tr("&Compare"), tr("&Grade"), tr("&Bench"),
+                            tr("&Train")};
+  static_assert(std::size(titles) == 5);
+  for (size_t i = 0; i < views_.size(); ++i) {
+    std::function<void(int)> fit;
+    if (views_[i].view == explore_) fit = [this](int w) { explore_->fitWidth(w); };
+    tabs_->addTab(new ViewScroller(views_[i].view, fit), titles[i]);
+  }
 
   // The lesson beside the view, for presentation mode only.
   side_lesson_ = new QTextBrowser;
@@ -86,7 +124,14 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     if (session_.remembers() && !presenting_)
       QSettings().setValue(kSplitterKey, split_->saveState());
   });
-  setCentralWidget(split_);
+  buildPresentationBar();
+  auto* central = new QWidget;
+  auto* central_layout = new QVBoxLayout(central);
+  central_layout->setContentsMargins(0, 0, 0, 0);
+  central_layout->setSpacing(0);
+  central_layout->addWidget(present_bar_);
+  central_layout->addWidget(split_, 1);
+  setCentralWidget(central);
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("Add plugin &folder…"), QKeySequence::Open, this, [this] {
@@ -112,6 +157,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     const auto* ex = session_.exercise(exercises_->currentItem()->data(kSpecRole).toString());
     explore_->setExercise(ex, cases_->currentText());
     compare_->setExercise(ex, cases_->currentText());
+    updateTitles();
   });
   // A question of another case moves the explore view there; the case list and compare follow.
   connect(explore_, &ExploreView::caseChanged, this, [this](const QString& case_id) {
@@ -119,6 +165,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     cases_->setCurrentText(case_id);
     compare_->setExercise(session_.exercise(exercises_->currentItem()->data(kSpecRole).toString()),
                           case_id);
+    updateTitles();
   });
   fillPlugins();
   fillExercises();
@@ -196,6 +243,7 @@ void MainWindow::exerciseChanged() {
   compare_->setExercise(ex, cases_->currentText());
   grade_->setExercise(ex);
   train_->setExercise(ex);
+  updateTitles();
 }
 
 QStringList MainWindow::selectedSpecs() const {
@@ -213,6 +261,7 @@ void MainWindow::variantsChanged() {
   train_->setVariant(specs.front());
   compare_->setVariants(specs);
   bench_->setVariants(specs);
+  updateTitles();
 }
 
 bool MainWindow::selectExercise(const QString& id, QString* error) {
@@ -257,25 +306,29 @@ bool MainWindow::selectVariants(const QStringList& specs, QString* error) {
   train_->setVariant(full.front());
   compare_->setVariants(full);
   bench_->setVariants(full);
+  updateTitles();
   return true;
 }
 
 bool MainWindow::setView(const QString& name) {
   // The explore view's modes: "explore-heads" (every head of a layer), "explore-layers".
   if (name == "explore-heads" || name == "explore-layers") {
-    tabs_->setCurrentWidget(explore_);
+    tabs_->setCurrentIndex(0);
     explore_->setMode(name == "explore-heads" ? ExploreView::Mode::kAllHeads
                                               : ExploreView::Mode::kLayers);
     return true;
   }
-  QWidget* views[] = {explore_, compare_, grade_, bench_, train_};
-  const char* names[] = {"explore", "compare", "grade", "bench", "train"};
-  for (int i = 0; i < 5; ++i)
-    if (name == names[i]) {
-      tabs_->setCurrentWidget(views[i]);
+  for (int i = 0; i < static_cast<int>(views_.size()); ++i)
+    if (name == QLatin1String(views_[static_cast<size_t>(i)].name)) {
+      tabs_->setCurrentIndex(i);
       return true;
     }
   return false;
+}
+
+QWidget* MainWindow::currentView() const {
+  const int i = tabs_->currentIndex();
+  return i >= 0 ? views_[static_cast<size_t>(i)].view : nullptr;
 }
 
 void MainWindow::addViewMenu() {
@@ -311,13 +364,47 @@ const std::vector<int>& MainWindow::zoomSteps() {
 void MainWindow::setZoom(int percent) {
   const auto& steps = zoomSteps();
   zoom_ = std::clamp(percent, steps.front(), steps.back());
+  applyFont();
+  if (session_.remembers() && !presenting_) QSettings().setValue(kZoomKey, zoom_);
+}
+
+void MainWindow::applyFont() {
+  const double factor = zoom_ / 100.0 * typeScale();
   QFont f = base_font_;
   if (f.pointSizeF() > 0)
-    f.setPointSizeF(base_font_.pointSizeF() * zoom_ / 100.0);
+    f.setPointSizeF(base_font_.pointSizeF() * factor);
   else
-    f.setPixelSize(std::max(1, base_font_.pixelSize() * zoom_ / 100));
+    f.setPixelSize(std::max(1, static_cast<int>(std::lround(base_font_.pixelSize() * factor))));
   setFont(f);  // every child without a font of its own follows; the plots draw with it
-  if (session_.remembers() && !presenting_) QSettings().setValue(kZoomKey, zoom_);
+}
+
+void MainWindow::planForScreen(QSize screen) {
+  screen_ = screen;
+  applyFont();
+}
+
+QSize MainWindow::screenSize() const {
+  if (screen_.isValid()) return screen_;
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  return s ? s->geometry().size() : QSize(1920, 1080);
+}
+
+double MainWindow::typeScale() const {
+  // Logical pixels past 1920 × 1080 are a larger screen of the same physical size (a 4K panel
+  // or projector at scale 1): type keeps its physical size there. A screen with Qt's own
+  // scaling (devicePixelRatio 2) is 1920 × 1080 logical already and keeps 1.
+  const QSize s = screenSize();
+  return std::max(1.0, std::min(s.width() / 1920.0, s.height() / 1080.0));
+}
+
+int MainWindow::presentationZoom() const {
+  // The zoom at which the type is 24 px per 1080 lines of screen: the back of a room reads it.
+  const double base_px = base_font_.pointSizeF() > 0
+                             ? base_font_.pointSizeF() * logicalDpiY() / 72.0
+                             : static_cast<double>(base_font_.pixelSize());
+  const double wanted_px = kPresentationTypePx * screenSize().height() / 1080.0;
+  const int needed = static_cast<int>(std::ceil(100 * wanted_px / (base_px * typeScale())));
+  return std::max({zoom_, kPresentationZoom, needed});
 }
 
 void MainWindow::setPresentation(bool on) {
@@ -330,14 +417,85 @@ void MainWindow::setPresentation(bool on) {
   }
   browser_->setVisible(!on);
   side_lesson_->setVisible(on);
+  present_bar_->setVisible(on);
+  // Full screen on a display. Offscreen there is no screen to fill: a screen planned for the
+  // rendering (--size) stands for it.
+  const bool offscreen = QGuiApplication::platformName() == QLatin1String("offscreen");
+  if (!offscreen)
+    on ? showFullScreen() : showNormal();
+  else if (on && screen_.isValid())
+    resize(screen_);
   if (on) {
-    setZoom(std::max(zoom_, kPresentationZoom));
-    split_->setSizes({0, width() * 2 / 3, width() / 3});
+    setZoom(presentationZoom());
+    const int w = offscreen && screen_.isValid() ? screen_.width() : width();
+    split_->setSizes({0, w * 2 / 3, w / 3});
   } else {
     setZoom(zoom_before_presenting_);
     if (!session_.remembers() ||
         !split_->restoreState(QSettings().value(kSplitterKey).toByteArray()))
       split_->setSizes({300, width() - 300, 0});
+  }
+}
+
+void MainWindow::buildPresentationBar() {
+  // What is on the projector, named, and the two choices a lesson switches between.
+  present_bar_ = new QWidget;
+  auto* row = new QHBoxLayout(present_bar_);
+  present_title_ = new QLabel;
+  QFont bold = present_title_->font();
+  bold.setBold(true);
+  present_title_->setFont(bold);
+  present_title_->setTextInteractionFlags(Qt::NoTextInteraction);
+  present_cases_ = new QComboBox;
+  present_cases_->setToolTip(tr("The exercise's case"));
+  present_variants_ = new QComboBox;
+  present_variants_->setToolTip(tr("The variant shown"));
+  auto* leave = new QToolButton;
+  leave->setText(tr("Leave (Esc)"));
+  row->addWidget(present_title_, 1);
+  row->addWidget(present_cases_);
+  row->addWidget(present_variants_);
+  row->addWidget(leave);
+  present_bar_->hide();
+  connect(leave, &QToolButton::clicked, this, [this] { setPresentation(false); });
+  connect(present_cases_, &QComboBox::activated, this,
+          [this] { selectCase(present_cases_->currentText()); });
+  connect(present_variants_, &QComboBox::activated, this, [this] {
+    const QString spec = present_variants_->currentData().toString();
+    if (!spec.isEmpty()) selectVariants({spec});
+  });
+}
+
+void MainWindow::updateTitles() {
+  // The window's title and the presentation bar: variant, exercise and case.
+  const QStringList specs = selectedSpecs();
+  QStringList parts;
+  if (!specs.isEmpty()) parts << specs.join(QStringLiteral(", "));
+  if (auto* item = exercises_->currentItem()) parts << item->data(kSpecRole).toString();
+  if (cases_->count() > 1) parts << tr("case %1").arg(cases_->currentText());
+  present_title_->setText(parts.join(QStringLiteral(" · ")));
+  setWindowTitle(parts.isEmpty() ? tr("Attention Workbench")
+                                 : parts.join(QStringLiteral(" · ")) + tr(" — Attention Workbench"));
+  {
+    const QSignalBlocker block(present_cases_);
+    present_cases_->clear();
+    for (int i = 0; i < cases_->count(); ++i) present_cases_->addItem(cases_->itemText(i));
+    present_cases_->setCurrentIndex(cases_->currentIndex());
+    present_cases_->setVisible(cases_->count() > 1);
+  }
+  const QSignalBlocker block(present_variants_);
+  present_variants_->clear();
+  // A variant's id, or its full spec where two plugins share the id.
+  QStringList ids;
+  for (QTreeWidgetItemIterator it(plugins_); *it; ++it)
+    if ((*it)->data(0, kSpecRole).isValid()) ids << (*it)->text(0);
+  for (QTreeWidgetItemIterator it(plugins_); *it; ++it) {
+    const QVariant spec = (*it)->data(0, kSpecRole);
+    if (!spec.isValid()) continue;
+    const QString id = (*it)->text(0);
+    present_variants_->addItem(ids.count(id) > 1 ? spec.toString() : id, spec);
+    if (!specs.isEmpty() && spec.toString() == specs.front())
+      present_variants_->setCurrentIndex(present_variants_->count() - 1);
   }
 }
 

@@ -5,6 +5,7 @@
 #define AWB_GUI_MAIN_WINDOW_HPP_
 
 #include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QSplitter>
@@ -45,7 +46,8 @@ class MainWindow : public QMainWindow {
   GradeView* grade() const { return grade_; }
   BenchView* bench() const { return bench_; }
   TrainView* train() const { return train_; }
-  QWidget* currentView() const { return tabs_->currentWidget(); }
+  // The view of the current tab (each sits in a scroll area of its own).
+  QWidget* currentView() const;
   QTreeWidget* pluginTree() const { return plugins_; }
 
   // Zoom of the whole window (fonts and plots), in percent of the system font; clamped to the
@@ -53,11 +55,23 @@ class MainWindow : public QMainWindow {
   void setZoom(int percent);
   int zoom() const { return zoom_; }
   static const std::vector<int>& zoomSteps();
-  // Presentation (F5): the browsers hidden, the lesson beside the view, type at least 150 %.
+  // The screen the window is laid out for, in logical pixels: type grows with a screen larger
+  // than 1920 × 1080 (at 3840 × 2160 it is twice as many pixels, the same size on the same
+  // panel), and presentation mode fills it. Empty (the default): the screen the window is on.
+  void planForScreen(QSize screen);
+  QSize screenSize() const;
+  double typeScale() const;
+  // Presentation (F5): full screen, the browsers hidden, the lesson beside the view, a bar naming
+  // variant, exercise and case with choosers for case and variant, and type of at least 24 px
+  // at 1920 × 1080 (and as large a share of any screen's height), never below 150 %.
   void setPresentation(bool on);
   bool presenting() const { return presenting_; }
   QWidget* browserPanel() const { return browser_; }
   QTextBrowser* presentationLesson() const { return side_lesson_; }
+  QWidget* presentationBar() const { return present_bar_; }
+  QLabel* presentationTitle() const { return present_title_; }
+  QComboBox* presentationCases() const { return present_cases_; }
+  QComboBox* presentationVariants() const { return present_variants_; }
   QSplitter* splitter() const { return split_; }
 
   void exportPng();
@@ -73,6 +87,10 @@ class MainWindow : public QMainWindow {
   QStringList selectedSpecs() const;
   void addViewMenu();
   void removePluginFolder();
+  void applyFont();
+  void updateTitles();
+  void buildPresentationBar();
+  int presentationZoom() const;
 
   Session& session_;
   QTreeWidget* plugins_;
@@ -82,10 +100,20 @@ class MainWindow : public QMainWindow {
   QWidget* browser_;
   QSplitter* split_;
   QFont base_font_;
+  QSize screen_;
   int zoom_ = 100, zoom_before_presenting_ = 100;
   bool presenting_ = false;
   QAction* present_action_ = nullptr;
+  QWidget* present_bar_;
+  QLabel* present_title_;
+  QComboBox *present_cases_, *present_variants_;
   QTabWidget* tabs_;
+  // The tabs in order, with the names setView and --view take.
+  struct Tab {
+    const char* name;
+    QWidget* view;
+  };
+  std::vector<Tab> views_;
   ExploreView* explore_;
   CompareView* compare_;
   GradeView* grade_;
