@@ -197,7 +197,7 @@ checks: [{id: r, kind: reference}]
   learn: [w_q, w_k]
   optimizer: {kind: sgd, learning_rate: 0.1, momentum: 0.9}
   steps: 5
-  objective: {kind: attention, targets: [{query: c, key: a}]}
+  objective: {kind: attention, targets: [{query: c, key: a}, {query: c, key: b, avoid: true}]}
   success: {loss_below: 0.5}
 )",
                                          "good.yaml");
@@ -205,12 +205,14 @@ checks: [{id: r, kind: reference}]
   REQUIRE(good.exercise->train);
   CHECK(good.exercise->train->optimizer == core::Optimizer::kSgd);
   CHECK(good.exercise->train->targets.at(0).query == 2);
+  CHECK_FALSE(good.exercise->train->targets.at(0).avoid);
+  CHECK(good.exercise->train->targets.at(1).avoid);
 
   const auto bad = core::parse_exercise(head + R"(train:
   learn: [w_q, w_x]
   optimizer: {kind: adam, learning_rate: 0, momentum: 0.9}
   steps: 5
-  objective: {kind: attention, targets: [{query: a, key: c}]}
+  objective: {kind: attention, targets: [{query: a, key: c}, {query: c, key: a, avoid: often}]}
   success: {}
 )",
                                         "bad.yaml");
@@ -221,5 +223,6 @@ checks: [{id: r, kind: reference}]
   CHECK(all.find("train.optimizer.momentum: momentum is an sgd setting") != std::string::npos);
   CHECK(all.find("train.optimizer.learning_rate") != std::string::npos);
   CHECK(all.find("causal mask hides a key after its query") != std::string::npos);
+  CHECK(all.find("train.objective.targets[1].avoid") != std::string::npos);
   CHECK(all.find("needs loss_below or checks") != std::string::npos);
 }
