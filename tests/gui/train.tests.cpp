@@ -121,9 +121,9 @@ TEST_CASE("train view: Start trains resolve-it live to what core::train reports"
   CHECK(expected.succeeded());
   CHECK(got.succeeded());
 
-  // Every criterion ticked: loss_below and both success checks.
+  // Every criterion ticked: loss_below and the four success checks.
   auto* table = tv->criteriaTable();
-  REQUIRE(table->rowCount() == 3);
+  REQUIRE(table->rowCount() == 5);
   for (int r = 0; r < table->rowCount(); ++r) {
     INFO(table->item(r, 0)->text().toStdString()
          << ": " << table->item(r, 1)->text().toStdString());
