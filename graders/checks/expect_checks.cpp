@@ -66,6 +66,23 @@ Judgement weight_below(const CheckSpec& s, CheckContext& ctx) {
                                   (w < s.value ? " < " : " is not below ") + format_value(s.value));
 }
 
+// The key is the query's, not everyone's: A[query, key] > value while every other row keeps its
+// weight on key below value (a key every row looks at says nothing about the query).
+Judgement only_query_above(const CheckSpec& s, CheckContext& ctx) {
+  const View v = view(s, ctx);
+  const double w = v.a(s.query, s.key);
+  const std::string own =
+      "A[" + tok(ctx, s.query) + ", " + tok(ctx, s.key) + "] = " + format_value(w);
+  if (!(w > s.value)) return verdict(false, own + " is not above " + format_value(s.value));
+  for (int64_t t = 0; t < v.a.rows; ++t)
+    if (t != s.query && !(v.a(t, s.key) < s.value))
+      return verdict(false, own + ", but A[" + tok(ctx, t) + ", " + tok(ctx, s.key) +
+                                "] = " + format_value(v.a(t, s.key)) + " is not below " +
+                                format_value(s.value) + " either");
+  return verdict(true, own + " > " + format_value(s.value) + "; every other row's is below " +
+                           format_value(s.value));
+}
+
 Judgement weight_greater(const CheckSpec& s, CheckContext& ctx) {
   const View v = view(s, ctx);
   const double w = v.a(s.query, s.key), other = v.a(s.query, s.than);
@@ -234,6 +251,11 @@ void register_expect_checks(Registry& r) {
                    .keys = {query, key, value},
                    .reads = weights,
                    .judge = weight_below}));
+  r.add(predicate({.name = "only_query_above",
+                   .description = "A[query, key] > value and A[t, key] < value for t != query",
+                   .keys = {query, key, value},
+                   .reads = weights,
+                   .judge = only_query_above}));
   r.add(predicate({.name = "weight_greater",
                    .description = "A[query, key] > A[query, than]",
                    .keys = {query, key, than},

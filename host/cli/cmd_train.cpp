@@ -61,8 +61,8 @@ void print_target_rows(const core::Exercise& ex, const core::TrainOutcome& r) {
     std::cout << "  " << c.id << ", layer " << r.targets[i].layer
               << (ex.parameters.heads > 1 ? ", head " : "")
               << (ex.parameters.heads > 1 ? std::to_string(t.head) : "") << ", \""
-              << c.tokens[size_t(t.query)] << "\" (target \"" << c.tokens[size_t(t.key)]
-              << "\"):\n   ";
+              << c.tokens[size_t(t.query)] << "\" (" << (t.avoid ? "to avoid" : "target") << " \""
+              << c.tokens[size_t(t.key)] << "\"):\n   ";
     for (size_t k = 0; k < c.tokens.size(); ++k)
       std::cout << ' ' << c.tokens[k] << ' ' << fixed(a(t.query, int64_t(k)), 3);
     std::cout << '\n';

@@ -62,8 +62,12 @@ bool prepare_window(MainWindow& window, const ViewOptions& o, QString* error, in
     window.explore()->setHead(o.head);
     window.compare()->setHead(o.head);
   }
-  // The train view shows a finished run: the bundled exercises train in well under a second.
-  if (o.view == "train") window.train()->start();
+  // The train view shows a finished run, trained at full speed: the bundled exercises train in
+  // well under a second.
+  if (o.view == "train") {
+    window.train()->setStepsPerSecond(0);
+    window.train()->start();
+  }
   if (!o.question.isEmpty()) {
     if (!window.explore()->askQuestion(o.question)) {
       *error = QStringLiteral("exercise '%1' has no question '%2'").arg(o.exercise, o.question);

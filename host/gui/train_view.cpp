@@ -1,5 +1,6 @@
 // train_view.cpp: the job drives core::Trainer (the loop `awb train` runs) a step at a time on
-// the job pool and reports each step through a future watcher; the view draws what arrives.
+// the job pool and reports each step through a future watcher; the view draws what arrives. A
+// paced run is a one-step job per tick of a timer; a run as fast as possible is one job.
 #include "gui/train_view.hpp"
 
 #include <QFileDialog>
@@ -7,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QMessageBox>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -58,15 +60,24 @@ QTableWidgetItem* cell(const QString& text, std::optional<grade::Status> status 
 
 TrainView::TrainView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
   start_ = new QPushButton(tr("&Start"));
-  start_->setToolTip(tr("Train to the end of the exercise's step budget"));
-  stop_ = new QPushButton(tr("St&op"));
-  stop_->setToolTip(tr("Stop after the current step; Start or Step resumes from there"));
+  start_->setToolTip(tr("Train to the end of the exercise's step budget at the chosen speed"));
+  stop_ = new QPushButton(tr("P&ause"));
+  stop_->setToolTip(tr("Pause after the current step; Resume or Step goes on from there"));
   step_ = new QPushButton(tr("Ste&p"));
   step_->setToolTip(tr("Run %n step(s), then pause", nullptr, kStepSteps));
   reset_ = new QPushButton(tr("&Reset"));
   reset_->setToolTip(tr("Back to step 0 and the initial weights"));
   save_ = new QPushButton(tr("Save learned weights…"));
   save_->setToolTip(tr("The current weights as a layers: section, as awb train --out writes"));
+  speed_ = new QComboBox;
+  for (int sps : kSpeeds)
+    speed_->addItem(
+        sps == 0 ? tr("as fast as possible") : tr("%n step(s) per second", nullptr, sps), sps);
+  speed_->setCurrentIndex(speed_->findData(kDefaultSpeed));
+  speed_->setToolTip(tr("How fast Start trains: slow enough to watch each step, or at once"));
+  auto* speed_label = new QLabel(tr("Spee&d:"));
+  speed_label->setBuddy(speed_);
+  pacer_ = new QTimer(this);
   note_ = new QLabel;
   note_->setWordWrap(true);
   status_ = new QLabel;
@@ -84,7 +95,10 @@ TrainView::TrainView(Session& session, QWidget* parent) : QWidget(parent), sessi
   targets_note_ = new QLabel;
 
   auto* buttons = new QHBoxLayout;
-  for (QPushButton* b : {start_, stop_, step_, reset_, save_}) buttons->addWidget(b);
+  for (QPushButton* b : {start_, stop_, step_}) buttons->addWidget(b);
+  buttons->addWidget(speed_label);
+  buttons->addWidget(speed_);
+  for (QPushButton* b : {reset_, save_}) buttons->addWidget(b);
   buttons->addStretch(1);
   results_ = new QWidget;
   auto* middle = new QHBoxLayout(results_);
@@ -104,6 +118,9 @@ TrainView::TrainView(Session& session, QWidget* parent) : QWidget(parent), sessi
   connect(stop_, &QPushButton::clicked, this, &TrainView::stop);
   connect(step_, &QPushButton::clicked, this, &TrainView::step);
   connect(reset_, &QPushButton::clicked, this, &TrainView::reset);
+  connect(speed_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { setStepsPerSecond(speed_->itemData(i).toInt()); });
+  connect(pacer_, &QTimer::timeout, this, &TrainView::tick);
   connect(save_, &QPushButton::clicked, this, [this] {
     const QString name = exercise_ ? QString::fromStdString(exercise_->id) + "-learned.yaml" : "";
     const QString path =
@@ -138,6 +155,12 @@ void TrainView::setExercise(const core::Exercise* exercise) {
   results_->setVisible(trains);  // nothing to chart or judge: the note says why
   chart_->setStepRange(trains ? exercise_->train->steps : 1);
   chart_->setThreshold(trains ? exercise_->train->loss_below : std::nullopt);
+  const bool avoids =
+      trains && std::any_of(exercise_->train->targets.begin(), exercise_->train->targets.end(),
+                            [](const core::TrainTarget& t) { return t.avoid; });
+  chart_->setTitle(avoids ? tr("loss: the mean of −log A[query, key] over the targets "
+                               "(−log(1 − A) for a key to avoid)")
+                          : tr("loss: the mean of −log A[query, key] over the targets"));
   rebuildTargets();  // first: reset() shows the outcome on the new exercise's maps
   reset();
 }
@@ -145,7 +168,13 @@ void TrainView::setExercise(const core::Exercise* exercise) {
 void TrainView::start() {
   if (!why_not_.isEmpty() || busy()) return;
   if (trainer_ && trainer_->done()) reset();
-  run(INT_MAX);
+  playing_ = true;
+  if (steps_per_second_ == 0) {
+    run(INT_MAX);
+    return;
+  }
+  pacer_->start(1000 / steps_per_second_);
+  run(1);  // the first step at once; the pacer's ticks bring the rest
 }
 
 void TrainView::step() {
@@ -153,15 +182,50 @@ void TrainView::step() {
   run(kStepSteps);
 }
 
+void TrainView::tick() {
+  if (!playing_ || stepping()) return;
+  run(1);
+}
+
 void TrainView::stop() {
   if (!busy()) return;
-  stop_flag_->store(true);
-  stop_->setEnabled(false);
-  status_->setText(tr("stopping after the current step…"));
+  endPlay();
+  updateControls();
+  if (stepping()) {
+    stop_flag_->store(true);
+    stop_->setEnabled(false);
+    status_->setText(tr("pausing after the current step…"));
+  }
+}
+
+void TrainView::setStepsPerSecond(int steps_per_second) {
+  const int index = speed_->findData(steps_per_second);
+  if (index < 0 || steps_per_second == steps_per_second_) return;
+  steps_per_second_ = steps_per_second;
+  {
+    const QSignalBlocker quiet(speed_);
+    speed_->setCurrentIndex(index);
+  }
+  if (playing_ && steps_per_second_ == 0) {
+    pacer_->stop();
+    // From here one job to the end; a paced step still running hands over when it ends.
+    if (!stepping()) run(INT_MAX);
+  } else if (playing_) {
+    pacer_->start(1000 / steps_per_second_);
+    // A job at full speed ends after its step; the ticks take over.
+    if (stepping() && job_steps_ > 1) stop_flag_->store(true);
+  }
+  updateControls();
+}
+
+void TrainView::endPlay() {
+  playing_ = false;
+  pacer_->stop();
 }
 
 void TrainView::reset() {
   dropJob();
+  endPlay();
   trainer_.reset();
   taken_ = 0;
   judged_at_ = -1;
@@ -190,6 +254,7 @@ bool TrainView::saveWeights(const QString& path, QString* error) {
 
 void TrainView::run(int max_steps) {
   if (!trainer_) trainer_ = std::make_shared<core::Trainer>(*exercise_);
+  job_steps_ = max_steps;
   error_.clear();
   stop_flag_ = std::make_shared<std::atomic<bool>>(false);
   watcher_ = new QFutureWatcher<TrainProgress>(this);
@@ -241,6 +306,12 @@ void TrainView::addProgress(int begin, int end) {
 void TrainView::jobEnded() {
   watcher_->deleteLater();
   watcher_ = nullptr;
+  if (playing_) {
+    if (!error_.isEmpty() || trainer_->done())
+      endPlay();
+    else if (steps_per_second_ == 0)
+      run(INT_MAX);  // the speed went to full while a paced step ran
+  }
   updateControls();
   emit finished();
 }
@@ -248,27 +319,35 @@ void TrainView::jobEnded() {
 void TrainView::rebuildTargets() {
   for (HeatmapWidget* map : heatmaps_) delete map;
   heatmaps_.clear();
+  drawn_.clear();
   targets_note_->clear();
   const bool trains = exercise_ && exercise_->train;
   heatmap_panel_->setVisible(trains);
   if (!trains) return;
   const auto& targets = exercise_->train->targets;
+  // The targets that pull a row onto a key; all of them when none does.
+  std::vector<size_t> pulls;
+  for (size_t i = 0; i < targets.size(); ++i)
+    if (!targets[i].avoid) pulls.push_back(i);
+  if (pulls.empty())
+    for (size_t i = 0; i < targets.size(); ++i) pulls.push_back(i);
   auto* grid = static_cast<QGridLayout*>(heatmap_panel_->layout());
-  const int shown = std::min<int>(kMaxHeatmaps, static_cast<int>(targets.size()));
+  const int shown = std::min<int>(kMaxHeatmaps, static_cast<int>(pulls.size()));
   for (int i = 0; i < shown; ++i) {
-    const auto& tokens = exercise_->cases[size_t(targets[size_t(i)].case_index)].tokens;
+    drawn_.push_back(pulls[size_t(i)]);
+    const auto& tokens = exercise_->cases[size_t(targets[drawn_.back()].case_index)].tokens;
     QStringList labels;
     for (const auto& t : tokens) labels << QString::fromStdString(t);
     auto* map = new HeatmapWidget;
     map->setColorRange(ColorRange::kScale);  // 0–1 throughout: colours do not rescale per frame
     map->setLabels(labels, labels);
-    map->setHighlightRow(targets[size_t(i)].query);
+    map->setHighlightRow(targets[drawn_.back()].query);
     grid->addWidget(map, i / 2, i % 2);
     heatmaps_.push_back(map);
   }
-  if (shown < static_cast<int>(targets.size()))
+  if (shown < static_cast<int>(pulls.size()))
     targets_note_->setText(
-        tr("The attention of the first %1 of %2 targets is shown.").arg(shown).arg(targets.size()));
+        tr("The attention of the first %1 of %2 targets is shown.").arg(shown).arg(pulls.size()));
   showOutcome();
 }
 
@@ -317,7 +396,8 @@ void TrainView::showOutcome() {
   criteria_->resizeRowsToContents();
 
   for (size_t i = 0; i < heatmaps_.size(); ++i) {
-    const core::TrainTarget& t = spec.targets[i];
+    const size_t ti = drawn_[i];
+    const core::TrainTarget& t = spec.targets[ti];
     const core::ExerciseCase& c = exercise_->cases[size_t(t.case_index)];
     QString title = QStringLiteral("%1, layer %2")
                         .arg(QString::fromStdString(c.id))
@@ -326,8 +406,8 @@ void TrainView::showOutcome() {
     title += QStringLiteral(": “%1” → “%2”")
                  .arg(QString::fromStdString(c.tokens[size_t(t.query)]),
                       QString::fromStdString(c.tokens[size_t(t.key)]));
-    if (judged && i < outcome_->targets.size()) {
-      const Matrix& a = outcome_->targets[i].weights;
+    if (judged && ti < outcome_->targets.size()) {
+      const Matrix& a = outcome_->targets[ti].weights;
       heatmaps_[i]->setMatrix(a, 0, 1, exercise_->parameters.causal);
       title += tr(", A = %1").arg(a(t.query, t.key), 0, 'f', 3);
     } else {
@@ -367,8 +447,10 @@ void TrainView::updateControls() {
   const bool idle = !busy();
   const bool done = idle && trainer_ && trainer_->done();
   start_->setEnabled(can && idle);
+  start_->setText(idle && taken_ > 0 && !done ? tr("Re&sume") : tr("&Start"));
   step_->setEnabled(can && idle && !done);
-  stop_->setEnabled(!idle && !stop_flag_->load());
+  speed_->setEnabled(can);
+  stop_->setEnabled(playing_ || (stepping() && !stop_flag_->load()));
   reset_->setEnabled(can && idle && trainer_ != nullptr);
   save_->setEnabled(idle && trainer_ && taken_ > 0);
 
@@ -383,7 +465,10 @@ void TrainView::updateControls() {
     status_->setText(
         tr("stopped by an error after %1 of %2 steps: %3").arg(taken_).arg(steps).arg(error_));
   else if (!idle)
-    status_->setText(tr("training: step %1 of %2%3").arg(taken_).arg(steps).arg(loss));
+    status_->setText(tr("training: step %1 of %2%3").arg(taken_).arg(steps).arg(loss) +
+                     (playing_ && steps_per_second_ > 0
+                          ? tr(" (%n step(s) per second)", nullptr, steps_per_second_)
+                          : QString()));
   else if (done && outcome_)
     status_->setText(tr("step %1 of %2%3: %4%5")
                          .arg(taken_)

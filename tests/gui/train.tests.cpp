@@ -1,6 +1,7 @@
 // train.tests.cpp: the train view on resolve-it through the bundled Q/K/V plugin: Start against
-// what core::train reports, Stop and Step, the saved weights loading back, the disabled states;
-// an untrusted plugin's runners ending with their jobs; `awb-gui --view train --screenshot`.
+// what core::train reports, the speed pacing Start a step per tick, Pause, Resume and Step, the
+// saved weights loading back, the disabled states; an untrusted plugin's runners ending with
+// their jobs; `awb-gui --view train --screenshot`.
 #include <unistd.h>
 
 #include <QElapsedTimer>
@@ -87,8 +88,10 @@ TEST_CASE("train view: Start trains resolve-it live to what core::train reports"
   REQUIRE(tv->whyNot().isEmpty());
   REQUIRE(tv->startButton()->isEnabled());
   CHECK_FALSE(tv->saveButton()->isEnabled());  // nothing learned yet
+  tv->setStepsPerSecond(0);                    // as fast as possible: one job to the end
   QSignalSpy progressed(tv, &gui::TrainView::progressed);
   tv->start();
+  CHECK_FALSE(tv->pacer()->isActive());
   CHECK(tv->busy());
   CHECK(tv->stopButton()->isEnabled());
   REQUIRE(test::wait_for([&] { return !tv->busy(); }));
@@ -118,9 +121,9 @@ TEST_CASE("train view: Start trains resolve-it live to what core::train reports"
   CHECK(expected.succeeded());
   CHECK(got.succeeded());
 
-  // Every criterion ticked: loss_below and both success checks.
+  // Every criterion ticked: loss_below and the four success checks.
   auto* table = tv->criteriaTable();
-  REQUIRE(table->rowCount() == 3);
+  REQUIRE(table->rowCount() == 5);
   for (int r = 0; r < table->rowCount(); ++r) {
     INFO(table->item(r, 0)->text().toStdString()
          << ": " << table->item(r, 1)->text().toStdString());
@@ -139,7 +142,7 @@ TEST_CASE("train view: Start trains resolve-it live to what core::train reports"
   CHECK_FALSE(tv->stepButton()->isEnabled());  // the budget is spent; Start begins again
 }
 
-TEST_CASE("train view: Stop ends a run within a step, and Step runs kStepSteps and pauses",
+TEST_CASE("train view: Pause ends a run within a step, and Step runs kStepSteps and pauses",
           "[gui][train]") {
   // resolve-it with a budget no test waits for: only Stop can end this run.
   core::Exercise long_run = resolve_it();
@@ -153,6 +156,8 @@ TEST_CASE("train view: Stop ends a run within a step, and Step runs kStepSteps a
   QElapsedTimer timer;
   timer.start();
   tv.stop();
+  CHECK_FALSE(tv.playing());
+  CHECK_FALSE(tv.pacer()->isActive());
   CHECK_FALSE(tv.stopButton()->isEnabled());
   REQUIRE(test::wait_for([&] { return !tv.busy(); }, 5000));
   // A step of resolve-it takes milliseconds; a second is a wide margin for a loaded machine.
@@ -160,14 +165,26 @@ TEST_CASE("train view: Stop ends a run within a step, and Step runs kStepSteps a
   const int stopped_at = tv.stepsTaken();
   CHECK(stopped_at < 1000);
   CHECK(tv.startButton()->isEnabled());
+  CHECK(tv.startButton()->text() == "Re&sume");
 
   const size_t points = tv.losses().size();
+  const std::vector<double> map_before = tv.targetHeatmaps()[0]->matrix().data;
   tv.step();
+  CHECK(tv.stepping());
+  CHECK_FALSE(tv.playing());  // one step, then paused
   REQUIRE(test::wait_for([&] { return !tv.busy(); }));
   CHECK(tv.stepsTaken() == stopped_at + gui::TrainView::kStepSteps);
+  // A point per step and one at the weights it paused at, as the chart draws them.
   CHECK(tv.losses().size() > points);
-  // Step ends judged: the criteria shown are those of the weights it paused at.
+  CHECK(tv.losses().size() == size_t(tv.stepsTaken()) + 1);
+  CHECK(tv.losses().back().x() == tv.stepsTaken());
+  CHECK(tv.lossChart()->points() == tv.losses());
+  // Step ends judged: the criteria and the maps shown are those of the weights it paused at.
   CHECK(tv.judgedAt() == tv.stepsTaken());
+  REQUIRE(tv.outcome());
+  for (size_t i = 0; i < tv.targetHeatmaps().size(); ++i)
+    CHECK(tv.targetHeatmaps()[i]->matrix().data == tv.outcome()->targets[i].weights.data);
+  CHECK(tv.targetHeatmaps()[0]->matrix().data != map_before);
   tv.step();
   REQUIRE(test::wait_for([&] { return !tv.busy(); }));
   CHECK(tv.stepsTaken() == stopped_at + 2 * gui::TrainView::kStepSteps);
@@ -179,6 +196,81 @@ TEST_CASE("train view: Stop ends a run within a step, and Step runs kStepSteps a
     CHECK_FALSE(tv.outcome());
     CHECK_FALSE(tv.saveButton()->isEnabled());
   }
+}
+
+TEST_CASE("train view: the speed paces Start one step per tick, and full speed runs to the end",
+          "[gui][train][speed]") {
+  gui::TrainView tv(test::gui_session());
+  tv.setVariant("qkv");
+  tv.setExercise(&resolve_it());
+  REQUIRE(tv.whyNot().isEmpty());
+  // Slow enough to watch unless asked otherwise; the box offers each speed.
+  CHECK(tv.stepsPerSecond() == gui::TrainView::kDefaultSpeed);
+  CHECK(tv.speedBox()->count() == int(gui::TrainView::kSpeeds.size()));
+  CHECK(tv.speedBox()->currentData().toInt() == gui::TrainView::kDefaultSpeed);
+  tv.speedBox()->setCurrentIndex(tv.speedBox()->findData(2));  // as a click would
+  CHECK(tv.stepsPerSecond() == 2);
+  tv.setStepsPerSecond(3);  // not offered: ignored
+  CHECK(tv.stepsPerSecond() == 2);
+
+  tv.start();
+  CHECK(tv.playing());
+  CHECK(tv.stepping());  // the first step at once
+  REQUIRE(tv.pacer()->isActive());
+  CHECK(tv.pacer()->interval() == 500);
+  tv.pacer()->stop();  // the test holds the clock from here: each tick is a call
+  REQUIRE(test::wait_for([&] { return !tv.stepping(); }));
+  CHECK(tv.stepsTaken() == 1);
+  CHECK(tv.busy());  // playing between its steps
+  CHECK(tv.stopButton()->isEnabled());
+  CHECK_FALSE(tv.stepButton()->isEnabled());
+
+  std::vector<double> map_before = tv.targetHeatmaps()[1]->matrix().data;
+  for (int k = 2; k <= 4; ++k) {
+    tv.tick();
+    CHECK(tv.stepping());
+    tv.tick();  // the step still runs: this tick passes
+    REQUIRE(test::wait_for([&] { return !tv.stepping(); }));
+    CHECK(tv.stepsTaken() == k);
+    // Each paced step is drawn: its loss point, the criteria and both maps at its weights.
+    CHECK(tv.losses().size() == size_t(k) + 1);
+    CHECK(tv.lossChart()->points() == tv.losses());
+    CHECK(tv.judgedAt() == k);
+    REQUIRE(tv.outcome());
+    REQUIRE(tv.targetHeatmaps().size() == 2);
+    for (size_t i = 0; i < 2; ++i)
+      CHECK(tv.targetHeatmaps()[i]->matrix().data == tv.outcome()->targets[i].weights.data);
+    CHECK(tv.targetHeatmaps()[1]->matrix().data != map_before);
+    map_before = tv.targetHeatmaps()[1]->matrix().data;
+  }
+
+  // A change of speed while it plays retimes the pacer.
+  tv.setStepsPerSecond(10);
+  CHECK(tv.pacer()->interval() == 100);
+  CHECK(tv.pacer()->isActive());
+  tv.pacer()->stop();
+
+  // Pause, then Resume from the same step.
+  tv.stop();
+  CHECK_FALSE(tv.busy());
+  tv.tick();  // a tick after the pause runs nothing
+  CHECK_FALSE(tv.stepping());
+  CHECK(tv.stepsTaken() == 4);
+  CHECK(tv.startButton()->text() == "Re&sume");
+  tv.start();
+  tv.pacer()->stop();
+  REQUIRE(test::wait_for([&] { return !tv.stepping(); }));
+  CHECK(tv.stepsTaken() == 5);
+
+  // As fast as possible: no pacer, one job to the end of the budget.
+  tv.setStepsPerSecond(0);
+  CHECK_FALSE(tv.pacer()->isActive());
+  CHECK(tv.stepping());
+  REQUIRE(test::wait_for([&] { return !tv.busy(); }));
+  CHECK(tv.stepsTaken() == resolve_it().train->steps);
+  CHECK_FALSE(tv.playing());
+  CHECK(tv.judgedAt() == tv.stepsTaken());
+  CHECK(tv.startButton()->text() == "&Start");  // the budget is spent: Start begins again
 }
 
 TEST_CASE("train view: the saved weights are awb train --out's file and load back as layers",
@@ -275,6 +367,7 @@ TEST_CASE("train view: a loss that runs uphill is diagnosed in the status line",
   TrainWindow tw("previous-token", "org.awb.mutant.gradient-sign-flip:causal", session);
   gui::TrainView* tv = tw.view();
   REQUIRE(tv->whyNot().isEmpty());
+  tv->setStepsPerSecond(0);  // the whole budget: only its end is judged here
   tv->start();
   REQUIRE(test::wait_for([&] { return !tv->busy(); }));
   INFO(tv->statusLabel()->text().toStdString());

@@ -111,6 +111,27 @@ TEST_CASE("expect weight_above and weight_below", "[grader][expect]") {
   CHECK(says(not_below, "is not below 0.3"));
 }
 
+TEST_CASE("expect only_query_above: the query's weight on key, and no other row's",
+          "[grader][expect]") {
+  // peaked(): A[a, b] = 0.4; every other row gives b 0.2.
+  CheckSpec s = expect("only_query_above");
+  s.value = 0.3;
+  const CheckResult pass = grade_one(s, peaked());
+  CHECK(pass.status == Status::kPassed);
+  CHECK(says(pass, "A['a', 'b'] = 0.4 > 0.3; every other row's is below 0.3"));
+  s.value = 0.5;  // the query's own weight falls short
+  const CheckResult own = grade_one(s, peaked());
+  CHECK(own.status == Status::kFailed);
+  CHECK(says(own, "A['a', 'b'] = 0.4 is not above 0.5"));
+  s.value = 0.3;
+  Matrix a = peaked();
+  a(2, 1) = 0.4;  // 'c' looks at 'b' as much as 'a' does
+  a(2, 3) = 0.2;
+  const CheckResult shared = grade_one(s, a);
+  CHECK(shared.status == Status::kFailed);
+  CHECK(says(shared, "but A['c', 'b'] = 0.4 is not below 0.3 either"));
+}
+
 TEST_CASE("expect weight_greater", "[grader][expect]") {
   CheckSpec s = expect("weight_greater");
   s.than = 2;

@@ -56,9 +56,9 @@ CheckSpec property(const std::string& name) {
 std::vector<CheckSpec> all_checks() {
   std::vector<CheckSpec> out;
   for (const char* p :
-       {"argmax_is", "in_top_k", "weight_above", "weight_below", "weight_greater", "entropy_below",
-        "entropy_above", "uniform_rows", "one_hot_rows", "context_close", "cosine_closer_to",
-        "scores_asymmetric", "scores_symmetric"})
+       {"argmax_is", "in_top_k", "weight_above", "weight_below", "only_query_above",
+        "weight_greater", "entropy_below", "entropy_above", "uniform_rows", "one_hot_rows",
+        "context_close", "cosine_closer_to", "scores_asymmetric", "scores_symmetric"})
     out.push_back(predicate_spec(p));
   out.back().tolerance.atol = 1e9;  // scores_symmetric: any finite S would pass
   for (const char* p : {"rows_sum_to_one", "finite", "shape", "masked_zero", "deterministic",

@@ -60,14 +60,16 @@ constexpr const auto& enum_names(Optimizer) { return kOptimizerNames; }
 constexpr const char* to_string(Optimizer o) { return name_in(kOptimizerNames, o); }
 
 // One row of the attention objective: in case `case_index`, layer `layer` (-1: last), head
-// `head`, query row `query` should put its weight on key `key`. The loss is the mean over the
-// targets of −log A[query, key] (cross-entropy against a one-hot target row).
+// `head`, query row `query` should put its weight on key `key` (its term −log A[query, key],
+// cross-entropy against a one-hot row), or with `avoid` keep its weight off it (−log(1 − A),
+// the cross-entropy of "attends to key" against 0). The loss is the mean of the terms.
 struct TrainTarget {
   int case_index = 0;
   int layer = -1;
   int head = 0;
   int query = 0;
   int key = 0;
+  bool avoid = false;
 };
 
 struct TrainSpec {

@@ -59,13 +59,13 @@ void objective(YamlReader& rd, const YAML::Node& n, const Exercise& ex, TrainSpe
   if (!targets->IsSequence() || targets->size() == 0 ||
       static_cast<int64_t>(targets->size()) > kMaxTargets) {
     rd.error(*targets, path + ".targets", rd.id("type"),
-             "must be a list of 1 to 256 {case, layer, head, query, key}");
+             "must be a list of 1 to 256 {case, layer, head, query, key, avoid}");
     return;
   }
   for (size_t i = 0; i < targets->size(); ++i) {
     const YAML::Node tn = (*targets)[i];
     const std::string tp = path + ".targets[" + std::to_string(i) + "]";
-    if (!rd.check_keys(tn, tp, {"case", "layer", "head", "query", "key"})) continue;
+    if (!rd.check_keys(tn, tp, {"case", "layer", "head", "query", "key", "avoid"})) continue;
     TrainTarget target;
     if (tn["case"]) {
       const auto s = rd.string(tn["case"], tp + ".case");
@@ -92,7 +92,10 @@ void objective(YamlReader& rd, const YAML::Node& n, const Exercise& ex, TrainSpe
     if (!qi || !ki) continue;
     target.query = *qi;
     target.key = *ki;
-    // Under the mask the weight on a later key is exactly 0: −log 0 cannot be trained away.
+    if (tn["avoid"])
+      if (auto b = rd.boolean(tn["avoid"], tp + ".avoid")) target.avoid = *b;
+    // Under the mask the weight on a later key is exactly 0: −log 0 cannot be trained away (and
+    // there is nothing to avoid).
     if (ex.parameters.causal && target.key > target.query)
       rd.error(*k, tp + ".key", rd.id("value"),
                "the causal mask hides a key after its query; its weight is always 0");

@@ -93,14 +93,16 @@ LossAndGradients loss_and_gradients(const Exercise& ex, const std::vector<LayerW
       const ProblemSpec problem = input.layer_problem(size_t(l), lr.input);
       BackwardSeed seed;
       seed.dz = dx_next.empty() ? Matrix(T_, lr.result.z.cols) : dx_next;
-      // dA: −1/(n·A) at each target's entry (∂ of −log A / n).
+      // dA at each target's entry: −1/(n·A) (∂ of −log A / n), or for a key to avoid
+      // +1/(n·(1 − A)) (∂ of −log(1 − A) / n).
       for (const auto& t : spec.targets) {
         const int tl = target_layer(ex, t);
         if (t.case_index != c || tl != l) continue;
         if (seed.da.empty()) seed.da.assign(lr.result.weights.size(), Matrix(T_, T_));
         const double a = lr.result.weights.at(size_t(t.head))(t.query, t.key);
-        out.loss -= std::log(a) / n;
-        seed.da[size_t(t.head)](t.query, t.key) -= 1.0 / (n * a);
+        const double p = t.avoid ? 1 - a : a;  // the probability the term's target has
+        out.loss -= std::log(p) / n;
+        seed.da[size_t(t.head)](t.query, t.key) += (t.avoid ? 1.0 : -1.0) / (n * p);
       }
       const LayerGradients g = subject.backward(problem, seed, Scalar::kF64);
       const std::optional<Matrix>* got[] = {&g.dw_q, &g.dw_k, &g.dw_v, &g.dw_o};

@@ -23,7 +23,8 @@ struct LossAndGradients {
   std::vector<LayerWeights> grads;  // per layer; set where a weight is learned
 };
 
-// L = mean over the targets of −log A[query, key] for `layers` run on each target's case.
+// L = mean over the targets of −log A[query, key] (−log(1 − A[query, key]) for a key to avoid)
+// for `layers` run on each target's case.
 // Back through each case's stack: layer l gets dZ_l = ∂L/∂X_{l+1} (X_{l+1} = X_l + Z_l with a
 // residual, Z_l without) and dA from the targets on it; ∂L/∂X_l = dX from its backward, plus
 // ∂L/∂X_{l+1} again when the residual carried X_l forward.
