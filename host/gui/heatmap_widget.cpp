@@ -252,7 +252,8 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
 double HeatmapWidget::minimumCell() const {
   const double line = std::ceil(QFontMetricsF(font()).height());
   const double side = static_cast<double>(std::max<int64_t>({matrix_.rows, matrix_.cols, 1}));
-  return 0.8 * line * std::min(1.0, 32 / side);
+  const double cell = 0.8 * line * std::min(1.0, 32 / side);
+  return cell >= 1 ? std::ceil(cell) : cell;  // the layout gives whole pixels per cell
 }
 
 std::vector<PlotSource::Plot> HeatmapWidget::plots() const {
