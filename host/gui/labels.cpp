@@ -27,6 +27,16 @@ QString cell_value_text(double value) { return QString::number(value, 'f', 2); }
 
 QString bar_value_text(double value) { return QString::number(value, 'g', 3); }
 
+QStringList distinct_names(const QStringList& names, const QStringList& qualifiers,
+                           const QString& pattern) {
+  QStringList out = names;
+  for (int i = 0; i < names.size(); ++i)
+    if (names.count(names[i]) > 1 && i < qualifiers.size())
+      out[i] =
+          QString(pattern).replace(QStringLiteral("%1"), names[i]).replace("%2", qualifiers[i]);
+  return out;
+}
+
 double text_width(const QFont& font, const QString& text) {
   return std::max(std::ceil(QFontMetricsF(font).horizontalAdvance(text)),
                   static_cast<double>(QFontMetrics(font).horizontalAdvance(text)));

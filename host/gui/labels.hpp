@@ -24,6 +24,12 @@ QColor contrast_text_color(QRgb background);
 QString cell_value_text(double value);
 // A bar's value in three significant digits ("0.139", "-2.35").
 QString bar_value_text(double value);
+// `names` with each one that occurs more than once told apart by its qualifier, written by
+// `pattern` (%1 the name, %2 the qualifier): two plugins both "Mutant 1.0.0" become "Mutant
+// 1.0.0 (org.awb.mutant.a)" and "… (org.awb.mutant.b)"; a unique name stays as it is.
+QStringList distinct_names(const QStringList& names, const QStringList& qualifiers,
+                           const QString& pattern = QStringLiteral("%1 (%2)"));
+
 // The width a box must have to hold `text` in `font`, whole pixels, by both the fractional and
 // the integer metrics (the layout check measures with the latter).
 double text_width(const QFont& font, const QString& text);
