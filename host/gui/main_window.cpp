@@ -121,6 +121,10 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     compare_->setExercise(session_.exercise(exercises_->currentItem()->data(kSpecRole).toString()),
                           case_id);
   });
+  // The parameters set in explore (feature_map=relu) are those compare runs with; each run of
+  // explore, after an edit or a new variant or exercise, passes its editors' values on.
+  connect(explore_, &ExploreView::updated, this,
+          [this] { compare_->setParams(explore_->paramEditor()->values()); });
   fillPlugins();
   fillExercises();
 }
