@@ -70,7 +70,7 @@ QString BarChart::tokenLabel(int i) const {
 
 QString BarChart::valueLabel(int i) const {
   if (i < 0 || i >= static_cast<int>(values_.size()) || masked_[static_cast<size_t>(i)]) return {};
-  return bar_value_text(values_[static_cast<size_t>(i)]);
+  return value_text(values_[static_cast<size_t>(i)]);
 }
 
 const BarChart::Layout& BarChart::layout() const {
@@ -82,8 +82,7 @@ const BarChart::Layout& BarChart::layout() const {
   l.gap = std::max(2.0, std::ceil(l.line / 6));
   // Left: the axis's numbers; top: the title, then room for the values above the tallest bar;
   // bottom: the values below the longest negative bar, the tokens and the caption.
-  const double axis_w =
-      widest(font(), {bar_value_text(scaleMax()), QStringLiteral("0")}) + 2 * l.gap;
+  const double axis_w = widest(font(), {value_text(scaleMax()), QStringLiteral("0")}) + 2 * l.gap;
   const double left = kMargin + axis_w, w = width() - left - kMargin;
   const double slot = w / static_cast<double>(std::max<size_t>(values_.size(), 1));
   QStringList values, tokens;
@@ -168,7 +167,7 @@ void BarChart::paintEvent(QPaintEvent*) {
   const double zero = zeroLine();
   const double axis_right = p.left() - l.gap;
   painter.drawText(QRectF(0, p.top() - l.line / 2, axis_right, l.line),
-                   Qt::AlignRight | Qt::AlignVCenter, bar_value_text(scaleMax()));
+                   Qt::AlignRight | Qt::AlignVCenter, value_text(scaleMax()));
   painter.drawText(QRectF(0, zero - l.line / 2, axis_right, l.line),
                    Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0"));
   for (size_t i = 0; i < values_.size(); ++i) {
@@ -221,8 +220,7 @@ std::vector<DrawnTextSource::Text> BarChart::drawnTexts() const {
   out.push_back({title_, QRectF(kMargin, 0, width() - 2 * kMargin, l.title), false, true});
   if (values_.empty() || l.plot.height() < 10) return out;
   const double axis_right = l.plot.left() - l.gap;
-  out.push_back(
-      {bar_value_text(scaleMax()), QRectF(0, l.plot.top() - l.line / 2, axis_right, l.line)});
+  out.push_back({value_text(scaleMax()), QRectF(0, l.plot.top() - l.line / 2, axis_right, l.line)});
   out.push_back({QStringLiteral("0"), QRectF(0, zeroLine() - l.line / 2, axis_right, l.line)});
   for (int i = 0; i < static_cast<int>(values_.size()); ++i) {
     if (!valueLabelRect(i).isEmpty())

@@ -16,6 +16,7 @@
 #include "core/bench/bench_plan.hpp"
 #include "core/bench/machine.hpp"
 #include "gui/export.hpp"
+#include "gui/labels.hpp"
 
 namespace awb::gui {
 namespace {
@@ -143,15 +144,21 @@ void BenchView::changeEvent(QEvent* event) {
 void BenchView::fillVariants() {
   const QStringList checked = checkedVariants();
   variants_->clear();
+  // A variant id that several plugins provide (every mutant has its "qkv") is shown as its spec.
+  QStringList ids, specs;
   for (const auto& p : session_.catalog()->plugins)
     for (const auto& v : p.variants) {
-      const QString spec = variant_spec(p, v);
-      auto* item = new QListWidgetItem(QString::fromStdString(v.id), variants_);
-      item->setData(kSpecRole, spec);
-      item->setToolTip(spec);
-      item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-      item->setCheckState(checked.contains(spec) ? Qt::Checked : Qt::Unchecked);
+      ids << QString::fromStdString(v.id);
+      specs << variant_spec(p, v);
     }
+  const QStringList names = distinct_names(ids, specs, QStringLiteral("%2"));
+  for (int i = 0; i < specs.size(); ++i) {
+    auto* item = new QListWidgetItem(names[i], variants_);
+    item->setData(kSpecRole, specs[i]);
+    item->setToolTip(specs[i]);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(checked.contains(specs[i]) ? Qt::Checked : Qt::Unchecked);
+  }
 }
 
 void BenchView::setVariants(const QStringList& specs) {
@@ -262,8 +269,17 @@ void BenchView::showPoints() {
                         QString::fromStdString(p.result.note));
     }
   }
-  std::vector<LogLogChart::Series> times, memories;
+  // The legend names each series by its variant id, or by its spec where ids repeat.
+  QStringList ids, specs;
   for (const BenchPoint* head : order) {
+    ids << head->variant;
+    specs << head->spec;
+  }
+  const QStringList labels = distinct_names(ids, specs, QStringLiteral("%2"));
+  std::vector<LogLogChart::Series> times, memories;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const BenchPoint* head = order[i];
+    const QString& label = labels[static_cast<int>(i)];
     auto list = by_spec[head->spec];
     std::stable_sort(list.begin(), list.end(), [](const BenchPoint* a, const BenchPoint* b) {
       return a->shape.tokens < b->shape.tokens;
@@ -274,7 +290,7 @@ void BenchView::showPoints() {
       ms.push_back(p->result.measure.median * 1e3);
       mib.push_back(p->result.measure.footprint_bytes() / (1024.0 * 1024.0));
     }
-    LogLogChart::Series time{head->variant, slope_note(t, ms), {}};
+    LogLogChart::Series time{label, slope_note(t, ms), {}};
     LogLogChart::Series memory{time.label, slope_note(t, mib), {}};
     for (size_t i = 0; i < t.size(); ++i) {
       time.points.emplace_back(t[i], ms[i]);

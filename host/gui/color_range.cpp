@@ -8,7 +8,8 @@
 
 namespace awb::gui {
 
-void ColorSpans::resolve(const Matrix& m, Span scale, bool causal, ColorRange choice, Span shared) {
+void ColorSpans::resolve(const Matrix& m, Span scale, const CellMask& mask, ColorRange choice,
+                         Span shared) {
   scale_ = scale;
   shared_ = shared;
   const int rows = static_cast<int>(m.rows), cols = static_cast<int>(m.cols);
@@ -17,9 +18,9 @@ void ColorSpans::resolve(const Matrix& m, Span scale, bool causal, ColorRange ch
   rows_.assign(static_cast<size_t>(rows), scale);
   for (int r = 0; r < rows; ++r) {
     double lo = INFINITY, hi = -INFINITY;
-    for (int c = 0; c < (causal ? std::min(r + 1, cols) : cols); ++c) {
+    for (int c = 0; c < cols; ++c) {
       const double v = m(r, c);
-      if (!std::isfinite(v)) continue;
+      if (!std::isfinite(v) || mask.hides(m, r, c)) continue;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graders/model/tensor.hpp"
+#include "gui/cell_mask.hpp"
 
 class QBoxLayout;
 
@@ -32,9 +33,9 @@ using Span = std::pair<double, double>;  // low end, high end
 // masked cell is exactly 0 by the mask, not data.
 class ColorSpans {
  public:
-  // `scale`: the matrix's scale; `causal`: cells above the diagonal are masked; `shared`: the
-  // min–max of the maps shown beside this one (NaN in either end: this matrix's own).
-  void resolve(const Matrix& m, Span scale, bool causal, ColorRange choice, Span shared);
+  // `scale`: the matrix's scale; `mask`: the cells masked (left out); `shared`:
+  // the min–max of the maps shown beside this one (NaN in either end: this matrix's own).
+  void resolve(const Matrix& m, Span scale, const CellMask& mask, ColorRange choice, Span shared);
 
   ColorRange in_force() const { return in_force_; }
   bool shared() const { return std::isfinite(shared_.first) && std::isfinite(shared_.second); }

@@ -12,20 +12,18 @@
 #include "core/compare/compare_metrics.hpp"
 #include "core/compare/matrix_export.hpp"
 #include "core/grading/subject_factory.hpp"
+#include "graders/tolerance/tolerance.hpp"
 
 namespace awb::gui {
 namespace {
 
-QString metric_text(double v, char format = 'f', int precision = 4) {
-  return std::isnan(v) ? QStringLiteral("n/a") : QString::number(v, format, precision);
-}
+// Differences at or below the f64 tolerance of the reference checks are rounding, not a
+// difference: drawn as 0, so that a map of noise (2.78e-17 at most) does not light up.
+const double kDiffFloor = grade::F64Tolerance{}.atol;
 
-// |A − B| over one head, or an empty matrix when the shapes differ.
-Matrix abs_difference(const Matrix& a, const Matrix& b) {
-  if (a.rows != b.rows || a.cols != b.cols) return {};
-  Matrix d(a.rows, a.cols);
-  for (size_t i = 0; i < a.data.size(); ++i) d.data[i] = std::abs(a.data[i] - b.data[i]);
-  return d;
+// The error column: within the tolerance it says so, rather than a number of noise.
+QString error_text(double v) {
+  return !std::isnan(v) && v <= kDiffFloor ? QObject::tr("≤ 10⁻¹²") : value_text(v);
 }
 
 const Matrix* head_of(const RunOutput& run, int head) {
@@ -35,6 +33,17 @@ const Matrix* head_of(const RunOutput& run, int head) {
 }
 
 }  // namespace
+
+// |A − B| over one head, floored at kDiffFloor, or an empty matrix when the shapes differ.
+Matrix floored_difference(const Matrix& a, const Matrix& b) {
+  if (a.rows != b.rows || a.cols != b.cols) return {};
+  Matrix d(a.rows, a.cols);
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    const double diff = std::abs(a.data[i] - b.data[i]);
+    d.data[i] = diff <= kDiffFloor ? 0 : diff;
+  }
+  return d;
+}
 
 CompareView::CompareView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
   auto* top = new QHBoxLayout;
@@ -64,7 +73,9 @@ CompareView::CompareView(Session& session, QWidget* parent) : QWidget(parent), s
       tr("max abs error: A and Z of every layer against the reference on the inputs the variant "
          "ran (is it right?). max |A − ref|, argmax agreement: last layer against the "
          "exercise's reference (how does it differ?). Weight maps share one colour range; the "
-         "|A − ref| maps share another, from 0 to the largest difference of any variant."));
+         "|A − ref| maps share another, from 0 to the largest difference of any variant, with "
+         "differences ≤ 10⁻¹² (the f64 tolerance of the checks) drawn as 0. Hatched: cells the "
+         "causal mask or a sliding window leaves exactly 0."));
   legend->setWordWrap(true);
   layout->addWidget(legend);
   connect(head_box_, &QComboBox::activated, this, [this](int h) { setHead(h); });
@@ -87,6 +98,12 @@ void CompareView::setExercise(const core::Exercise* exercise, const QString& cas
 void CompareView::setHead(int head) {
   head_ = std::max(0, head);
   showComparison();
+}
+
+void CompareView::setParams(const ParamValues& values) {
+  if (values == params_) return;
+  params_ = values;
+  rerun();
 }
 
 void CompareView::showEvent(QShowEvent* event) {
@@ -134,15 +151,18 @@ void CompareView::rerun() {
   for (const auto& s : specs_) specs.push_back(s.toStdString());
   const auto catalog = session_.catalog();
   const uint64_t caps = exercise_->reference_capabilities;
-  run_async<core::Comparison>(
-      this, [=] { return compare_job(catalog, specs, input, caps); },
-      [this, input](Outcome<core::Comparison> r) {
+  const ParamValues values = params_;
+  run_async<CompareRun>(
+      this, [=] { return compare_job(catalog, specs, input, caps, values); },
+      [this, input](Outcome<CompareRun> r) {
         if (runs_.end() == RunEnd::kSuperseded) {
           rerun();
           return;
         }
         input_ = input;
-        comparison_ = r.value ? std::move(*r.value) : core::Comparison{};
+        comparison_ = r.value ? std::move(r.value->comparison) : core::Comparison{};
+        reference_mask_ = r.value ? r.value->reference_mask : CellMask{};
+        masks_ = r.value ? std::move(r.value->masks) : std::vector<CellMask>{};
         status_->setText(r.value ? QString() : tr("cannot compare: %1").arg(r.error));
         showComparison();
         emit updated();
@@ -164,25 +184,26 @@ void CompareView::showComparison() {
     head_box_->setCurrentIndex(head_);
   }
   const Matrix* ref = head_of(comparison_.reference, head_);
-  const bool causal = input_.params.causal;
-  auto add_map = [&](const QString& title, const Matrix& m, double hi, int row, int col) {
+  auto mask_of = [&](size_t i) { return i < masks_.size() ? masks_[i] : CellMask{}; };
+  auto add_map = [&](const QString& title, const Matrix& m, double hi, const CellMask& mask,
+                     int row, int col) {
     auto* w = new HeatmapWidget;
     w->setTitle(title);
-    w->setMatrix(m, 0, hi, causal);
+    w->setMatrix(m, 0, hi, mask);
     w->setLabels(tokens, tokens);
     grid_->addWidget(w, row, col);
     return w;
   };
-  if (ref) maps_ << add_map(tr("reference, head %1").arg(head_), *ref, 1, 0, 0);
+  if (ref) maps_ << add_map(tr("reference, head %1").arg(head_), *ref, 1, reference_mask_, 0, 0);
   // One range for every diff map, so their colours compare across variants.
   double diff_max = 0;
   std::vector<Matrix> diffs;
   for (const auto& e : comparison_.entries) {
     const Matrix* a = head_of(e.output, head_);
-    diffs.push_back(a && ref ? abs_difference(*a, *ref) : Matrix());
+    diffs.push_back(a && ref ? floored_difference(*a, *ref) : Matrix());
     for (double v : diffs.back().data) diff_max = std::max(diff_max, v);
   }
-  if (diff_max <= 0) diff_max = 1e-12;
+  if (diff_max <= 0) diff_max = 1;  // every difference within the tolerance
   table_->setRowCount(0);
   auto add_row = [&](const QStringList& cells) {
     const int r = table_->rowCount();
@@ -191,19 +212,19 @@ void CompareView::showComparison() {
   };
   add_row({tr("reference"),
            "-",
-           metric_text(0),
-           metric_text(comparison_.reference_entropy),
-           metric_text(1, 'f', 3),
+           value_text(0),
+           value_text(comparison_.reference_entropy),
+           value_text(1),
            {}});
   for (size_t i = 0; i < comparison_.entries.size(); ++i) {
     const auto& e = comparison_.entries[i];
     const QString label = QString::fromStdString(e.label);
     const int col = static_cast<int>(i) + 1;
     const Matrix* a = head_of(e.output, head_);
-    maps_ << (a ? add_map(label, *a, 1, 0, col) : nullptr);
-    diffs_ << (diffs[i].empty()
-                   ? nullptr
-                   : add_map(tr("|%1 − reference|").arg(label), diffs[i], diff_max, 1, col));
+    maps_ << (a ? add_map(label, *a, 1, mask_of(i), 0, col) : nullptr);
+    diffs_ << (diffs[i].empty() ? nullptr
+                                : add_map(tr("|%1 − reference|").arg(label), diffs[i], diff_max,
+                                          common_cells(mask_of(i), reference_mask_), 1, col));
     QStringList notes;
     for (const auto& n : e.notes) notes << QString::fromStdString(n);
     if (!e.error.empty()) notes << QString::fromStdString(e.error);
@@ -217,9 +238,9 @@ void CompareView::showComparison() {
       if (!pairing.empty()) notes << QString::fromStdString(pairing);
     }
     const auto& m = e.metrics;
-    add_row({label, e.error.empty() ? metric_text(m.max_abs_error, 'e', 2) : tr("failed"),
-             metric_text(m.max_abs_diff), metric_text(m.row_entropy),
-             metric_text(m.argmax_agreement, 'f', 3), notes.join("; ")});
+    add_row({label, e.error.empty() ? error_text(m.max_abs_error) : tr("failed"),
+             value_text(m.max_abs_diff), value_text(m.row_entropy), value_text(m.argmax_agreement),
+             notes.join("; ")});
   }
   maps_.removeAll(nullptr);
   diffs_.removeAll(nullptr);
@@ -235,7 +256,9 @@ void CompareView::showComparison() {
   }
   for (auto* w : diffs_) {
     w->setColorRange(ColorRange::kScale);
-    w->setScaleNote(tr("shared by every |A − ref| map"));
+    w->setScaleNote(
+        tr("shared by every |A − ref| map; differences ≤ 10⁻¹² (the f64 tolerance) "
+           "drawn as 0"));
   }
   // Every map equally large, however many columns the last comparison had.
   const int columns = static_cast<int>(comparison_.entries.size()) + 1;

@@ -1,6 +1,8 @@
 // compare_view.hpp: two or more variants on one exercise: their heatmaps beside the reference's
 // (one colour range across them all), each one's difference from the reference (one range
-// across the differences), and the metrics table of `awb compare`, every row of it shown.
+// across the differences, those within the f64 tolerance drawn as 0), masked and out-of-window
+// cells hatched as each variant computes them, and the metrics table of `awb compare`, every row of
+// it shown.
 #ifndef AWB_GUI_COMPARE_VIEW_HPP_
 #define AWB_GUI_COMPARE_VIEW_HPP_
 
@@ -16,6 +18,10 @@
 
 namespace awb::gui {
 
+// |A − B| cell by cell, a difference at or below the f64 tolerance of the checks (rounding
+// noise) as exactly 0; an empty matrix when the shapes differ.
+Matrix floored_difference(const Matrix& a, const Matrix& b);
+
 class CompareView : public QWidget {
   Q_OBJECT
  public:
@@ -24,6 +30,10 @@ class CompareView : public QWidget {
   void setVariants(const QStringList& specs);
   void setExercise(const core::Exercise* exercise, const QString& case_id = {});
   void setHead(int head);
+  // Parameter values set over the exercise's (the explore view's editors: `feature_map=relu`);
+  // each variant takes those it declares, and is checked against its own reference with them.
+  void setParams(const ParamValues& values);
+  const ParamValues& params() const { return params_; }
   // The colour range of the weight maps (the difference maps keep their shared one).
   void setColorRange(ColorRange choice);
 
@@ -53,7 +63,10 @@ class CompareView : public QWidget {
   const core::Exercise* exercise_ = nullptr;
   QString case_id_;
   RunInput input_;
+  ParamValues params_;
   core::Comparison comparison_;
+  CellMask reference_mask_;
+  std::vector<CellMask> masks_;  // one per entry
   LatestRun runs_;
   int head_ = 0;
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "gui/colormap.hpp"
+
 namespace awb::gui {
 
 std::vector<std::array<double, 3>> embedding_colors(const Matrix& x) {
@@ -49,17 +51,22 @@ QColor to_qcolor(const std::array<double, 3>& rgb) {
 ContextSwatch::ContextSwatch(QWidget* parent) : QWidget(parent) { setMinimumHeight(80); }
 
 void ContextSwatch::setData(const Matrix& x, const std::vector<double>& weights,
-                            const QStringList& tokens, int query) {
+                            const QStringList& tokens, int query, const QString& empty_reason) {
   const auto colors = embedding_colors(x);
   tokens_colors_.clear();
   for (const auto& c : colors) tokens_colors_.push_back(to_qcolor(c));
-  context_ = to_qcolor(blend(colors, weights));
+  // A blend of nothing is black, which would read as a colour: no weight shows no colour.
+  const bool empty = std::all_of(weights.begin(), weights.end(), [](double w) { return w == 0; });
+  context_ = empty ? QColor() : to_qcolor(blend(colors, weights));
   tokens_ = tokens;
   query_ = query;
   legend_ =
       x.cols == 3
-          ? tr("colour = embedding dims 1, 2, 3 as R, G, B (scaled to the tokens)")
+          ? tr("colour = embedding dims 0, 1, 2 as R, G, B (scaled to the tokens)")
           : tr("colour = fixed projection of the %1 dims to R, G, B (cosine basis)").arg(x.cols);
+  if (empty)
+    legend_ += QStringLiteral(". ") +
+               (empty_reason.isEmpty() ? tr("No context: the weights are all 0") : empty_reason);
   updateGeometry();  // the label rows and the legend set the height
   update();
 }
@@ -125,7 +132,12 @@ void ContextSwatch::paintEvent(QPaintEvent*) {
     painter.fillRect(l.swatches[i], tokens_colors_[i]);
     if (static_cast<int>(i) == query_) painter.drawRect(l.swatches[i].adjusted(-1, -1, 0, 0));
   }
-  painter.fillRect(l.context, context_);
+  if (context_.isValid()) {
+    painter.fillRect(l.context, context_);
+  } else {
+    painter.fillRect(l.context, masked_color());
+    painter.fillRect(l.context, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
+  }
   painter.drawRect(l.context);
   for (const auto& t : l.texts)
     painter.drawText(t.rect, Qt::AlignLeft | Qt::AlignTop | (t.wrapped ? Qt::TextWordWrap : 0),

@@ -27,9 +27,12 @@ class ContextSwatch : public QWidget, public DrawnTextSource {
   Q_OBJECT
  public:
   explicit ContextSwatch(QWidget* parent = nullptr);
+  // `empty_reason`: what to say when the weights are all 0 (there is no blend to show).
   void setData(const Matrix& x, const std::vector<double>& weights, const QStringList& tokens,
-               int query);
+               int query, const QString& empty_reason = {});
+  // Invalid when the weights are all 0: the square is hatched and the legend says why.
   QColor contextColor() const { return context_; }
+  const QString& legend() const { return legend_; }
   // Sizes follow the font (the window's zoom): the height grows when token labels need more
   // than one row to stay whole.
   QSize sizeHint() const override;

@@ -259,7 +259,7 @@ void ExploreView::showEvent(QShowEvent* event) {
 }
 
 void ExploreView::rerun() {
-  sharpness_label_->setText(QString::number(sharpness(), 'g', 3));
+  sharpness_label_->setText(plain_number(sharpness()));
   if (!exercise_ || spec_.isEmpty()) return;
   if (!runs_.begin(isVisible())) return;  // rerun with the latest state when the running job ends
   RunInput input = core::case_input(*exercise_, case_id_.toStdString());
@@ -327,35 +327,47 @@ void ExploreView::showQuery() {
   const Matrix& s =
       lr.result.scores.empty() ? Matrix() : lr.result.scores[static_cast<size_t>(head_)];
   const QStringList tokens = qt_list(shown_input_.tokens);
-  const bool causal = run_.causal;
-  std::vector<bool> masked(static_cast<size_t>(a.cols), false);
-  if (causal)
-    for (int64_t c = query_ + 1; c < a.cols; ++c) masked[static_cast<size_t>(c)] = true;
-
+  const CellMask& mask = run_.mask;
   const auto w = row_of(a, query_);
+  const std::vector<bool> masked = masked_keys(mask, w, query_);
   double sum = 0;
   for (double v : w) sum += v;
   const QString q = query_ < tokens.size() ? tokens[query_] : QString::number(query_);
+  // A row with no weight at all says why, read from the run, instead of a sum of 0 and a black
+  // context: every key masked, or (linear attention with relu) every kernel score 0.
+  const auto scores = row_of(s, query_);
+  const auto zero = [](const auto& v) {
+    return !v.empty() && std::all_of(v.begin(), v.end(), [](auto x) { return x == 0; });
+  };
+  QString empty;
+  if (sum == 0)
+    empty = std::all_of(masked.begin(), masked.end(), [](bool m) { return m; })
+                ? tr("no weight: every key is masked")
+            : run_.family == Family::kLinear && zero(scores)
+                ? tr("no weight: every kernel score is 0")
+                : tr("no weight: every weight of the row is 0");
   scores_->setTitle(tr("scores S of '%1' (after scale × sharpness, before the mask)").arg(q));
-  scores_->setValues(row_of(s, query_), masked, tokens, 0);
-  weights_->setTitle(tr("softmax weights A of '%1'").arg(q));
+  scores_->setValues(scores, masked, tokens, 0);
+  weights_->setTitle(run_.family == Family::kLinear ? tr("kernel weights A of '%1'").arg(q)
+                                                    : tr("softmax weights A of '%1'").arg(q));
   weights_->setValues(w, masked, tokens, 1);
-  weights_->setCaption(tr("sum = %1").arg(sum, 0, 'f', 4));
-  sum_->setText(tr("weights of '%1' sum to %2").arg(q).arg(sum, 0, 'f', 6));
-  context_->setData(lr.input, w, tokens, query_);
+  weights_->setCaption(empty.isEmpty() ? tr("sum = %1").arg(value_text(sum)) : empty);
+  sum_->setText(empty.isEmpty() ? tr("weights of '%1' sum to %2").arg(q, value_text(sum))
+                                : tr("'%1': %2").arg(q, empty));
+  context_->setData(lr.input, w, tokens, query_, empty);
 
   heatmap_->setTitle(tr("A, layer %1, head %2 (row: query, column: key)").arg(layer).arg(head_));
-  heatmap_->setMatrix(a, 0, 1, causal);
+  heatmap_->setMatrix(a, 0, 1, mask);
   heatmap_->setLabels(tokens, tokens);
   heatmap_->setHighlightRow(query_);
   if (auto* b = chips_->button(query_)) b->setChecked(true);
   if (fit_width_ > 0) fitWidth(fit_width_);  // the maps' least sizes follow their shape
   // The other modes draw the same run; only the one on screen is kept up to date.
   if (mode_ == Mode::kAllHeads)
-    grid_->setHeads(lr.result.weights, tokens, layer, query_, causal, head_);
+    grid_->setHeads(lr.result.weights, tokens, layer, query_, mask, head_);
   if (mode_ == Mode::kLayers && query_ < layers.front().input.rows)
     layers_view_->setTrace(core::trace_query(run_.output, query_, head_), tokens, query_, head_,
-                           causal);
+                           mask);
 }
 
 int ExploreView::shownLayer() const {

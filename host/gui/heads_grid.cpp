@@ -14,7 +14,7 @@ HeadsGrid::HeadsGrid(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(t
 }
 
 void HeadsGrid::setHeads(const std::vector<Matrix>& heads, const QStringList& tokens, int layer,
-                         int query, bool causal, int selected) {
+                         int query, const CellMask& mask, int selected) {
   if (heads.size() != maps_.size()) {
     for (auto* m : maps_) delete m;
     maps_.clear();
@@ -32,7 +32,7 @@ void HeadsGrid::setHeads(const std::vector<Matrix>& heads, const QStringList& to
     HeatmapWidget* map = maps_[h];
     const QString title = tr("layer %1, head %2").arg(layer).arg(h);
     map->setTitle(static_cast<int>(h) == selected ? tr("%1 (selected)").arg(title) : title);
-    map->setMatrix(heads[h], 0, 1, causal);
+    map->setMatrix(heads[h], 0, 1, mask);
     map->setLabels(tokens, tokens);
     map->setHighlightRow(query);
   }

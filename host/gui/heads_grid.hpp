@@ -21,7 +21,7 @@ class HeadsGrid : public QWidget {
   // One heatmap per matrix of `heads` (A of each head of the layer), rows `query` outlined;
   // `selected` is the head the one-head mode shows (named so in its title).
   void setHeads(const std::vector<Matrix>& heads, const QStringList& tokens, int layer, int query,
-                bool causal, int selected);
+                const CellMask& mask, int selected);
 
   int count() const { return static_cast<int>(maps_.size()); }
   HeatmapWidget* map(int head) const { return maps_.at(static_cast<size_t>(head)); }

@@ -6,6 +6,7 @@
 
 #include <QHelpEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QToolTip>
 #include <algorithm>
 
@@ -24,8 +25,6 @@ inline int map_index(double value, double lo, double scale) {
 
 inline double map_scale(Span span) { return (ColorMap::kSize - 1) / (span.second - span.first); }
 
-QString number(double v) { return QString::number(v, 'g', 3); }
-
 }  // namespace
 
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
@@ -33,13 +32,17 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
-void HeatmapWidget::setMatrix(const Matrix& m, double lo, double hi, bool causal) {
+void HeatmapWidget::setMatrix(const Matrix& m, double lo, double hi, const CellMask& mask) {
   // Another shape needs other room; a new frame of the same shape (a slider drag) does not.
   const bool reshaped = m.rows != matrix_.rows || m.cols != matrix_.cols;
   matrix_ = m;
   lo_ = lo;
   hi_ = hi > lo ? hi : lo + 1;
-  causal_ = causal;
+  mask_ = mask;
+  has_masked_ = false;
+  if (mask_.any())
+    for (int64_t r = 0; r < m.rows && !has_masked_; ++r)
+      for (int64_t c = 0; c < m.cols && !has_masked_; ++c) has_masked_ = mask_.hides(m, r, c);
   resolveRange();
   if (reshaped) updateGeometry();
 }
@@ -101,7 +104,7 @@ void HeatmapWidget::changeEvent(QEvent* e) {
 }
 
 void HeatmapWidget::resolveRange() {
-  spans_.resolve(matrix_, {lo_, hi_}, causal_, choice_, shared_);
+  spans_.resolve(matrix_, {lo_, hi_}, mask_, choice_, shared_);
   rebuildImage();
   invalidate();
 }
@@ -130,14 +133,14 @@ void HeatmapWidget::rebuildImage() {
 QStringList HeatmapWidget::legendTicks() const {
   if (spans_.in_force() == ColorRange::kRow) return {tr("row max"), QString(), tr("row min")};
   const auto s = spans_.span(-1);
-  return {number(s.second), number((s.first + s.second) / 2), number(s.first)};
+  return {value_text(s.second), value_text((s.first + s.second) / 2), value_text(s.first)};
 }
 
 QString HeatmapWidget::rangeCaption() const {
   const QString head =
       choice_ == ColorRange::kAuto ? tr("colour range (auto): %1") : tr("colour range: %1");
   const auto s = spans_.span(-1);
-  const QString numbers = QStringLiteral("%1–%2").arg(number(s.first), number(s.second));
+  const QString numbers = QStringLiteral("%1–%2").arg(value_text(s.first), value_text(s.second));
   switch (spans_.in_force()) {
     case ColorRange::kMatrix:
       return head.arg(spans_.shared() ? tr("min–max of the maps shown, %1").arg(numbers)
@@ -147,13 +150,20 @@ QString HeatmapWidget::rangeCaption() const {
       QString text = tr("per row, from each row's min to its max");
       if (highlight_ >= 0 && highlight_ < matrix_.rows) {
         const auto row = spans_.span(highlight_);
-        text += tr(" (%1: %2–%3)").arg(rowLabel(highlight_), number(row.first), number(row.second));
+        text += tr(" (%1: %2–%3)")
+                    .arg(rowLabel(highlight_), value_text(row.first), value_text(row.second));
       }
       return head.arg(text);
     }
     default:
       return head.arg(scale_note_.isEmpty() ? numbers : numbers + ", " + scale_note_);
   }
+}
+
+QString HeatmapWidget::maskedLegend() const {
+  if (!has_masked_) return {};
+  if (!mask_.windowed()) return tr("masked");
+  return mask_.ahead == 0 ? tr("masked or out of window") : tr("out of window");
 }
 
 QString HeatmapWidget::rowLabel(int r) const {
@@ -169,7 +179,7 @@ double HeatmapWidget::legendWidth() const {
   const double line = std::ceil(QFontMetricsF(font()).height());
   const double gap = std::max(5.0, std::ceil(line / 3));
   double w = line + gap / 2 + widest(font(), legendTicks());
-  if (causal_) w = std::max(w, line + gap / 2 + text_width(font(), tr("masked")));
+  if (has_masked_) w = std::max(w, line + gap / 2 + text_width(font(), maskedLegend()));
   return std::ceil(w);
 }
 
@@ -232,7 +242,7 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
   const double below = l.plot.bottom() + (labelled ? l.gap + l.cols.depth : 0);
   l.caption = QRectF(margin, below + l.gap, w - 2 * margin, caption_h);
   const double legend_h =
-      std::max(l.plot.height(), (causal_ ? 4 : 3) * line) - (causal_ ? line + l.gap : 0);
+      std::max(l.plot.height(), (has_masked_ ? 4 : 3) * line) - (has_masked_ ? line + l.gap : 0);
   l.legend = QRectF(l.plot.right() + l.gap, l.plot.top(), legend_w, legend_h);
 
   // Values in cells only when every unmasked cell's text fits, a sixth of a line clear of the
@@ -243,7 +253,7 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
         if (!masked(r, c))
-          widest_value = std::max(widest_value, text_width(font(), cell_value_text(matrix_(r, c))));
+          widest_value = std::max(widest_value, text_width(font(), value_text(matrix_(r, c))));
     l.values = widest_value + 2 * pad <= cell;
   }
   return l;
@@ -317,7 +327,7 @@ QRectF HeatmapWidget::columnLabelRect(int c) const {
 QString HeatmapWidget::cellText(int r, int c) const {
   if (!layout().values || r < 0 || c < 0 || r >= matrix_.rows || c >= matrix_.cols || masked(r, c))
     return {};
-  return cell_value_text(matrix_(r, c));
+  return value_text(matrix_(r, c));
 }
 
 QRectF HeatmapWidget::cellTextRect(int r, int c) const {
@@ -353,18 +363,21 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
   painter.drawImage(p, image_);
 
   const int n = static_cast<int>(matrix_.rows);
-  if (causal_ && n > 1) {
-    // The masked upper triangle as one staircase polygon, hatched.
-    QPolygonF stairs;
-    for (int r = 0; r + 1 < n; ++r) {
-      const QRectF a = cellRect(r, r + 1);
-      stairs << QPointF(a.left(), a.top()) << QPointF(a.left(), a.bottom());
-    }
-    stairs << QPointF(p.right(), p.bottom() - l.cell) << QPointF(p.right(), p.top());
-    painter.setPen(Qt::NoPen);
-    painter.setBrush(QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
-    painter.drawPolygon(stairs);
-    painter.setBrush(Qt::NoBrush);
+  if (has_masked_) {
+    // The masked cells as one path of each row's runs (at most two per row for a band), so the
+    // hatch runs on across cells as one pattern.
+    QPainterPath cells;
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < matrix_.cols;) {
+        if (!masked(r, c)) {
+          ++c;
+          continue;
+        }
+        const int start = c;
+        while (c < matrix_.cols && masked(r, c)) ++c;
+        cells.addRect(cellRect(r, start).united(cellRect(r, c - 1)));
+      }
+    painter.fillPath(cells, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
   }
   if (l.values) {
     for (int r = 0; r < n; ++r)
@@ -410,7 +423,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
   painter.drawImage(bar, ramp);
   for (const auto& [text, box] : legendTexts())
     painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
-  if (causal_) {
+  if (has_masked_) {
     const QRectF sw(bar.left(), bar.bottom() + l.gap, line, line);
     painter.fillRect(sw, masked_color());
     painter.fillRect(sw, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
@@ -430,7 +443,7 @@ std::vector<std::pair<QString, QRectF>> HeatmapWidget::legendTexts() const {
   if (bar.height() >= 3 * line)
     out.push_back({ticks[1], QRectF(tx, bar.center().y() - line / 2, tw, line)});
   out.push_back({ticks[2], QRectF(tx, bar.bottom() - line, tw, line)});
-  if (causal_) out.push_back({tr("masked"), QRectF(tx, bar.bottom() + l.gap, tw, line)});
+  if (has_masked_) out.push_back({maskedLegend(), QRectF(tx, bar.bottom() + l.gap, tw, line)});
   return out;
 }
 
@@ -467,8 +480,15 @@ bool HeatmapWidget::event(QEvent* e) {
   const int r = std::min<int>(static_cast<int>((help->pos().y() - p.top()) / p.height() *
                                                static_cast<double>(matrix_.rows)),
                               static_cast<int>(matrix_.rows) - 1);
-  const QString value =
-      masked(r, c) ? tr("masked (causal): exactly 0") : QString::number(matrix_(r, c), 'g', 10);
+  QString value = QString::number(matrix_(r, c), 'g', 10);
+  if (masked(r, c)) {
+    // A nonzero value where the mask allows none is said, not hidden behind the hatch's word.
+    const QString what = matrix_(r, c) == 0 ? tr("exactly 0") : tr("%1, not 0").arg(value);
+    value = c > r && mask_.ahead == 0 ? tr("masked (causal): %1").arg(what)
+                                      : tr("out of the window (more than %1 keys away): %2")
+                                            .arg(c > r ? mask_.ahead : mask_.behind)
+                                            .arg(what);
+  }
   QToolTip::showText(help->globalPos(),
                      tr("query %1, key %2: %3").arg(rowLabel(r), columnLabel(c), value), this);
   return true;

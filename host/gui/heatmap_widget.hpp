@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graders/model/tensor.hpp"
+#include "gui/cell_mask.hpp"
 #include "gui/color_range.hpp"
 #include "gui/labels.hpp"
 #include "gui/layout_check.hpp"
@@ -25,9 +26,17 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
   explicit HeatmapWidget(QWidget* parent = nullptr);
 
   // `lo`..`hi` is the matrix's scale (0..1 for weights); the colour range (below) decides
-  // whether the colour map spans it. `causal`: cells above the diagonal are masked (drawn
-  // hatched, not as a colour of the map, and left out of every min–max).
-  void setMatrix(const Matrix& m, double lo, double hi, bool causal);
+  // whether the colour map spans it. The cells `mask` masks are drawn hatched, not as a colour
+  // of the map, and left out of every min–max. `causal`: the causal mask.
+  void setMatrix(const Matrix& m, double lo, double hi, const CellMask& mask);
+  void setMatrix(const Matrix& m, double lo, double hi, bool causal) {
+    setMatrix(m, lo, hi, CellMask::causal(causal));
+  }
+  const CellMask& mask() const { return mask_; }
+  // Whether cell (r, c) is drawn as masked, and the legend's name for such cells ("masked",
+  // "out of window"; empty when the map has none).
+  bool cellMasked(int r, int c) const { return masked(r, c); }
+  QString maskedLegend() const;
   void setLabels(const QStringList& rows, const QStringList& cols);
   void setTitle(const QString& title);
   void setHighlightRow(int row);  // -1: none
@@ -99,14 +108,15 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
   double legendWidth() const;  // the colour bar, its numbers and the masked swatch
   void resolveRange();
   void rebuildImage();
-  bool masked(int r, int c) const { return causal_ && c > r; }
+  bool masked(int r, int c) const { return mask_.hides(matrix_, r, c); }
   QString rowLabel(int r) const;
   QString columnLabel(int c) const;
   std::vector<std::pair<QString, QRectF>> legendTexts() const;
 
   Matrix matrix_;
   double lo_ = 0, hi_ = 1;  // the scale
-  bool causal_ = false;
+  CellMask mask_;
+  bool has_masked_ = false;  // some cell is drawn masked
   int highlight_ = -1;
   QString title_, scale_note_;
   QStringList row_labels_, col_labels_;

@@ -1,8 +1,11 @@
 // labels.cpp: the formats, the contrast rule and the axis-label fit of labels.hpp.
 #include "gui/labels.hpp"
 
+#include <QObject>
 #include <algorithm>
 #include <cmath>
+
+#include "graders/tolerance/tolerance.hpp"
 
 namespace awb::gui {
 
@@ -23,9 +26,60 @@ QColor contrast_text_color(QRgb background) {
   return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? QColor(Qt::black) : QColor(Qt::white);
 }
 
-QString cell_value_text(double value) { return QString::number(value, 'f', 2); }
+QString value_text(double value) {
+  if (std::isnan(value)) return QObject::tr("n/a");
+  if (std::isinf(value)) return value > 0 ? QStringLiteral("∞") : QStringLiteral("-∞");
+  if (value == std::round(value) && std::abs(value) < 1e15)
+    return QString::number(static_cast<long long>(value));
+  const double unit = std::pow(10.0, -kValueDecimals);
+  // Below half the last place it would round to "0.000": say how small instead.
+  if (std::abs(value) < unit / 2) {
+    const QString u = QString::number(unit, 'f', kValueDecimals);
+    return value > 0 ? QStringLiteral("< ") + u : QStringLiteral("> -") + u;
+  }
+  return QString::number(value, 'f', kValueDecimals);
+}
 
-QString bar_value_text(double value) { return QString::number(value, 'g', 3); }
+QString plain_number(double value) {
+  if (!std::isfinite(value) || value == 0) return value_text(value);
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(value))));
+  QString text = QString::number(value, 'f', std::max(0, 2 - magnitude));
+  if (text.contains('.')) {
+    while (text.endsWith('0')) text.chop(1);
+    if (text.endsWith('.')) text.chop(1);
+  }
+  return text;
+}
+
+QString most_text(const std::vector<double>& values, const QStringList& labels,
+                  const std::vector<bool>& masked) {
+  auto seen = [&](size_t i) { return i >= masked.size() || !masked[i]; };
+  double best = -INFINITY;
+  for (size_t i = 0; i < values.size(); ++i)
+    if (seen(i)) best = std::max(best, values[i]);
+  if (!std::isfinite(best)) return {};
+  const grade::F64Tolerance tol;
+  QStringList names;
+  for (size_t i = 0; i < values.size(); ++i)
+    if (seen(i) && best - values[i] <= tol.atol + tol.rtol * std::abs(best)) {
+      const int k = static_cast<int>(i);
+      names << QStringLiteral("'%1'").arg(k < labels.size() ? labels[k] : QString::number(k));
+    }
+  if (names.size() == 1) return QObject::tr("most: %1 (%2)").arg(names.front(), value_text(best));
+  // Two names and an ellipsis say "more than these" without a long line.
+  const QString shown = names.size() <= 3 ? names.join(", ") : names.mid(0, 2).join(", ") + ", …";
+  return QObject::tr("tie: %1 (%2 each)").arg(shown, value_text(best));
+}
+
+QStringList distinct_names(const QStringList& names, const QStringList& qualifiers,
+                           const QString& pattern) {
+  QStringList out = names;
+  for (int i = 0; i < names.size(); ++i)
+    if (names.count(names[i]) > 1 && i < qualifiers.size())
+      out[i] =
+          QString(pattern).replace(QStringLiteral("%1"), names[i]).replace("%2", qualifiers[i]);
+  return out;
+}
 
 double text_width(const QFont& font, const QString& text) {
   return std::max(std::ceil(QFontMetricsF(font).horizontalAdvance(text)),

@@ -10,6 +10,7 @@
 #include <QRectF>
 #include <QString>
 #include <QStringList>
+#include <vector>
 
 namespace awb::gui {
 
@@ -19,11 +20,26 @@ double relative_luminance(QRgb color);
 // light colours, white on dark ones.
 QColor contrast_text_color(QRgb background);
 
-// A heatmap cell's value in two decimals ("0.24"): one width for every value of a weight map,
-// so a cell that fits one fits all (the tooltip has the exact value).
-QString cell_value_text(double value);
-// A bar's value in three significant digits ("0.139", "-2.35").
-QString bar_value_text(double value);
+// The one number format of the charts a student reads: three decimals ("0.139", "-2.350"),
+// the same in every bar, cell, legend and caption of a view. Exact values read exact: 0 as "0",
+// a whole number without decimals ("1"); a value too small for three decimals as "< 0.001"
+// (or "> -0.001"), never in scientific notation. The tooltips keep every digit.
+inline constexpr int kValueDecimals = 3;
+QString value_text(double value);
+// A control's number as a person writes it: three significant digits, no exponent, no
+// trailing zeros ("1000", "0.001", "1.58").
+QString plain_number(double value);
+// Which key a row of weights puts most on: "most: 'river' (0.412)", or, when several share the
+// largest value (within the f64 tolerance of the checks), "tie: 'Your', 'journey', … (0.167
+// each)". Masked entries are left out. Empty when there is no entry.
+QString most_text(const std::vector<double>& values, const QStringList& labels,
+                  const std::vector<bool>& masked = {});
+// `names` with each one that occurs more than once told apart by its qualifier, written by
+// `pattern` (%1 the name, %2 the qualifier): two plugins both "Mutant 1.0.0" become "Mutant
+// 1.0.0 (org.awb.mutant.a)" and "… (org.awb.mutant.b)"; a unique name stays as it is.
+QStringList distinct_names(const QStringList& names, const QStringList& qualifiers,
+                           const QString& pattern = QStringLiteral("%1 (%2)"));
+
 // The width a box must have to hold `text` in `font`, whole pixels, by both the fractional and
 // the integer metrics (the layout check measures with the latter).
 double text_width(const QFont& font, const QString& text);

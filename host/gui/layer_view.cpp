@@ -16,7 +16,7 @@ LayerView::LayerView(QWidget* parent) : QScrollArea(parent) {
 }
 
 void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStringList& tokens,
-                         int query, int head, bool causal) {
+                         int query, int head, const CellMask& mask) {
   if (steps.size() != resemblance_.size()) {
     for (auto* c : resemblance_) delete c;
     for (auto* c : weights_) delete c;
@@ -39,9 +39,6 @@ void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStrin
     }
   }
   const QString q = query >= 0 && query < tokens.size() ? tokens[query] : QString::number(query);
-  std::vector<bool> masked(static_cast<size_t>(tokens.size()), false);
-  if (causal)
-    for (int c = query + 1; c < tokens.size(); ++c) masked[static_cast<size_t>(c)] = true;
   for (size_t l = 0; l < steps.size(); ++l) {
     const core::LayerStep& s = steps[l];
     BarChart* r = resemblance_[l];
@@ -60,14 +57,9 @@ void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStrin
     r->setHighlight(query);
     BarChart* w = weights_[l];
     w->setTitle(tr("layer %1: where '%2' attends (head %3)").arg(l).arg(q).arg(head));
+    const std::vector<bool> masked = masked_keys(mask, s.weights, query);
     w->setValues(s.weights, masked, tokens, 1);
-    int best = -1;
-    for (size_t t = 0; t < s.weights.size(); ++t)
-      if (best < 0 || s.weights[t] > s.weights[static_cast<size_t>(best)]) best = int(t);
-    w->setCaption(best >= 0 ? tr("most: '%1' (%2)")
-                                  .arg(tokens.value(best))
-                                  .arg(s.weights[static_cast<size_t>(best)], 0, 'f', 3)
-                            : QString());
+    w->setCaption(most_text(s.weights, tokens, masked));
   }
 }
 

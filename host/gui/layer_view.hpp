@@ -11,6 +11,7 @@
 
 #include "core/compare/layer_trace.hpp"
 #include "gui/bar_chart.hpp"
+#include "gui/cell_mask.hpp"
 
 namespace awb::gui {
 
@@ -20,7 +21,7 @@ class LayerView : public QScrollArea {
   explicit LayerView(QWidget* parent = nullptr);
 
   void setTrace(const std::vector<core::LayerStep>& steps, const QStringList& tokens, int query,
-                int head, bool causal);
+                int head, const CellMask& mask);
 
   int layers() const { return static_cast<int>(resemblance_.size()); }
   // Layer l's charts: the cosines of the query's input row, and its weights row.

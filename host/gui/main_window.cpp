@@ -21,6 +21,7 @@
 #include "core/plugins/capabilities.hpp"
 #include "graders/report/formats.hpp"
 #include "gui/export.hpp"
+#include "gui/labels.hpp"
 
 namespace awb::gui {
 namespace {
@@ -167,6 +168,10 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
                           case_id);
     updateTitles();
   });
+  // The parameters set in explore (feature_map=relu) are those compare runs with; each run of
+  // explore, after an edit or a new variant or exercise, passes its editors' values on.
+  connect(explore_, &ExploreView::updated, this,
+          [this] { compare_->setParams(explore_->paramEditor()->values()); });
   fillPlugins();
   fillExercises();
 }
@@ -176,9 +181,18 @@ void MainWindow::fillPlugins() {
   const QSignalBlocker block(plugins_);
   plugins_->clear();
   const auto catalog = session_.catalog();
+  // Plugins that share a name and version (every mutant is "Mutant 1.0.0") are told apart by
+  // their id, and by their file where even that repeats.
+  QStringList names, ids, files;
+  for (const auto& p : catalog->plugins) {
+    names << QString::fromStdString(p.name + " " + p.version);
+    ids << QString::fromStdString(p.id);
+    files << QString::fromStdString(p.path.filename().string());
+  }
+  names = distinct_names(distinct_names(names, ids), files);
   for (const auto& p : catalog->plugins) {
     auto* top = new QTreeWidgetItem(
-        plugins_, {QString::fromStdString(p.name + " " + p.version), QString::fromStdString(p.id)});
+        plugins_, {names[plugins_->topLevelItemCount()], QString::fromStdString(p.id)});
     top->setToolTip(0, QString::fromStdString(p.path.string() + "\n" + p.description));
     top->setFlags(top->flags() & ~Qt::ItemIsSelectable);
     for (const auto& v : p.variants) {

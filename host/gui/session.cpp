@@ -5,6 +5,7 @@
 
 #include "core/grading/grading.hpp"
 #include "core/grading/subject_factory.hpp"
+#include "core/plugins/reference_forward.hpp"
 
 namespace awb::gui {
 namespace {
@@ -61,21 +62,30 @@ VariantRun run_variant_job(const CatalogPtr& catalog, const std::string& spec,
   const RunInput fitted =
       core::demonstration_input(input, ref.variant->capabilities, Scalar::kF64, &run.notes);
   run.causal = fitted.params.causal;
+  run.mask = cell_mask_of(fitted.params, ref.variant->params);
+  run.family = core::declared_family(ref.variant->params);
   run.output = warm_subjects().run(ref, fitted, Scalar::kF64);
   return run;
 }
 
-core::Comparison compare_job(const CatalogPtr& catalog, const std::vector<std::string>& specs,
-                             const RunInput& input, uint64_t reference_capabilities) {
+CompareRun compare_job(const CatalogPtr& catalog, const std::vector<std::string>& specs,
+                       const RunInput& input, uint64_t reference_capabilities,
+                       const ParamValues& values) {
   std::vector<std::unique_ptr<Subject>> subjects;
   std::vector<core::Contender> contenders;
   for (const auto& spec : specs) {
     const core::VariantRef ref = core::find_variant(*catalog, spec);
     subjects.push_back(core::make_subject(ref));
-    contenders.push_back(
-        {ref.variant->id, ref.variant->capabilities, subjects.back().get(), ref.variant->params});
+    contenders.push_back({ref.variant->id, ref.variant->capabilities, subjects.back().get(),
+                          ref.variant->params, values});
   }
-  return core::compare_variants(input, reference_capabilities, contenders);
+  CompareRun out;
+  out.comparison = core::compare_variants(input, reference_capabilities, contenders);
+  out.reference_mask =
+      cell_mask_of(input.params, core::reference_params(input.params.family).decls);
+  for (size_t i = 0; i < contenders.size(); ++i)
+    out.masks.push_back(cell_mask_of(out.comparison.entries[i].params, contenders[i].params));
+  return out;
 }
 
 grade::GradeReport grade_job(const CatalogPtr& catalog, const std::string& spec,

@@ -20,6 +20,7 @@
 #include "core/grading/assignment.hpp"
 #include "core/plugins/plugin_loader.hpp"
 #include "graders/report/report.hpp"
+#include "gui/cell_mask.hpp"
 
 namespace awb::gui {
 
@@ -60,13 +61,24 @@ struct VariantRun {
   RunOutput output;
   std::vector<std::string> notes;
   bool causal = false;  // the mask was on (asked for, or a causal-only variant)
+  CellMask mask;        // the cells it leaves exactly 0: the causal mask, a sliding window
+  Family family = Family::kSoftmax;  // what it computes, judged from its declarations
+};
+
+// A comparison and the masks of its maps: the reference's, and each entry's (in entry order).
+struct CompareRun {
+  core::Comparison comparison;
+  CellMask reference_mask;
+  std::vector<CellMask> masks;
 };
 
 // The jobs the views start; each runs in a worker thread and creates its subject there.
 VariantRun run_variant_job(const CatalogPtr& catalog, const std::string& spec,
                            const RunInput& input);
-core::Comparison compare_job(const CatalogPtr& catalog, const std::vector<std::string>& specs,
-                             const RunInput& input, uint64_t reference_capabilities);
+// `values`: parameter values set over the input's, each given to the variants that declare it.
+CompareRun compare_job(const CatalogPtr& catalog, const std::vector<std::string>& specs,
+                       const RunInput& input, uint64_t reference_capabilities,
+                       const ParamValues& values = {});
 // A job's Cancel: set from the GUI thread, read by the job and its runner (which it stops).
 using CancelToken = std::shared_ptr<std::atomic<bool>>;
 

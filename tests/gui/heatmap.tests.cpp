@@ -172,7 +172,7 @@ TEST_CASE("heatmap values: T = 6 at 800 × 600 shows every value in a contrastin
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c < 6; ++c) {
       INFO("cell " << r << "," << c << " = " << ref.a(r, c));
-      CHECK(map.cellText(r, c) == QString::number(ref.a(r, c), 'f', 2));
+      CHECK(map.cellText(r, c) == gui::value_text(ref.a(r, c)));
       const QRgb cell = map.colorFor(ref.a(r, c), r);
       const QColor ink_colour = map.cellTextColor(r, c);
       const double lum = gui::relative_luminance(cell);
@@ -196,7 +196,7 @@ TEST_CASE("heatmap values: T = 6 at 800 × 600 shows every value in a contrastin
   // Masked cells show no number; the rest still do.
   map.setMatrix(ref.a, 0, 1, true);
   CHECK(map.cellText(0, 5).isEmpty());
-  CHECK(map.cellText(5, 0) == QString::number(ref.a(5, 0), 'f', 2));
+  CHECK(map.cellText(5, 0) == gui::value_text(ref.a(5, 0)));
   // Cells too small for their text show none.
   map.resize(200, 180);
   QApplication::processEvents();
@@ -227,8 +227,8 @@ TEST_CASE("heatmap colour range: auto spans journey's min–max, per row each ro
   CHECK(test::pixel_at(img, map->swatchPoint(low_r, low_c)) == bottom_colour());
   CHECK(map->rangeCaption().contains("auto"));
   CHECK(map->rangeCaption().contains("min–max"));
-  CHECK(map->legendTicks().front() == QString::number(a(top_r, top_c), 'g', 3));
-  CHECK(map->legendTicks().back() == QString::number(a(low_r, low_c), 'g', 3));
+  CHECK(map->legendTicks().front() == gui::value_text(a(top_r, top_c)));
+  CHECK(map->legendTicks().back() == gui::value_text(a(low_r, low_c)));
   CHECK(ink(img, map->captionRect(), map->palette().window().color().rgb()) > 20);
 
   // The view's combo box: "per row": every row's largest weight at the top colour, its
@@ -255,8 +255,7 @@ TEST_CASE("heatmap colour range: auto spans journey's min–max, per row each ro
   // ... and the selected query's own numbers.
   e.view->setQuery(1);
   CHECK(map->rangeCaption().endsWith(
-      QString("(journey: %1–%2)")
-          .arg(QString::number(a(1, 4), 'g', 3), QString::number(a(1, 1), 'g', 3))));
+      QString("(journey: %1–%2)").arg(gui::value_text(a(1, 4)), gui::value_text(a(1, 1)))));
 
   // "0–1": the colours of the weights themselves; the largest is far from the top.
   box->setCurrentIndex(1);
@@ -302,7 +301,7 @@ TEST_CASE("explore bars: every value labelled, inside the chart, clear of bars a
     for (size_t i = 0; i < v.size(); ++i) {
       const int k = static_cast<int>(i);
       if (chart->valueLabelRect(k).isEmpty()) continue;
-      CHECK(chart->valueLabel(k) == QString::number(v[i], 'g', 3));
+      CHECK(chart->valueLabel(k) == gui::value_text(v[i]));
       boxes.push_back(chart->valueLabelRect(k));
       // Past the bar's end: above a bar that rises, below one that falls.
       if (v[i] < 0)

@@ -2,12 +2,16 @@
 // the exports.
 #include <QDir>
 #include <QFile>
+#include <QListWidget>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <set>
 
+#include "gui/bench_view.hpp"
 #include "gui/colormap.hpp"
 #include "gui/export.hpp"
+#include "gui/labels.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;
@@ -61,8 +65,8 @@ TEST_CASE("compare view: parameter-free against Q/K/V on river-bank", "[gui][com
   auto* table = cv->metricsTable();
   REQUIRE(table->rowCount() == 3);
   CHECK(table->item(1, 0)->text() == "parameter-free");
-  CHECK(table->item(1, 2)->text() == QString::number(c.entries[0].metrics.max_abs_diff, 'f', 4));
-  CHECK(table->item(2, 4)->text() == "1.000");
+  CHECK(table->item(1, 2)->text() == gui::value_text(c.entries[0].metrics.max_abs_diff));
+  CHECK(table->item(2, 4)->text() == "1");  // an exact whole number reads whole
   CHECK(table->item(1, 5)->text().contains("weights are ignored"));
   // Q/K/V's difference map is all zero; parameter-free's is not.
   const Matrix& dq = cv->diffHeatmap(1)->matrix();
@@ -184,4 +188,46 @@ TEST_CASE("a plugin file rebuilt on disk is reloaded", "[gui][browser]") {
   const auto ref = core::find_variant(*session.catalog(), "parameter-free");
   CHECK(ref.plugin->path.filename() == "student.so");
   CHECK_FALSE(ref.plugin->bundled);
+}
+
+TEST_CASE("names that repeat are told apart in the plugin tree and the bench",
+          "[gui][cells][names]") {
+  gui::Session session({AWB_TEST_PLUGIN_DIR, AWB_TEST_MUTANT, AWB_TEST_MUTANT_FLIP},
+                       {AWB_TEST_EXERCISE_DIR}, gui::Session::Memory::kThisRunOnly);
+  gui::MainWindow w(session);
+  std::set<QString> plugins;
+  int mutants = 0;
+  auto* tree = w.pluginTree();
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    const QString name = tree->topLevelItem(i)->text(0);
+    CHECK(plugins.insert(name).second);  // no name twice
+    if (name.startsWith("Mutant 1.0.0")) {
+      ++mutants;
+      CHECK(name.contains(tree->topLevelItem(i)->text(1)));  // its id
+    }
+  }
+  CHECK(mutants == 2);
+
+  REQUIRE(w.setView("bench"));
+  auto* bv = w.bench();
+  auto* list = bv->findChild<QListWidget*>();
+  REQUIRE(list);
+  std::set<QString> rows;
+  for (int i = 0; i < list->count(); ++i) CHECK(rows.insert(list->item(i)->text()).second);
+  CHECK(rows.count("org.awb.mutant.divide-by-sum:qkv") == 1);
+  CHECK(rows.count("parameter-free") == 0);  // three plugins provide it: each by its spec
+
+  // The legend of a sweep of two "qkv": each by its spec.
+  REQUIRE(w.selectVariants({"org.awb.qkv:qkv", "org.awb.mutant.divide-by-sum:qkv"}));
+  bv->tokensEdit()->setText("16");
+  auto r = bv->request();
+  REQUIRE(r);
+  r->quick = true;
+  r->warmup = 0;
+  r->reps = 1;
+  bv->start(*r);
+  REQUIRE(test::wait_for([&] { return !bv->busy(); }, 180000));
+  std::set<QString> legend;
+  for (const auto& s : bv->timeChart()->series()) CHECK(legend.insert(s.label).second);
+  CHECK(legend == std::set<QString>{"org.awb.qkv:qkv", "org.awb.mutant.divide-by-sum:qkv"});
 }

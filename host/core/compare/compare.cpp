@@ -111,7 +111,7 @@ namespace {
 // the variant computes: its own reference is what it is checked against (a sliding-window variant
 // against sliding-window attention on any input; a variant that does not take every parameter of
 // the input's family against softmax attention).
-void fit_params(RunInput& in, const std::vector<ParamDecl>& declared,
+void fit_params(RunInput& in, const std::vector<ParamDecl>& declared, const ParamValues& values,
                 std::vector<std::string>& notes) {
   auto takes = [&](const std::string& name) {
     return std::any_of(declared.begin(), declared.end(),
@@ -125,6 +125,8 @@ void fit_params(RunInput& in, const std::vector<ParamDecl>& declared,
     notes.push_back("takes no parameter '" + it->first + "': not given to it");
     it = in.params.variant.erase(it);
   }
+  for (const auto& [name, value] : values)
+    if (takes(name)) in.params.variant[name] = value;
   for (const auto& d : declared) in.params.variant.emplace(d.name, param_text(d, d.default_value));
   const Family own = declared_family(declared);
   if (own == in.params.family) return;
@@ -157,7 +159,8 @@ Comparison compare_variants(const RunInput& input, uint64_t reference_capabiliti
     e.label = c.label;
     try {
       RunInput fitted = demonstration_input(input, c.capabilities, scalar, &e.notes);
-      fit_params(fitted, c.params, e.notes);
+      fit_params(fitted, c.params, c.values, e.notes);
+      e.params = fitted.params;
       e.output = c.subject->run(fitted, scalar);
       ReferenceSubject own(c.capabilities | AWB_CAP_F64);
       e.reference = own.run(fitted, Scalar::kF64);

@@ -38,6 +38,9 @@ struct Contender {
   // that family's parameters (a multi-head variant on a sliding-window problem is checked
   // against softmax attention, which is what it computes).
   std::vector<ParamDecl> params{};
+  // Values set for this comparison over the input's (the GUI's explore view's editors): each
+  // is given to the variant only when it declares it, without a note when it does not.
+  ParamValues values{};
 };
 
 // Measured on the last layer's weights unless said otherwise.
@@ -54,6 +57,7 @@ struct CompareEntry {
   std::vector<std::string> notes;  // what the variant did not understand of the input
   std::string error;               // empty when it ran
   std::string error_id;            // the error's id ("run.cannot_run", ...), empty when it ran
+  Parameters params;               // what it ran with: the input's fitted to it
   RunOutput output;                // its own run (empty on error)
   RunOutput reference;             // the reference on the same fitted input
   CompareMetrics metrics;
