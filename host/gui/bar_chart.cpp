@@ -54,7 +54,12 @@ void BarChart::invalidate() {
   update();
 }
 
-void BarChart::resizeEvent(QResizeEvent*) { layout_valid_ = false; }
+void BarChart::resizeEvent(QResizeEvent*) {
+  // Another width may wrap the title or turn the labels: bands of another height, another least
+  // height the layout must know of.
+  layout_valid_ = false;
+  follow_minimum(*this, last_minimum_);
+}
 
 void BarChart::changeEvent(QEvent* e) {
   // A larger application font (the window's zoom) reaches every widget as a FontChange.

@@ -49,7 +49,7 @@ class BarChart : public QWidget, public DrawnTextSource, public PlotSource {
   const QString& caption() const { return caption_; }
   const std::vector<double>& values() const { return values_; }
   static QColor barColor() { return QColor(0x35, 0x6a, 0xa0); }
-  QSize sizeHint() const override { return {360, 180}; }
+  QSize sizeHint() const override { return QSize{360, 180}.expandedTo(minimumSizeHint()); }
   QSize minimumSizeHint() const override;
   // Every text the chart draws and where, for the layout check.
   std::vector<Text> drawnTexts() const override;
@@ -84,6 +84,7 @@ class BarChart : public QWidget, public DrawnTextSource, public PlotSource {
   QString title_, caption_;
   mutable Layout layout_;
   mutable bool layout_valid_ = false;
+  QSize last_minimum_;  // as the layout last knew it
 };
 
 }  // namespace awb::gui

@@ -62,6 +62,15 @@ inline QSize chart_minimum(const QWidget& widget, const QRectF& plot, const QSiz
           static_cast<int>(std::ceil(widget.height() - plot.height() + plot_minimum.height()))};
 }
 
+// After a resize: tells the layout when the chart's least size moved (its title wraps onto
+// another number of lines at the new width), so the layout does not squeeze it below.
+inline void follow_minimum(QWidget& widget, QSize& last) {
+  const QSize minimum = widget.minimumSizeHint();
+  if (minimum == last) return;
+  last = minimum;
+  widget.updateGeometry();
+}
+
 // The widget's font's line height, whole pixels: the unit of every plot minimum.
 inline double chart_line(const QWidget& widget) {
   return std::ceil(QFontMetricsF(widget.font()).height());

@@ -48,7 +48,7 @@ QColor to_qcolor(const std::array<double, 3>& rgb) {
                           static_cast<float>(std::clamp(rgb[2], 0.0, 1.0)));
 }
 
-ContextSwatch::ContextSwatch(QWidget* parent) : QWidget(parent) { setMinimumHeight(80); }
+ContextSwatch::ContextSwatch(QWidget* parent) : QWidget(parent) {}
 
 void ContextSwatch::setData(const Matrix& x, const std::vector<double>& weights,
                             const QStringList& tokens, int query, const QString& empty_reason) {
@@ -112,7 +112,7 @@ QSize ContextSwatch::sizeHint() const {
 
 QSize ContextSwatch::minimumSizeHint() const {
   const int w = fontMetrics().averageCharWidth() * 20;
-  return {w, heightForWidth(width() > 0 ? width() : w)};
+  return {w, std::max(80, heightForWidth(width() > 0 ? width() : w))};
 }
 
 int ContextSwatch::heightForWidth(int width) const { return layout(width).height; }

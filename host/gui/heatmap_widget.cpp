@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <algorithm>
 
+#include "gui/chart_frame.hpp"
 #include "gui/colormap.hpp"
 #include "gui/labels.hpp"
 
@@ -92,7 +93,11 @@ void HeatmapWidget::invalidate() {
   update();
 }
 
-void HeatmapWidget::resizeEvent(QResizeEvent*) { layout_valid_ = false; }
+void HeatmapWidget::resizeEvent(QResizeEvent*) {
+  // Another width wraps the title and caption otherwise: the least height follows.
+  layout_valid_ = false;
+  follow_minimum(*this, last_minimum_);
+}
 
 void HeatmapWidget::changeEvent(QEvent* e) {
   // A larger application font (the window's zoom) reaches every widget as a FontChange.
@@ -246,15 +251,28 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
   l.legend = QRectF(l.plot.right() + l.gap, l.plot.top(), legend_w, legend_h);
 
   // Values in cells only when every unmasked cell's text fits, a sixth of a line clear of the
-  // cell's edges: all or none, so a map never reads as if some cells had no value.
-  const double pad = std::ceil(line / 6);
-  if (cell >= line + pad) {
-    double widest_value = 0;
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        if (!masked(r, c))
-          widest_value = std::max(widest_value, text_width(font(), value_text(matrix_(r, c))));
-    l.values = widest_value + 2 * pad <= cell;
+  // cell's edges: all or none, so a map never reads as if some cells had no value. Their type
+  // grows with the cells (up to twice the text's size) and shrinks to three fifths of it before
+  // the values are left out.
+  const double room = cell - 2 * std::ceil(line / 6);
+  if (room < 0.6 * line) return l;  // not even the smallest type fits (a long sequence)
+  QStringList values;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      if (!masked(r, c)) values << value_text(matrix_(r, c));
+  const double base_px = QFontInfo(font()).pixelSize();
+  const double base_w = widest(font(), values);
+  if (room > 0 && base_w > 0 && base_px > 0) {
+    double px = std::floor(std::min({2 * base_px, base_px * room / base_w, room / 1.25}));
+    l.value_font = font();
+    for (; px >= std::ceil(0.6 * base_px); --px) {  // the metrics are not quite linear: check
+      l.value_font.setPixelSize(static_cast<int>(px));
+      if (widest(l.value_font, values) <= room &&
+          std::ceil(QFontMetricsF(l.value_font).height()) <= room) {
+        l.values = true;
+        break;
+      }
+    }
   }
   return l;
 }
@@ -333,8 +351,8 @@ QString HeatmapWidget::cellText(int r, int c) const {
 QRectF HeatmapWidget::cellTextRect(int r, int c) const {
   const QString text = cellText(r, c);
   if (text.isEmpty()) return {};
-  const QFontMetricsF fm(font());
-  const double tw = text_width(font(), text), th = std::ceil(fm.height());
+  const QFont& f = layout().value_font;
+  const double tw = text_width(f, text), th = std::ceil(QFontMetricsF(f).height());
   const QPointF centre = cellRect(r, c).center();
   return {centre.x() - tw / 2, centre.y() - th / 2, tw, th};
 }
@@ -380,6 +398,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     painter.fillPath(cells, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
   }
   if (l.values) {
+    painter.setFont(l.value_font);
     for (int r = 0; r < n; ++r)
       for (int c = 0; c < matrix_.cols; ++c) {
         const QString text = cellText(r, c);
@@ -387,6 +406,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
         painter.setPen(cellTextColor(r, c));
         painter.drawText(cellRect(r, c), Qt::AlignCenter, text);
       }
+    painter.setFont(font());
   }
   if (highlight_ >= 0 && highlight_ < n) {
     // Black and white outline: visible over every colour of the map.
@@ -460,7 +480,8 @@ std::vector<DrawnTextSource::Text> HeatmapWidget::drawnTexts() const {
   if (l.values)
     for (int r = 0; r < matrix_.rows; ++r)
       for (int c = 0; c < matrix_.cols; ++c)
-        if (!cellText(r, c).isEmpty()) out.push_back({cellText(r, c), cellTextRect(r, c)});
+        if (!cellText(r, c).isEmpty())
+          out.push_back({cellText(r, c), cellTextRect(r, c), false, false, l.value_font});
   for (const auto& [text, box] : legendTexts()) out.push_back({text, box});
   out.push_back({rangeCaption(), l.caption, false, true});
   return out;

@@ -83,7 +83,7 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
   std::vector<Plot> plots() const override;
   double minimumCell() const;
 
-  QSize sizeHint() const override { return {360, 320}; }
+  QSize sizeHint() const override { return QSize{360, 320}.expandedTo(minimumSizeHint()); }
   QSize minimumSizeHint() const override;
 
  protected:
@@ -102,6 +102,7 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
     AxisLabels cols;  // below the plot
     int row_stride = 1;
     bool values = false;  // every unmasked cell shows its value
+    QFont value_font;     // in type that grows with the cells
   };
   const Layout& layout() const;
   void invalidate();
@@ -128,6 +129,7 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
 
   mutable Layout layout_;
   mutable bool layout_valid_ = false;
+  QSize last_minimum_;  // as the layout last knew it
 };
 
 }  // namespace awb::gui

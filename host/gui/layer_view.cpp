@@ -26,8 +26,6 @@ void LayerView::setTrace(const std::vector<core::LayerStep>& steps, const QStrin
     for (size_t l = 0; l < steps.size(); ++l) {
       auto* r = new BarChart;
       auto* w = new BarChart;
-      r->setMinimumHeight(150);
-      w->setMinimumHeight(150);
       // One row a layer, what comes in beside where it looks, in layer order: the reader
       // follows the query down the stack.
       auto* row = new QHBoxLayout;

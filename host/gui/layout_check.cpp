@@ -138,9 +138,9 @@ void check_line_edit(std::vector<ClippedText>& out, const QLineEdit* e) {
 
 void check_drawn(std::vector<ClippedText>& out, const QWidget* w, const DrawnTextSource* src) {
   const QRectF bounds(QPointF(0, 0), QSizeF(w->size()));
-  const QFontMetrics fm(w->font());
   for (const auto& t : src->drawnTexts()) {
     if (t.text.isEmpty()) continue;
+    const QFontMetrics fm(t.font ? *t.font : w->font());
     if (t.wrapped) {
       const QRect lines = fm.boundingRect(QRect(0, 0, static_cast<int>(t.rect.width()), 1 << 20),
                                           Qt::TextWordWrap, t.text);

@@ -6,10 +6,13 @@
 #ifndef AWB_GUI_LAYOUT_CHECK_HPP_
 #define AWB_GUI_LAYOUT_CHECK_HPP_
 
+#include <QFont>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace awb::gui {
@@ -19,10 +22,15 @@ namespace awb::gui {
 class DrawnTextSource {
  public:
   struct Text {
+    Text() = default;
+    Text(QString t, QRectF r, bool turned = false, bool wraps = false,
+         std::optional<QFont> f = std::nullopt)
+        : text(std::move(t)), rect(r), rotated(turned), wrapped(wraps), font(std::move(f)) {}
     QString text;
     QRectF rect;           // widget coordinates, before any rotation of the text
     bool rotated = false;  // drawn turned by 90° or so: `rect` is where it lands
     bool wrapped = false;  // word-wrapped into `rect`: its height must hold every line
+    std::optional<QFont> font;  // drawn in this font, not the widget's
   };
   virtual ~DrawnTextSource() = default;
   virtual std::vector<Text> drawnTexts() const = 0;

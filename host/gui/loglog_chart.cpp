@@ -58,7 +58,6 @@ void draw_marker(QPainter& painter, QPointF at, int series) {
 
 LogLogChart::LogLogChart(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-  setMinimumSize(320, 200);
 }
 
 void LogLogChart::setSeries(std::vector<Series> series) {

@@ -44,7 +44,7 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
   int decadeLow(Qt::Orientation axis) const;
   int decadeHigh(Qt::Orientation axis) const;
   static QColor seriesColor(int i);
-  QSize sizeHint() const override { return {560, 300}; }
+  QSize sizeHint() const override { return QSize{560, 300}.expandedTo(minimumSizeHint()); }
   QSize minimumSizeHint() const override {
     return chart_minimum(*this, plotRect(), curve_plot_minimum(*this));
   }
@@ -56,6 +56,7 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
 
  protected:
   void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override { follow_minimum(*this, last_minimum_); }
 
  private:
   struct Decades {
@@ -75,6 +76,7 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
 
   std::vector<Series> series_;
   QString title_, x_title_;
+  QSize last_minimum_;  // as the layout last knew it
 };
 
 }  // namespace awb::gui

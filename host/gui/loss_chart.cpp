@@ -30,7 +30,6 @@ int tick_step(int steps) {
 
 LossChart::LossChart(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-  setMinimumSize(320, 200);
 }
 
 void LossChart::setPoints(std::vector<QPointF> points) {

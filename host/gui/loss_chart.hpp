@@ -37,7 +37,7 @@ class LossChart : public QWidget, public DrawnTextSource, public PlotSource {
   QPointF toPixel(QPointF data) const;
   int decadeLow() const { return decades().first; }
   int decadeHigh() const { return decades().second; }
-  QSize sizeHint() const override { return {560, 300}; }
+  QSize sizeHint() const override { return QSize{560, 300}.expandedTo(minimumSizeHint()); }
   QSize minimumSizeHint() const override {
     return chart_minimum(*this, plotRect(), curve_plot_minimum(*this));
   }
@@ -49,6 +49,7 @@ class LossChart : public QWidget, public DrawnTextSource, public PlotSource {
 
  protected:
   void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override { follow_minimum(*this, last_minimum_); }
 
  private:
   std::pair<int, int> decades() const;
@@ -65,6 +66,7 @@ class LossChart : public QWidget, public DrawnTextSource, public PlotSource {
   int steps_ = 1;
   std::optional<double> threshold_;
   QString title_;
+  QSize last_minimum_;  // as the layout last knew it
 };
 
 }  // namespace awb::gui

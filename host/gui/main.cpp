@@ -206,14 +206,6 @@ int main(int argc, char** argv) {
           for (const bool present : modes) {
             relayout(window, screen, z, present);
             const LayoutReport report = awb::gui::check_layout(&window, screen);
-            if (qEnvironmentVariableIsSet("AWB_DEBUG_MIN"))
-              for (QWidget* w : window.findChildren<QWidget*>())
-                if (w->isVisible() && (w->minimumSizeHint().width() > 1000 ||
-                                       QByteArray(w->metaObject()->className()).contains("View") ||
-                                       QByteArray(w->metaObject()->className()).contains("Chart")))
-                  std::printf("min %s %s %dx%d has %dx%d\n", w->metaObject()->className(),
-                              qPrintable(w->objectName()), w->minimumSizeHint().width(),
-                              w->minimumSizeHint().height(), w->width(), w->height());
             for (const QString& line : report.lines()) std::printf("%s\n", qPrintable(line));
             std::printf("layout: %d widgets checked at %dx%d (scale %.3g, zoom %d%%%s): %s\n",
                         report.checked, window.width(), window.height(),

@@ -390,6 +390,7 @@ void MainWindow::applyFont() {
   else
     f.setPixelSize(std::max(1, static_cast<int>(std::lround(base_font_.pixelSize() * factor))));
   setFont(f);  // every child without a font of its own follows; the plots draw with it
+  if (present_bar_) updateTitles();  // the choosers' widths follow the type
 }
 
 void MainWindow::planForScreen(QSize screen) {
@@ -459,10 +460,12 @@ void MainWindow::buildPresentationBar() {
   QFont bold = present_title_->font();
   bold.setBold(true);
   present_title_->setFont(bold);
-  present_title_->setTextInteractionFlags(Qt::NoTextInteraction);
+  present_title_->setWordWrap(true);  // four variants' names wrap rather than widen the window
   present_cases_ = new QComboBox;
   present_cases_->setToolTip(tr("The exercise's case"));
   present_variants_ = new QComboBox;
+  for (QComboBox* box : {present_cases_, present_variants_})
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   present_variants_->setToolTip(tr("The variant shown"));
   auto* leave = new QToolButton;
   leave->setText(tr("Leave (Esc)"));
@@ -483,8 +486,9 @@ void MainWindow::buildPresentationBar() {
 void MainWindow::updateTitles() {
   // The window's title and the presentation bar: variant, exercise and case.
   const QStringList specs = selectedSpecs();
-  QStringList parts;
-  if (!specs.isEmpty()) parts << specs.join(QStringLiteral(", "));
+  QStringList parts, shown;
+  for (const QString& spec : specs) shown << spec.section(':', -1);  // the variant id
+  if (!specs.isEmpty()) parts << shown.join(QStringLiteral(", "));
   if (auto* item = exercises_->currentItem()) parts << item->data(kSpecRole).toString();
   if (cases_->count() > 1) parts << tr("case %1").arg(cases_->currentText());
   present_title_->setText(parts.join(QStringLiteral(" · ")));
@@ -497,6 +501,12 @@ void MainWindow::updateTitles() {
     present_cases_->setCurrentIndex(cases_->currentIndex());
     present_cases_->setVisible(cases_->count() > 1);
   }
+  // A chooser as wide as its longest entry and a little more (the style's rounding at large
+  // type cost a pixel).
+  const auto fit = [](QComboBox* box) {
+    box->setMinimumWidth(0);
+    box->setMinimumWidth(box->sizeHint().width() + box->fontMetrics().averageCharWidth());
+  };
   const QSignalBlocker block(present_variants_);
   present_variants_->clear();
   // A variant's id, or its full spec where two plugins share the id.
@@ -511,6 +521,8 @@ void MainWindow::updateTitles() {
     if (!specs.isEmpty() && spec.toString() == specs.front())
       present_variants_->setCurrentIndex(present_variants_->count() - 1);
   }
+  fit(present_cases_);
+  fit(present_variants_);
 }
 
 void MainWindow::removePluginFolder() {

@@ -104,7 +104,7 @@ class MainWindow : public QMainWindow {
   int zoom_ = 100, zoom_before_presenting_ = 100;
   bool presenting_ = false;
   QAction* present_action_ = nullptr;
-  QWidget* present_bar_;
+  QWidget* present_bar_ = nullptr;
   QLabel* present_title_;
   QComboBox *present_cases_, *present_variants_;
   QTabWidget* tabs_;

@@ -16,6 +16,7 @@
 
 #include "core/base/atomic_file.hpp"
 #include "core/grading/subject_factory.hpp"
+#include "gui/flow_layout.hpp"
 #include "gui/grade_view.hpp"
 
 namespace awb::gui {
@@ -94,17 +95,24 @@ TrainView::TrainView(Session& session, QWidget* parent) : QWidget(parent), sessi
   new QGridLayout(heatmap_panel_);
   targets_note_ = new QLabel;
 
-  auto* buttons = new QHBoxLayout;
+  // The buttons wrap onto a second line where a zoomed window runs out of width.
+  auto* buttons = new FlowLayout;
   for (QPushButton* b : {start_, stop_, step_}) buttons->addWidget(b);
-  buttons->addWidget(speed_label);
-  buttons->addWidget(speed_);
+  auto* speed_group = new QWidget;
+  auto* speed_row = new QHBoxLayout(speed_group);
+  speed_row->setContentsMargins(0, 0, 0, 0);
+  speed_row->addWidget(speed_label);
+  speed_row->addWidget(speed_);
+  buttons->addWidget(speed_group);
   for (QPushButton* b : {reset_, save_}) buttons->addWidget(b);
-  buttons->addStretch(1);
   results_ = new QWidget;
-  auto* middle = new QHBoxLayout(results_);
+  // The criteria under the loss: their ids and details need the view's whole width.
+  auto* middle = new QVBoxLayout(results_);
   middle->setContentsMargins(0, 0, 0, 0);
   middle->addWidget(chart_, 3);
   middle->addWidget(criteria_, 2);
+  for (int c : {0, 1})
+    criteria_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(buttons);
   layout->addWidget(note_);
