@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "graders/report/formats.hpp"
+#include "gui/flow_layout.hpp"
 
 namespace awb::gui {
 namespace {
@@ -33,10 +34,14 @@ GradeView::GradeView(Session& session, QWidget* parent) : QWidget(parent), sessi
   regrade_ = new QPushButton(tr("Grade again"));
   cancel_ = new QPushButton(tr("Cancel"));
   cancel_->setEnabled(false);
-  auto* top = new QHBoxLayout;
-  top->addWidget(new QLabel(tr("grade on")));
-  top->addWidget(scope_);
-  top->addStretch(1);
+  // The controls wrap onto a second line where a zoomed window runs out of width.
+  auto* top = new FlowLayout;
+  auto* scope_group = new QWidget;
+  auto* scope_row = new QHBoxLayout(scope_group);
+  scope_row->setContentsMargins(0, 0, 0, 0);
+  scope_row->addWidget(new QLabel(tr("grade on")));
+  scope_row->addWidget(scope_);
+  top->addWidget(scope_group);
   top->addWidget(instructor_);
   top->addWidget(regrade_);
   top->addWidget(cancel_);

@@ -389,6 +389,10 @@ void MainWindow::applyFont() {
     f.setPointSizeF(base_font_.pointSizeF() * factor);
   else
     f.setPixelSize(std::max(1, static_cast<int>(std::lround(base_font_.pixelSize() * factor))));
+  // A chooser sized on first show keeps that width at any type: every one follows the type.
+  for (auto* box : findChildren<QComboBox*>())
+    if (box->sizeAdjustPolicy() == QComboBox::AdjustToContentsOnFirstShow)
+      box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   setFont(f);  // every child without a font of its own follows; the plots draw with it
   if (present_bar_) updateTitles();  // the choosers' widths follow the type
 }

@@ -1,10 +1,15 @@
-// layout.tests.cpp: no text of any view is cut off (elided, clipped or drawn outside its widget)
-// at the sizes a classroom uses: every view at 1280×800 and 1920×1080, at scale 1 and 2, and
-// presentation mode at zoom 150 %. Each window is a real `awb-gui --check-layout` process, so the
-// scale is Qt's own (QT_SCALE_FACTOR), as on a high-DPI projector.
+// layout.tests.cpp: every view holds its layout where a classroom shows it: no text cut off
+// (elided, clipped or drawn outside its widget), no plot or slider squeezed below the room it is
+// read in, and a window no larger than the screen, on 1280×720, 1280×800, 1920×1080 and
+// 3840×2160 screens at zoom 100, 150 and 200 %, in and out of presentation mode, and at Qt's
+// own scale 2 (QT_SCALE_FACTOR, a high-DPI projector). Each view is a real
+// `awb-gui --check-layout` process. And the check itself fails where it should.
 #include <QLabel>
+#include <QSlider>
+#include <QVBoxLayout>
 #include <catch2/catch.hpp>
 
+#include "gui/bar_chart.hpp"
 #include "gui/layout_check.hpp"
 #include "gui_support.hpp"
 
@@ -59,24 +64,83 @@ void check_layout(const ViewCase& v, const QString& size, const QString& scale,
 
 }  // namespace
 
-TEST_CASE("no text is cut off at 1280x800, scale 1", "[gui][layout]") {
-  for (const auto& v : views()) check_layout(v, "1280x800", "1");
+// Every screen, zoom and mode in one process per view: one line per configuration.
+void check_every_screen(const ViewCase& v) {
+  const QStringList matrix{"--size", "1280x720", "--size", "1280x800", "--size", "1920x1080",
+                           "--size", "3840x2160", "--zoom", "100", "--zoom", "150", "--zoom",
+                           "200", "--both-modes", "--check-layout"};
+  const test::GuiRun gui = test::run_gui(v.args + matrix, {"QT_SCALE_FACTOR=1"});
+  REQUIRE(gui.finished);
+  INFO(v.name << "\n" << gui.out.toStdString() << gui.err.toStdString());
+  CHECK(gui.exit_code == 0);
+  // 4 screens × 3 zooms × 2 modes, each laid out and checked.
+  CHECK(gui.out.count("no text cut off, no plot collapsed, fits the screen") == 24);
+  CHECK(gui.out.count(", presentation)") == 12);
 }
 
 TEST_CASE("no text is cut off at 1280x800, scale 2", "[gui][layout]") {
   for (const auto& v : views()) check_layout(v, "1280x800", "2");
 }
 
-TEST_CASE("no text is cut off at 1920x1080, scale 1", "[gui][layout]") {
-  for (const auto& v : views()) check_layout(v, "1920x1080", "1");
-}
-
 TEST_CASE("no text is cut off at 1920x1080, scale 2", "[gui][layout]") {
   for (const auto& v : views()) check_layout(v, "1920x1080", "2");
 }
 
-TEST_CASE("presentation mode at zoom 150 % cuts no text off at 1920x1080", "[gui][layout]") {
-  for (const auto& v : views()) check_layout(v, "1920x1080", "1", {"--presentation"});
+TEST_CASE("explore views hold on every screen, zoom and mode", "[gui][layout]") {
+  for (const auto& v : views())
+    if (!v.args.contains("--view") || v.args.contains("explore-heads") ||
+        v.args.contains("explore-layers"))
+      check_every_screen(v);
+}
+
+TEST_CASE("compare, grade, bench and train hold on every screen, zoom and mode",
+          "[gui][layout]") {
+  for (const auto& v : views())
+    if (v.args.contains("--view") && !v.args.contains("explore-heads") &&
+        !v.args.contains("explore-layers"))
+      check_every_screen(v);
+}
+
+TEST_CASE("the layout check fails on a collapsed chart, a short slider and a window too tall",
+          "[gui][layout]") {
+  // Bars in 60 px of height: the title, values and labels leave the plot a few pixels.
+  QWidget window;
+  auto* bars = new gui::BarChart(&window);
+  bars->setTitle("weights");
+  bars->setValues({0.2, 0.5, 0.3}, {false, false, false}, {"a", "b", "c"}, 1);
+  bars->setGeometry(0, 0, 300, 60);
+  auto* slider = new QSlider(Qt::Horizontal, &window);
+  slider->setGeometry(0, 70, 40, 20);
+  window.resize(320, 100);
+  window.show();
+  const auto collapsed = gui::find_collapsed_plots(&window);
+  REQUIRE(collapsed.size() == 2);
+  CHECK(collapsed[0].widget.contains("bars, height"));
+  CHECK(collapsed[0].available < collapsed[0].needed);
+  CHECK(collapsed[1].text == "slider");
+  CHECK(collapsed[1].available == 40);
+  // The same chart given its least size passes.
+  bars->resize(bars->minimumSizeHint());
+  slider->resize(8 * slider->fontMetrics().height(), 20);
+  CHECK(gui::find_collapsed_plots(&window).empty());
+
+  // A window whose layout needs 900 px of height, checked for a 1280 × 720 screen.
+  QWidget tall;
+  auto* column = new QVBoxLayout(&tall);
+  auto* block = new QWidget;
+  block->setMinimumHeight(900);
+  column->addWidget(block);
+  tall.resize(600, 700);
+  tall.show();
+  const gui::LayoutReport report = gui::check_layout(&tall, QSize(1280, 720));
+  CHECK_FALSE(report.ok());
+  REQUIRE_FALSE(report.oversized.empty());
+  CHECK(report.oversized.front().needed >= 900);
+  CHECK(report.oversized.front().available == 720);
+  CHECK(report.summary().contains("larger than the screen"));
+  // And for a screen that holds it, it fits.
+  tall.resize(600, 950);
+  CHECK(gui::check_layout(&tall, QSize(1920, 1080)).oversized.empty());
 }
 
 TEST_CASE("the layout check finds a label that is cut off", "[gui][layout]") {

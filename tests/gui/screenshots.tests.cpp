@@ -1,10 +1,16 @@
 // screenshots.tests.cpp: the five acceptance screenshots, rendered by `awb-gui --screenshot`
 // into the build folder, then checked pixel by pixel against the same window built here.
 #include <QFile>
+#include <QFontInfo>
+#include <QFontMetricsF>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "gui/colormap.hpp"
+#include "gui/export.hpp"
 #include "gui/headless.hpp"
+#include "gui/layout_check.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;
@@ -144,4 +150,79 @@ TEST_CASE("a high-DPI screenshot has twice the pixels and the same colours", "[g
   png.setDevicePixelRatio(2);  // logical coordinates below, as in the 1x check
   auto* ex = window.explore();
   check_largest_cell(png, window, ex->heatmap(), ex->query());
+}
+
+TEST_CASE("projector screenshots: bars, cells and type at 720p + F5, 800p at 150 %, 1080p at 200 %",
+          "[gui][screenshot][layout]") {
+  // The sizes a teacher projects at. Each screenshot lands in the build folder with a text file
+  // of what it measured: the plots' heights, the tallest weight bar, a heatmap cell and the type.
+  struct Projected {
+    const char* name;
+    QSize screen;
+    int zoom;
+    bool presentation;
+    int type_px;  // the least type size: 24 px per 1080 lines in presentation, else the zoom's
+  };
+  const Projected shots[] = {{"projector-1280x720-f5", {1280, 720}, 100, true, 16},
+                             {"projector-1280x800-150", {1280, 800}, 150, false, 18},
+                             {"projector-1920x1080-200", {1920, 1080}, 200, false, 24}};
+  for (const auto& p : shots) {
+    gui::MainWindow w(test::gui_session());
+    gui::ViewOptions o;
+    o.exercise = "animal-road";
+    o.case_id = "tired";
+    o.plugins = {"qkv"};
+    o.query = 7;  // "it"
+    o.size = p.screen;
+    o.zoom = p.zoom;
+    o.presentation = p.presentation;
+    QString error;
+    REQUIRE(gui::prepare_window(w, o, &error));
+    const gui::LayoutReport report = gui::check_layout(&w, p.screen);
+    INFO(p.name << ": " << report.lines().join('\n').toStdString());
+    CHECK(report.ok());
+    CHECK(w.size() == p.screen);
+    CHECK(w.presenting() == p.presentation);
+    const QString file = QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/") + p.name + ".png";
+    REQUIRE(gui::save_png(&w, file));
+
+    auto* e = w.explore();
+    const int type_px = QFontInfo(e->font()).pixelSize();
+    const double line = std::ceil(QFontMetricsF(e->font()).height());
+    const auto* weights = e->weightsChart();
+    double tallest = 0;
+    for (int i = 0; i < static_cast<int>(weights->values().size()); ++i)
+      tallest = std::max(tallest, weights->barRect(i).height());
+    const double scores_plot = e->scoresChart()->plots().front().size.height();
+    const double weights_plot = weights->plots().front().size.height();
+    const double cell = e->heatmap()->cellRect(0, 0).height();
+    const QString measured =
+        QStringLiteral(
+            "%1: %2x%3, zoom %4%%5; type %6 px (line %7 px); scores plot %8 px high, weights "
+            "plot %9 px high, tallest weight bar %10 px (A = %11); heatmap cell %12 px; bars %13 "
+            "the heatmap\n")
+            .arg(QString::fromLatin1(p.name))
+            .arg(w.width())
+            .arg(w.height())
+            .arg(w.zoom())
+            .arg(p.presentation ? QStringLiteral(", presentation") : QString())
+            .arg(type_px)
+            .arg(line)
+            .arg(scores_plot)
+            .arg(weights_plot)
+            .arg(tallest)
+            .arg(*std::max_element(weights->values().begin(), weights->values().end()), 0, 'f', 3)
+            .arg(cell)
+            .arg(e->barsBesideHeatmap() ? QStringLiteral("beside") : QStringLiteral("above"));
+    QFile notes(QStringLiteral(AWB_TEST_SCREENSHOT_DIR "/") + p.name + ".txt");
+    REQUIRE(notes.open(QIODevice::WriteOnly));
+    notes.write(measured.toUtf8());
+    WARN(measured.toStdString());
+    CHECK(type_px >= p.type_px);
+    CHECK(scores_plot >= 4 * line);
+    CHECK(weights_plot >= 4 * line);
+    CHECK(cell >= 0.8 * line);
+    // The weight of "it" on "animal" at layer 1 is most of the row: its bar most of the plot.
+    CHECK(tallest >= 0.5 * weights_plot);
+  }
 }
