@@ -169,10 +169,24 @@ void CompareView::rerun() {
       });
 }
 
+void CompareView::setWithheld(bool on) {
+  if (on == withheld_) return;
+  withheld_ = on;
+  showComparison();
+}
+
 void CompareView::showComparison() {
   for (auto* w : maps_ + diffs_) delete w;
   maps_.clear();
   diffs_.clear();
+  if (withheld_) {
+    // A question waits in Explore: the weights it asks about are not drawn here, nor their
+    // numbers; the comparison is kept and shown once it is answered.
+    table_->setRowCount(0);
+    status_->setText(tr("Hidden until the question in Explore is answered."));
+    fitTable();
+    return;
+  }
   QStringList tokens;
   for (const auto& t : input_.tokens) tokens << QString::fromStdString(t);
   const size_t heads = core::last_weights(comparison_.reference).size();

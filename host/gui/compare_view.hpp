@@ -30,6 +30,10 @@ class CompareView : public QWidget {
   void setVariants(const QStringList& specs);
   void setExercise(const core::Exercise* exercise, const QString& case_id = {});
   void setHead(int head);
+  // While a question waits in Explore: no map, no number, a line saying why (the comparison is
+  // kept and shown again when released).
+  void setWithheld(bool on);
+  bool withheld() const { return withheld_; }
   // Parameter values set over the exercise's (the explore view's editors: `feature_map=relu`);
   // each variant takes those it declares, and is checked against its own reference with them.
   void setParams(const ParamValues& values);
@@ -75,6 +79,7 @@ class CompareView : public QWidget {
   QGridLayout* grid_;
   QList<HeatmapWidget*> maps_, diffs_;
   QTableWidget* table_;
+  bool withheld_ = false;
 };
 
 }  // namespace awb::gui

@@ -51,6 +51,9 @@ void ExploreView::askQuestion(int index) {
   }
   panel_->ask(index, exercise_->parameters.heads);
   showBody();
+  // The keyboard starts on the first answer: arrows move along the chips, Enter answers.
+  if (q.kind == core::QuestionKind::kToken)
+    if (auto* b = chips_->button(0)) b->setFocus(Qt::OtherFocusReason);
   {
     // The answer is the reference's at the exercise's own sharpness: show that one.
     const QSignalBlocker block(slider_);

@@ -3,8 +3,8 @@
 // asked question's answer comes from the reference, also off the GUI thread.
 #include "gui/explore_view.hpp"
 
-#include <QKeyEvent>
 #include <QEvent>
+#include <QKeyEvent>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -230,6 +230,20 @@ void ExploreView::rebuildChips() {
     chips_->addButton(b, static_cast<int>(i));
     chips_layout_->addWidget(b);
   }
+  // Tab in reading order: the chips, the question panel, then the controls below them (made
+  // before the chips, they would otherwise come first).
+  QWidget* prev = nullptr;
+  for (auto* b : chips_->buttons()) {
+    if (prev) setTabOrder(prev, b);
+    prev = b;
+  }
+  for (QWidget* w : {panel_->chooser(), static_cast<QWidget*>(panel_->askButton()),
+                     static_cast<QWidget*>(panel_->closeButton()),
+                     static_cast<QWidget*>(layer_box_), static_cast<QWidget*>(head_box_),
+                     static_cast<QWidget*>(slider_)}) {
+    if (prev) setTabOrder(prev, w);
+    prev = w;
+  }
 }
 
 void ExploreView::changeEvent(QEvent* event) {
@@ -352,8 +366,9 @@ void ExploreView::showQuery() {
                                                     : tr("softmax weights A of '%1'").arg(q));
   weights_->setValues(w, masked, tokens, 1);
   weights_->setCaption(empty.isEmpty() ? tr("sum = %1").arg(value_text(sum)) : empty);
-  sum_->setText(empty.isEmpty() ? tr("weights of '%1' sum to %2").arg(q, value_text(sum))
-                                : tr("'%1': %2").arg(q, empty));
+  if (!asking())  // a question hides the weights and what is said of them
+    sum_->setText(empty.isEmpty() ? tr("weights of '%1' sum to %2").arg(q, value_text(sum))
+                                  : tr("'%1': %2").arg(q, empty));
   context_->setData(lr.input, w, tokens, query_, empty);
 
   heatmap_->setTitle(tr("A, layer %1, head %2 (row: query, column: key)").arg(layer).arg(head_));
@@ -386,6 +401,13 @@ void ExploreView::setMode(Mode mode) {
 
 void ExploreView::showBody() {
   const bool hide = asking();
+  // The sum names the query's weights: it waits with them.
+  sum_->setVisible(!hide);
+  if (hide) sum_->clear();
+  if (hide != pending_) {
+    pending_ = hide;
+    emit questionPendingChanged(hide);
+  }
   slider_->setEnabled(!hide);
   for (auto* b : modes_->buttons()) b->setEnabled(!hide);
   if (hide) {
@@ -421,7 +443,30 @@ void ExploreView::setLayer(int layer) {
 }
 
 bool ExploreView::eventFilter(QObject* watched, QEvent* event) {
-  // Keyboard navigation between tokens: arrows, Home and End on the chips.
+  // Keyboard navigation between tokens: arrows, Home and End on the chips. While a token
+  // question waits, they move between the answer chips (the question keeps its query) and
+  // Enter or Space answers with the chip that has the focus.
+  if (event->type() == QEvent::KeyPress &&
+      chips_->id(qobject_cast<QAbstractButton*>(watched)) >= 0 && asking() &&
+      exercise_->questions[static_cast<size_t>(question_)].kind == core::QuestionKind::kToken) {
+    const auto key = static_cast<QKeyEvent*>(event)->key();
+    const int n = static_cast<int>(chips_->buttons().size());
+    const int at = chips_->id(qobject_cast<QAbstractButton*>(watched));
+    int next = -1;
+    if (key == Qt::Key_Right) next = at + 1;
+    if (key == Qt::Key_Left) next = at - 1;
+    if (key == Qt::Key_Home) next = 0;
+    if (key == Qt::Key_End) next = n - 1;
+    if (next >= 0 && next < n) {
+      chips_->button(next)->setFocus(Qt::OtherFocusReason);
+      return true;
+    }
+    if (key == Qt::Key_Return || key == Qt::Key_Enter || key == Qt::Key_Space) {
+      answerQuestion(at);
+      return true;
+    }
+    if (next != -1) return true;
+  }
   if (event->type() == QEvent::KeyPress) {
     const auto key = static_cast<QKeyEvent*>(event)->key();
     const int n = static_cast<int>(chips_->buttons().size());

@@ -89,6 +89,9 @@ class ExploreView : public QWidget {
  signals:
   void updated();                            // a run finished and the view shows it (or its error)
   void caseChanged(const QString& case_id);  // a question moved the view to its case
+  // A question now waits for its answer (true), or none does any more: the window withholds
+  // what would give the answer away (lesson_after, Compare, Grade) meanwhile.
+  void questionPendingChanged(bool pending);
 
  protected:
   void showEvent(QShowEvent* event) override;
@@ -105,6 +108,7 @@ class ExploreView : public QWidget {
   void judgeIfReady();
   void showBody();
   bool asking() const { return question_ >= 0 && !verdict_; }
+  bool pending_ = false;  // as last signalled
 
   Session& session_;
   QString spec_;

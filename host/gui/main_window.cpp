@@ -161,6 +161,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
     updateTitles();
   });
   // A question of another case moves the explore view there; the case list and compare follow.
+  connect(explore_, &ExploreView::questionPendingChanged, this, &MainWindow::questionPending);
   connect(explore_, &ExploreView::caseChanged, this, [this](const QString& case_id) {
     const QSignalBlocker block(cases_);
     cases_->setCurrentText(case_id);
@@ -174,6 +175,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
           [this] { compare_->setParams(explore_->paramEditor()->values()); });
   fillPlugins();
   fillExercises();
+  focus_ring_ = new FocusRing(this);
 }
 
 void MainWindow::fillPlugins() {
@@ -236,17 +238,7 @@ void MainWindow::exerciseChanged() {
   auto* item = exercises_->currentItem();
   const auto* ex = item ? session_.exercise(item->data(kSpecRole).toString()) : nullptr;
   if (!ex) return;
-  QString md = QStringLiteral("# %1\n\n%2\n\n## Checks\n\n")
-                   .arg(QString::fromStdString(ex->title), QString::fromStdString(ex->lesson));
-  for (const auto& c : ex->checks)
-    md += QStringLiteral("- **%1** (%2, %3 points)%4\n")
-              .arg(QString::fromStdString(c.id), grade::to_string(c.kind))
-              .arg(c.points)
-              .arg(c.visibility == grade::Visibility::kVisible ? QString() : tr(" — hidden"));
-  lesson_->setMarkdown(md);
-  side_lesson_->setMarkdown(
-      QStringLiteral("# %1\n\n%2")
-          .arg(QString::fromStdString(ex->title), QString::fromStdString(ex->lesson)));
+  showLesson();
   {
     const QSignalBlocker block(cases_);
     cases_->clear();
@@ -258,6 +250,43 @@ void MainWindow::exerciseChanged() {
   grade_->setExercise(ex);
   train_->setExercise(ex);
   updateTitles();
+}
+
+void MainWindow::showLesson() {
+  auto* item = exercises_->currentItem();
+  const auto* ex = item ? session_.exercise(item->data(kSpecRole).toString()) : nullptr;
+  if (!ex) return;
+  // While a question waits, the text that gives answers away (lesson_after) and the checks,
+  // whose names can say the same, wait too.
+  QString lesson = QStringLiteral("# %1\n\n%2")
+                       .arg(QString::fromStdString(ex->title), QString::fromStdString(ex->lesson));
+  if (question_pending_ && (!ex->lesson_after.empty() || !ex->checks.empty()))
+    lesson += tr("\n\n*More of the lesson, and its checks, once you have answered the question.*");
+  else if (!ex->lesson_after.empty())
+    lesson += QStringLiteral("\n\n") + QString::fromStdString(ex->lesson_after);
+  side_lesson_->setMarkdown(lesson);
+  QString md = lesson;
+  if (!question_pending_) {
+    md += QStringLiteral("\n\n## Checks\n\n");
+    for (const auto& c : ex->checks)
+      md += QStringLiteral("- **%1** (%2, %3 points)%4\n")
+                .arg(QString::fromStdString(c.id), grade::to_string(c.kind))
+                .arg(c.points)
+                .arg(c.visibility == grade::Visibility::kVisible ? QString() : tr(" — hidden"));
+  }
+  lesson_->setMarkdown(md);
+}
+
+void MainWindow::questionPending(bool pending) {
+  question_pending_ = pending;
+  showLesson();
+  // Compare draws the weights asked about and Grade's checks judge them: both wait.
+  compare_->setWithheld(pending);
+  for (QWidget* view : {static_cast<QWidget*>(compare_), static_cast<QWidget*>(grade_)}) {
+    const int i = tabs_->indexOf(view->parentWidget()->parentWidget());
+    tabs_->setTabEnabled(i, !pending);
+    tabs_->setTabToolTip(i, pending ? tr("Answer the question in Explore first") : QString());
+  }
 }
 
 QStringList MainWindow::selectedSpecs() const {
@@ -555,6 +584,11 @@ void MainWindow::exportSvg() {
 }
 
 void MainWindow::exportCsv() {
+  if (question_pending_ && currentView() == explore_) {
+    QMessageBox::information(this, tr("Export"),
+                             tr("The matrices hold the question's answer: answer it first."));
+    return;
+  }
   const QString text = currentView() == compare_ ? compare_->csv()
                        : currentView() == grade_ ? grade_->reportText("csv")
                        : currentView() == bench_ ? bench_->csv()

@@ -17,6 +17,7 @@
 #include "gui/bench_view.hpp"
 #include "gui/compare_view.hpp"
 #include "gui/explore_view.hpp"
+#include "gui/focus_ring.hpp"
 #include "gui/grade_view.hpp"
 #include "gui/session.hpp"
 #include "gui/train_view.hpp"
@@ -49,6 +50,7 @@ class MainWindow : public QMainWindow {
   // The view of the current tab (each sits in a scroll area of its own).
   QWidget* currentView() const;
   QTreeWidget* pluginTree() const { return plugins_; }
+  FocusRing* focusRing() const { return focus_ring_; }
 
   // Zoom of the whole window (fonts and plots), in percent of the system font; clamped to the
   // steps of zoomSteps(). Ctrl+= / Ctrl+- / Ctrl+0.
@@ -68,6 +70,7 @@ class MainWindow : public QMainWindow {
   bool presenting() const { return presenting_; }
   QWidget* browserPanel() const { return browser_; }
   QTextBrowser* presentationLesson() const { return side_lesson_; }
+  QTextBrowser* lesson() const { return lesson_; }
   QWidget* presentationBar() const { return present_bar_; }
   QLabel* presentationTitle() const { return present_title_; }
   QComboBox* presentationCases() const { return present_cases_; }
@@ -88,6 +91,8 @@ class MainWindow : public QMainWindow {
   void addViewMenu();
   void removePluginFolder();
   void applyFont();
+  void showLesson();
+  void questionPending(bool pending);
   void updateTitles();
   void buildPresentationBar();
   int presentationZoom() const;
@@ -103,11 +108,13 @@ class MainWindow : public QMainWindow {
   QSize screen_;
   int zoom_ = 100, zoom_before_presenting_ = 100;
   bool presenting_ = false;
+  bool question_pending_ = false;
   QAction* present_action_ = nullptr;
   QWidget* present_bar_ = nullptr;
   QLabel* present_title_;
   QComboBox *present_cases_, *present_variants_;
   QTabWidget* tabs_;
+  FocusRing* focus_ring_ = nullptr;
   // The tabs in order, with the names setView and --view take.
   struct Tab {
     const char* name;

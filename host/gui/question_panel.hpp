@@ -33,6 +33,10 @@ class QuestionPanel : public QGroupBox {
   QLabel* promptLabel() const { return prompt_; }
   QLabel* verdictLabel() const { return verdict_; }
   QPushButton* headButton(int head) const;
+  // The panel's controls in reading order (chooser, Ask, Show everything), for the tab order.
+  QWidget* chooser() const { return chooser_; }
+  QPushButton* askButton() const { return ask_button_; }
+  QPushButton* closeButton() const { return close_button_; }
 
  signals:
   void askRequested(int index);

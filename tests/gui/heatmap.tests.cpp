@@ -128,10 +128,11 @@ TEST_CASE("heatmap labels: long tokens turn, crowded ones thin out, a larger fon
     for (int c = 0; c < n; ++c) m(r, c) = 1.0 / n;
   }
   gui::HeatmapWidget map;
-  map.resize(520, 480);
   map.setTitle("forty tokens");
   map.setMatrix(m, 0, 1, true);
   map.setLabels(tokens, tokens);
+  // As small as a layout may make it: cells of its least size, under a line.
+  map.resize(map.minimumSizeHint());
   map.show();
   QApplication::processEvents();
   CHECK(map.columnLabelsTurned());  // "token-number-17" is wider than a cell
@@ -145,14 +146,20 @@ TEST_CASE("heatmap labels: long tokens turn, crowded ones thin out, a larger fon
   CHECK(no_text_cut_off(&map));
   const double cell = map.cellRect(0, 0).width();
 
-  // The application's zoom makes the font larger: labels grow, the plot shrinks, and still
-  // nothing overlaps or leaves the widget.
+  CHECK(cell >= map.minimumCell());
+
+  // The application's zoom makes the font larger: labels grow, the least cell grows with the
+  // type (the layout gives the map its new least size), and still nothing overlaps or leaves
+  // the widget.
   QFont big = map.font();
   big.setPointSizeF(big.pointSizeF() * 2);
   map.setFont(big);
   QApplication::processEvents();
+  map.resize(map.minimumSizeHint());
+  QApplication::processEvents();
   CHECK(map.rowLabelRect(0).height() > 1.6 * fm.height());
-  CHECK(map.cellRect(0, 0).width() < cell);
+  CHECK(map.cellRect(0, 0).width() >= map.minimumCell());
+  CHECK(map.minimumCell() > cell);
   CHECK(check_labels(map) > 2);
   CHECK(no_text_cut_off(&map));
 }

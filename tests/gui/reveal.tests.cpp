@@ -2,8 +2,13 @@
 // a chip or a head button answers, then shown with the verdict; every head of a layer at once,
 // a click picking one; one query through the layers with host/core's numbers; and awb-gui
 // rendering each new view to a PNG.
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QPushButton>
+#include <QTextEdit>
 #include <QTest>
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -13,6 +18,7 @@
 #include "core/grading/subject_factory.hpp"
 #include "core/plugins/subjects.hpp"
 #include "gui/headless.hpp"
+#include "gui/labels.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;
@@ -252,4 +258,116 @@ TEST_CASE("awb-gui renders the new views: all heads, layers, an answered questio
   REQUIRE(gui.finished);
   CHECK(gui.exit_code == 1);
   CHECK(gui.err.contains("no question 'nope'"));
+}
+
+namespace {
+
+// Every text a view shows: labels, buttons, table and tree cells, text browsers.
+QStringList texts_under(QWidget* root) {
+  QStringList out;
+  for (auto* w : root->findChildren<QWidget*>()) {
+    if (auto* l = qobject_cast<QLabel*>(w)) out << l->text();
+    if (auto* b = qobject_cast<QAbstractButton*>(w)) out << b->text();
+    if (auto* t = qobject_cast<QTextEdit*>(w)) out << t->toPlainText();
+    if (auto* v = qobject_cast<QAbstractItemView*>(w); v && v->model())
+      for (int r = 0; r < v->model()->rowCount(); ++r)
+        for (int c = 0; c < v->model()->columnCount(); ++c)
+          out << v->model()->index(r, c).data().toString();
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a pending question keeps its secret: lesson, compare and status hold no weight of it",
+          "[gui][reveal]") {
+  gui::MainWindow w(test::gui_session());
+  prepare(w, options("animal-road", "qkv", -1, "tired"));
+  REQUIRE(w.explore()->askQuestion("it-tired"));
+  REQUIRE(gui::wait_idle(w, 30000));
+  REQUIRE(w.explore()->weightsHidden());
+  // The answer's row: layer 1, head 0, the row of "it" (7), as the view ran it.
+  const auto& layers = w.explore()->output().layers;
+  REQUIRE(layers.size() == 2);
+  const Matrix& a = layers[1].result.weights.at(0);
+  QStringList secrets;  // each weight as any view would print it
+  for (int64_t c = 0; c < a.cols; ++c) {
+    const double v = a(7, c);
+    if (v < 0.01) continue;  // "0.00"-like strings say nothing of the row
+    secrets << gui::value_text(v) << QString::number(v, 'f', 2) << QString::number(v, 'g', 3);
+  }
+  REQUIRE(secrets.size() >= 3);  // "animal" at least, and its strings
+
+  const auto leaks = [&](const QStringList& shown) {
+    QStringList found;
+    for (const QString& text : shown)
+      for (const QString& s : secrets)
+        if (text.contains(s)) found << s + " in \"" + text.left(80) + "\"";
+    return found;
+  };
+  // Compare, even opened (its tab is disabled meanwhile), runs but shows no map and no number.
+  REQUIRE(w.setView("compare"));
+  REQUIRE(gui::wait_idle(w, 30000));
+  const QStringList lesson{w.lesson()->toPlainText(), w.presentationLesson()->toPlainText()};
+  CHECK(leaks(lesson).isEmpty());
+  CHECK(leaks(texts_under(w.compare())).isEmpty());
+  CHECK(leaks({w.explore()->sumLabel()->text(), w.windowTitle()}).isEmpty());
+  CHECK(leaks(texts_under(w.explore()->questionPanel())).isEmpty());
+  // What gives the answer away waits: lesson_after, the checks, Compare, Grade, the sum.
+  const std::string after = "puts most of its weight on";
+  CHECK_FALSE(w.lesson()->toPlainText().toStdString().find(after) != std::string::npos);
+  CHECK(w.lesson()->toPlainText().contains("once you have answered the question"));
+  CHECK_FALSE(w.lesson()->toPlainText().contains("Checks"));
+  CHECK(w.compare()->withheld());
+  CHECK(w.compare()->findChildren<gui::HeatmapWidget*>().isEmpty());
+  REQUIRE(w.setView("explore"));
+  CHECK_FALSE(w.explore()->sumLabel()->isVisible());
+
+  // Answered: everything comes back.
+  w.explore()->answerQuestion(1);  // "animal"
+  REQUIRE(gui::wait_idle(w, 30000));
+  REQUIRE(w.explore()->verdict());
+  CHECK(w.explore()->verdict()->right);
+  CHECK(w.lesson()->toPlainText().toStdString().find(after) != std::string::npos);
+  CHECK(w.lesson()->toPlainText().contains("Checks"));
+  CHECK_FALSE(w.compare()->withheld());
+  REQUIRE(w.setView("compare"));
+  REQUIRE(gui::wait_idle(w, 30000));
+  CHECK_FALSE(w.compare()->findChildren<gui::HeatmapWidget*>().isEmpty());
+  // The weights are drawn there now: a map holds the answer's row.
+  bool drawn = false;
+  for (const auto* map : w.compare()->findChildren<gui::HeatmapWidget*>())
+    drawn = drawn || (map->matrix().rows == a.rows && map->matrix()(7, 1) == a(7, 1));
+  CHECK(drawn);
+}
+
+TEST_CASE("keyboard only: Tab to Ask, arrows along the chips, Enter answers the third",
+          "[gui][reveal]") {
+  gui::MainWindow w(test::gui_session());
+  prepare(w, options("journey", "parameter-free"));
+  w.activateWindow();
+  REQUIRE(QTest::qWaitForWindowActive(&w));
+  auto* panel = w.explore()->questionPanel();
+  // From the last chip, Tab reaches the question chooser and then Ask: the reading order.
+  w.explore()->chip(5)->setFocus();
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+  CHECK(QApplication::focusWidget() == panel->chooser());
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+  CHECK(QApplication::focusWidget() == panel->askButton());
+  REQUIRE(static_cast<QComboBox*>(panel->chooser())->currentText() == "journey-attends-to");
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);  // Ask
+  REQUIRE(w.explore()->weightsHidden());
+  // The keyboard is on the first chip; the ring shows where.
+  CHECK(QApplication::focusWidget() == w.explore()->chip(0));
+  CHECK(w.focusRing()->target() == w.explore()->chip(0));
+  CHECK(w.focusRing()->isVisible());
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+  CHECK(QApplication::focusWidget() == w.explore()->chip(2));
+  CHECK(w.explore()->query() == 1);  // the question's query ("journey") stays
+  CHECK(w.explore()->weightsHidden());
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+  REQUIRE(test::wait_for([&] { return w.explore()->verdict().has_value(); }));
+  CHECK(w.explore()->verdict()->picked == 2);  // "starts"
+  CHECK_FALSE(w.explore()->weightsHidden());
 }

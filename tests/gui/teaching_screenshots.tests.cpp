@@ -125,9 +125,10 @@ TEST_CASE("the training view after training resolve-it", "[gui][screenshot][teac
   CHECK(w.train()->losses().size() > 2);
 }
 
-TEST_CASE("presentation mode at zoom 150 %", "[gui][screenshot][teaching]") {
-  const QString out = render({"teach-presentation-150.png",
+TEST_CASE("presentation mode on 1920x1080: type of 24 px (zoom 200 %)",
+          "[gui][screenshot][teaching]") {
+  const QString out = render({"teach-presentation-1080.png",
                               {"--exercise", "animal-road", "--case", "tired", "--variant", "qkv",
                                "--query", "7", "--presentation", "--size", "1920x1080"}});
-  CHECK(out.contains("zoom 150%"));
+  CHECK(out.contains("zoom 200%"));
 }

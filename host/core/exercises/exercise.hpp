@@ -120,6 +120,9 @@ struct Exercise {
   std::filesystem::path file;
   std::string sha256;  // of the file's bytes
   std::string id, title, lesson;
+  // Lesson text that gives a question's answer away: shown after `lesson`, and only while no
+  // question waits for its answer (FORMAT.md, "Questions").
+  std::string lesson_after;
   VariantKind kind = VariantKind::kParameterFree;
   uint64_t required_capabilities = 0;   // what a variant needs to run every check
   uint64_t reference_capabilities = 0;  // the reference kernel that grades it

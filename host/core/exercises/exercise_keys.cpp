@@ -15,6 +15,7 @@ constexpr ExerciseKey kKeys[] = {
     {S::kTop, "id", V::kString, true},
     {S::kTop, "title", V::kString, true},
     {S::kTop, "lesson", V::kString},
+    {S::kTop, "lesson_after", V::kString},
     {S::kTop, "variant", V::kMapping, true},
     {S::kTop, "tokens", V::kList},
     {S::kTop, "embeddings", V::kListOrMapping},

@@ -369,6 +369,8 @@ void read_header(YamlReader& rd, const YAML::Node& root, Exercise& ex) {
     if (auto s = rd.string(*v, "title")) ex.title = *s;
   if (auto v = section_key(rd, root, "", Section::kTop, "lesson"))
     if (auto s = rd.string(*v, "lesson")) ex.lesson = *s;
+  if (auto v = section_key(rd, root, "", Section::kTop, "lesson_after"))
+    if (auto s = rd.string(*v, "lesson_after")) ex.lesson_after = *s;
 }
 
 // `variant:` into ex.kind; returns the capabilities it requires besides the exercise's own.
