@@ -3,11 +3,11 @@
 #ifndef AWB_GUI_CHART_FRAME_HPP_
 #define AWB_GUI_CHART_FRAME_HPP_
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
-#include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
 

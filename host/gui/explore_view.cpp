@@ -72,10 +72,14 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
   sharpness_label_ = new QLabel;
   heatmap_toggle_ = new QCheckBox(tr("heatmap"));
   heatmap_toggle_->setChecked(true);
+  auto* sharp_reset = new QToolButton;
+  sharp_reset->setText(tr("reset"));
+  sharp_reset->setToolTip(tr("Sharpness back to 1: the scores as the variant computes them"));
   QHBoxLayout* sharp = flow_group(controls);
   sharp->addWidget(new QLabel(tr("sharpness")));
   sharp->addWidget(slider_, 1);
   sharp->addWidget(sharpness_label_);
+  sharp->addWidget(sharp_reset);
   params_ = new ParamEditor;
   controls->addWidget(params_);
   controls->addWidget(heatmap_toggle_);
@@ -146,6 +150,7 @@ ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), s
     status_->setText(tr("cancelling…"));
   });
   connect(slider_, &QSlider::valueChanged, this, [this] { rerun(); });
+  connect(sharp_reset, &QToolButton::clicked, this, [this] { setSharpness(1); });
   connect(params_, &ParamEditor::changed, this, [this] { rerun(); });
   connect(chips_, &QButtonGroup::idClicked, this, &ExploreView::chipClicked);
   connect(modes_, &QButtonGroup::idClicked, this, [this](int m) { setMode(Mode(m)); });
@@ -196,18 +201,25 @@ void ExploreView::refreshParams() {
 }
 
 void ExploreView::setExercise(const core::Exercise* exercise, const QString& case_id) {
+  // Another case of the same exercise keeps the query, head and sharpness ("bank" in river,
+  // then in money); another exercise starts afresh.
+  const bool same_exercise = exercise != nullptr && exercise == exercise_;
   exercise_ = exercise;
   case_id_ = case_id;
-  query_ = 0;
-  head_ = 0;
+  if (!same_exercise) {
+    query_ = 0;
+    head_ = 0;
+  }
   layer_ = -1;
   closeQuestion();
   panel_->setExercise(exercise_);
   // The exercise's own sharpness is where the slider starts.
   const QSignalBlocker block(slider_);
-  if (exercise_) setSharpness(exercise_->parameters.sharpness);
+  if (exercise_ && !same_exercise) setSharpness(exercise_->parameters.sharpness);
   refreshParams();
   rebuildChips();
+  query_ = std::clamp(query_, 0, std::max(0, static_cast<int>(chips_->buttons().size()) - 1));
+  if (auto* b = chips_->button(query_)) b->setChecked(true);
   rerun();
 }
 
@@ -237,10 +249,10 @@ void ExploreView::rebuildChips() {
     if (prev) setTabOrder(prev, b);
     prev = b;
   }
-  for (QWidget* w : {panel_->chooser(), static_cast<QWidget*>(panel_->askButton()),
-                     static_cast<QWidget*>(panel_->closeButton()),
-                     static_cast<QWidget*>(layer_box_), static_cast<QWidget*>(head_box_),
-                     static_cast<QWidget*>(slider_)}) {
+  for (QWidget* w :
+       {panel_->chooser(), static_cast<QWidget*>(panel_->askButton()),
+        static_cast<QWidget*>(panel_->closeButton()), static_cast<QWidget*>(layer_box_),
+        static_cast<QWidget*>(head_box_), static_cast<QWidget*>(slider_)}) {
     if (prev) setTabOrder(prev, w);
     prev = w;
   }
@@ -258,11 +270,11 @@ void ExploreView::changeEvent(QEvent* event) {
 void ExploreView::fitWidth(int width) {
   fit_width_ = width;
   const QMargins m = layout()->contentsMargins();
-  const int left = std::max({scores_->minimumSizeHint().width(),
-                             weights_->minimumSizeHint().width(),
-                             context_->minimumSizeHint().width()});
-  const int beside = m.left() + left + body_box_->spacing() + heatmap_->minimumSizeHint().width() +
-                     m.right();
+  const int left =
+      std::max({scores_->minimumSizeHint().width(), weights_->minimumSizeHint().width(),
+                context_->minimumSizeHint().width()});
+  const int beside =
+      m.left() + left + body_box_->spacing() + heatmap_->minimumSizeHint().width() + m.right();
   const auto direction = width >= beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
   if (body_box_->direction() != direction) body_box_->setDirection(direction);
 }

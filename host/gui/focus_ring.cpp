@@ -14,8 +14,7 @@ FocusRing::FocusRing(QWidget* window) : QWidget(window) {
   setAttribute(Qt::WA_NoSystemBackground);
   setFocusPolicy(Qt::NoFocus);
   hide();
-  connect(qApp, &QApplication::focusChanged, this,
-          [this](QWidget*, QWidget* now) { follow(now); });
+  connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) { follow(now); });
 }
 
 void FocusRing::follow(QWidget* focus) {

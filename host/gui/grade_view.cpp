@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "graders/report/formats.hpp"
 #include "gui/flow_layout.hpp"
@@ -244,8 +245,15 @@ void GradeView::showReport() {
       if (c.details != c.summary) detail(row, tr("details"), c.details);
       row->setExpanded(failed);  // what to fix is open; what passed is one line
     }
-    const grade::Status overall = all_passed ? grade::Status::kPassed : grade::Status::kFailed;
-    top->setText(kStatus, QString::fromUtf8(grade::to_string(overall)));
+    // An exercise that was not graded (nothing ran, or it could not be) is grey, not "failed".
+    const bool none_ran = std::all_of(ex.checks.begin(), ex.checks.end(), [](const auto& c) {
+      return c.status == grade::Status::kNotRun;
+    });
+    const grade::Status overall = !ex.not_gradable.empty() || none_ran ? grade::Status::kNotRun
+                                  : all_passed                         ? grade::Status::kPassed
+                                                                       : grade::Status::kFailed;
+    top->setText(kStatus, !ex.not_gradable.empty() ? tr("not gradable")
+                                                   : QString::fromUtf8(grade::to_string(overall)));
     top->setBackground(kStatus, statusColor(overall));
     top->setForeground(kStatus, Qt::white);
     top->setExpanded(true);

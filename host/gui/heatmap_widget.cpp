@@ -287,9 +287,9 @@ double HeatmapWidget::minimumCell() const {
 std::vector<PlotSource::Plot> HeatmapWidget::plots() const {
   if (matrix_.rows == 0 || matrix_.cols == 0) return {};
   const double cell = minimumCell();
-  return {{QStringLiteral("cells"), layout().plot.size(),
-           QSizeF(static_cast<double>(matrix_.cols) * cell,
-                  static_cast<double>(matrix_.rows) * cell)}};
+  return {
+      {QStringLiteral("cells"), layout().plot.size(),
+       QSizeF(static_cast<double>(matrix_.cols) * cell, static_cast<double>(matrix_.rows) * cell)}};
 }
 
 QSize HeatmapWidget::minimumSizeHint() const {
@@ -311,7 +311,8 @@ QSize HeatmapWidget::minimumSizeHint() const {
   const double h = margin + l.title.height() + gap + rows * cell +
                    (labelled ? gap + std::max(line, widest(font(), col_texts)) : 0) + gap +
                    l.caption.height() + margin;
-  return QSize(static_cast<int>(std::ceil(w)), static_cast<int>(std::ceil(h))).expandedTo({160, 140});
+  return QSize(static_cast<int>(std::ceil(w)), static_cast<int>(std::ceil(h)))
+      .expandedTo({160, 140});
 }
 
 QRectF HeatmapWidget::cellRect(int r, int c) const {

@@ -231,8 +231,10 @@ QStringList LayoutReport::lines() const {
   QStringList out;
   for (const auto& c : clipped) out << QStringLiteral("clipped: ") + c.describe();
   for (const auto& c : collapsed)
-    out << QStringLiteral("collapsed: %1 is %2 px, needs %3").arg(c.widget).arg(c.available).arg(
-               c.needed);
+    out << QStringLiteral("collapsed: %1 is %2 px, needs %3")
+               .arg(c.widget)
+               .arg(c.available)
+               .arg(c.needed);
   for (const auto& c : oversized)
     out << QStringLiteral("too large: %1 needs %2 px, the screen has %3")
                .arg(c.widget)
@@ -258,17 +260,17 @@ LayoutReport check_layout(QWidget* window, QSize screen) {
   // A window whose layout needs more than the screen grows past it (or is cut off by it).
   const QSize min = window->minimumSizeHint().expandedTo(window->minimumSize());
   if (min.width() > screen.width())
-    r.oversized.push_back({QStringLiteral("the window's minimum width"), {}, min.width(),
-                           screen.width()});
+    r.oversized.push_back(
+        {QStringLiteral("the window's minimum width"), {}, min.width(), screen.width()});
   if (min.height() > screen.height())
-    r.oversized.push_back({QStringLiteral("the window's minimum height"), {}, min.height(),
-                           screen.height()});
+    r.oversized.push_back(
+        {QStringLiteral("the window's minimum height"), {}, min.height(), screen.height()});
   if (window->width() > screen.width())
-    r.oversized.push_back({QStringLiteral("the window's width"), {}, window->width(),
-                           screen.width()});
+    r.oversized.push_back(
+        {QStringLiteral("the window's width"), {}, window->width(), screen.width()});
   if (window->height() > screen.height())
-    r.oversized.push_back({QStringLiteral("the window's height"), {}, window->height(),
-                           screen.height()});
+    r.oversized.push_back(
+        {QStringLiteral("the window's height"), {}, window->height(), screen.height()});
   return r;
 }
 

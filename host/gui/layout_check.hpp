@@ -27,9 +27,9 @@ class DrawnTextSource {
          std::optional<QFont> f = std::nullopt)
         : text(std::move(t)), rect(r), rotated(turned), wrapped(wraps), font(std::move(f)) {}
     QString text;
-    QRectF rect;           // widget coordinates, before any rotation of the text
-    bool rotated = false;  // drawn turned by 90° or so: `rect` is where it lands
-    bool wrapped = false;  // word-wrapped into `rect`: its height must hold every line
+    QRectF rect;                // widget coordinates, before any rotation of the text
+    bool rotated = false;       // drawn turned by 90° or so: `rect` is where it lands
+    bool wrapped = false;       // word-wrapped into `rect`: its height must hold every line
     std::optional<QFont> font;  // drawn in this font, not the widget's
   };
   virtual ~DrawnTextSource() = default;
@@ -42,9 +42,9 @@ class DrawnTextSource {
 class PlotSource {
  public:
   struct Plot {
-    QString what;     // "bars", "cells", "curves"
-    QSizeF size;      // logical pixels the plot has
-    QSizeF minimum;   // and the least it needs
+    QString what;    // "bars", "cells", "curves"
+    QSizeF size;     // logical pixels the plot has
+    QSizeF minimum;  // and the least it needs
   };
   virtual ~PlotSource() = default;
   virtual std::vector<Plot> plots() const = 0;

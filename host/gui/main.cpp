@@ -208,9 +208,8 @@ int main(int argc, char** argv) {
             const LayoutReport report = awb::gui::check_layout(&window, screen);
             for (const QString& line : report.lines()) std::printf("%s\n", qPrintable(line));
             std::printf("layout: %d widgets checked at %dx%d (scale %.3g, zoom %d%%%s): %s\n",
-                        report.checked, window.width(), window.height(),
-                        window.devicePixelRatioF(), window.zoom(),
-                        window.presenting() ? ", presentation" : "",
+                        report.checked, window.width(), window.height(), window.devicePixelRatioF(),
+                        window.zoom(), window.presenting() ? ", presentation" : "",
                         qPrintable(report.summary()));
             failed += report.ok() ? 0 : 1;
           }

@@ -29,7 +29,7 @@ namespace {
 constexpr int kSpecRole = Qt::UserRole + 1;
 constexpr const char* kZoomKey = "window/zoom";
 constexpr const char* kSplitterKey = "window/splitter";
-constexpr int kPresentationZoom = 150;  // the least zoom of presentation mode
+constexpr int kPresentationZoom = 150;      // the least zoom of presentation mode
 constexpr double kPresentationTypePx = 24;  // its type at 1080 lines, in proportion elsewhere
 
 // A view in its tab: where the window is smaller than the view's least size the view scrolls,
@@ -525,8 +525,9 @@ void MainWindow::updateTitles() {
   if (auto* item = exercises_->currentItem()) parts << item->data(kSpecRole).toString();
   if (cases_->count() > 1) parts << tr("case %1").arg(cases_->currentText());
   present_title_->setText(parts.join(QStringLiteral(" · ")));
-  setWindowTitle(parts.isEmpty() ? tr("Attention Workbench")
-                                 : parts.join(QStringLiteral(" · ")) + tr(" — Attention Workbench"));
+  setWindowTitle(parts.isEmpty()
+                     ? tr("Attention Workbench")
+                     : parts.join(QStringLiteral(" · ")) + tr(" — Attention Workbench"));
   {
     const QSignalBlocker block(present_cases_);
     present_cases_->clear();

@@ -214,7 +214,7 @@ TEST_CASE("a parameter set in explore reaches compare", "[gui][cells][compare][p
   CHECK(cv->comparison().entries[0].metrics.max_abs_error <= 1e-12);
 }
 
-TEST_CASE("charts are titled by what the variant computes; a row of no weight says why",
+TEST_CASE("charts are titled by what the variant computes, and a row of no weight says why",
           "[gui][cells][explore]") {
   Explore e("linear", "linear");
   CHECK(title_of(e.view->weightsChart()).startsWith("kernel weights A of "));

@@ -66,9 +66,10 @@ void check_layout(const ViewCase& v, const QString& size, const QString& scale,
 
 // Every screen, zoom and mode in one process per view: one line per configuration.
 void check_every_screen(const ViewCase& v) {
-  const QStringList matrix{"--size", "1280x720", "--size", "1280x800", "--size", "1920x1080",
-                           "--size", "3840x2160", "--zoom", "100", "--zoom", "150", "--zoom",
-                           "200", "--both-modes", "--check-layout"};
+  const QStringList matrix{"--size", "1280x720",  "--size",       "1280x800",
+                           "--size", "1920x1080", "--size",       "3840x2160",
+                           "--zoom", "100",       "--zoom",       "150",
+                           "--zoom", "200",       "--both-modes", "--check-layout"};
   const test::GuiRun gui = test::run_gui(v.args + matrix, {"QT_SCALE_FACTOR=1"});
   REQUIRE(gui.finished);
   INFO(v.name << "\n" << gui.out.toStdString() << gui.err.toStdString());
@@ -93,8 +94,7 @@ TEST_CASE("explore views hold on every screen, zoom and mode", "[gui][layout]") 
       check_every_screen(v);
 }
 
-TEST_CASE("compare, grade, bench and train hold on every screen, zoom and mode",
-          "[gui][layout]") {
+TEST_CASE("compare, grade, bench and train hold on every screen, zoom and mode", "[gui][layout]") {
   for (const auto& v : views())
     if (v.args.contains("--view") && !v.args.contains("explore-heads") &&
         !v.args.contains("explore-layers"))

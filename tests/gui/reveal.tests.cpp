@@ -8,8 +8,8 @@
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
-#include <QTextEdit>
 #include <QTest>
+#include <QTextEdit>
 #include <algorithm>
 #include <catch2/catch.hpp>
 

@@ -2,12 +2,17 @@
 // window, presentation mode, a sidebar that keeps its width, plugin folders that can be removed,
 // grading a whole assignment with expandable rows, Cancel that leaves no runner behind, and
 // `awb-gui --help` without a display.
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFontInfo>
+#include <QLabel>
 #include <QProcess>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "gui/grade_view.hpp"
@@ -185,6 +190,16 @@ TEST_CASE("Cancel stops a hanging plugin's grading and explore runs, leaving no 
   CHECK(w.grade()->statusLabel()->text().startsWith("cancelled"));
   REQUIRE(w.grade()->report());
   CHECK(w.grade()->report()->exercises.size() < session.exercises().exercises.size());
+  // An exercise of which no check ran is grey "not-run" or "not gradable", never "failed 0/0".
+  const auto& cancelled = *w.grade()->report();
+  auto* tree = w.grade()->checksTree();
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    const auto& ex = cancelled.exercises[static_cast<size_t>(i)];
+    const bool ran = std::any_of(ex.checks.begin(), ex.checks.end(),
+                                 [](const auto& c) { return c.status != grade::Status::kNotRun; });
+    INFO(ex.exercise_id);
+    if (!ran || !ex.not_gradable.empty()) CHECK(tree->topLevelItem(i)->text(1) != "failed");
+  }
 
   // Explore: the Cancel button shows while the plugin hangs, and ends the run.
   REQUIRE(w.setView("explore"));
@@ -241,4 +256,59 @@ TEST_CASE("the train view follows a switch between exercises with different targ
   CHECK(w.train()->targetHeatmaps().size() == 2);
   CHECK(before != w.train()->targetHeatmaps().size());
   CHECK(w.train()->whyNot().isEmpty());
+}
+
+TEST_CASE("type grows with a screen past 1920x1080, and presentation gives 24 px per 1080 lines",
+          "[gui][teaching]") {
+  gui::MainWindow w(fresh_session());
+  w.resize(1280, 720);
+  w.show();
+  const auto px = [&] { return QFontInfo(w.explore()->heatmap()->font()).pixelSize(); };
+  w.planForScreen({1920, 1080});
+  const int at_1080 = px();
+  w.planForScreen({3840, 2160});
+  CHECK(w.typeScale() == 2);
+  CHECK(std::abs(px() - 2 * at_1080) <= 1);  // the same size on a panel of the same size
+  w.planForScreen({1280, 720});
+  CHECK(px() == at_1080);  // a smaller screen keeps the type readable
+  w.planForScreen({1920, 1080});
+  w.setPresentation(true);
+  CHECK(px() >= 24);
+  CHECK(w.size() == QSize(1920, 1080));  // full screen: the screen planned for, offscreen
+  CHECK(w.presentationBar()->isVisible());
+  w.setPresentation(false);
+  w.planForScreen({1280, 720});
+  w.setPresentation(true);
+  CHECK(px() >= 16);  // 24 px per 1080 lines
+  CHECK(w.zoom() >= 150);
+  w.setPresentation(false);
+}
+
+TEST_CASE("presentation names variant, exercise and case, and switches case and variant",
+          "[gui][teaching]") {
+  gui::MainWindow w(fresh_session());
+  w.planForScreen({1280, 720});
+  w.resize(1280, 720);
+  w.show();
+  REQUIRE(w.selectExercise("river-bank"));
+  REQUIRE(w.selectVariants({"qkv"}));
+  w.setPresentation(true);
+  CHECK(w.presentationTitle()->text() == "qkv · river-bank · case river");
+  CHECK(w.windowTitle().startsWith("qkv · river-bank · case river"));
+  // The case chooser of the bar moves the view to "money", keeping the query ("bank").
+  w.explore()->setQuery(5);
+  auto* cases = w.presentationCases();
+  REQUIRE(cases->isVisible());
+  cases->setCurrentIndex(cases->findText("money"));
+  emit cases->activated(cases->currentIndex());
+  CHECK(w.presentationTitle()->text() == "qkv · river-bank · case money");
+  CHECK(w.explore()->query() == 5);
+  // The variant chooser switches what is shown.
+  auto* variants = w.presentationVariants();
+  const int mh = variants->findText("multi-head");
+  REQUIRE(mh >= 0);
+  variants->setCurrentIndex(mh);
+  emit variants->activated(mh);
+  CHECK(w.presentationTitle()->text().startsWith("multi-head · river-bank"));
+  w.setPresentation(false);
 }

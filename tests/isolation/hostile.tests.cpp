@@ -431,8 +431,9 @@ class GoodSessions {
 
 }  // namespace
 
-TEST_CASE("runners come from one zygote as this process's children; a killed zygote is replaced",
-          "[isolation]") {
+TEST_CASE(
+    "runners come from one zygote as this process's children, and a killed zygote is replaced",
+    "[isolation]") {
   const GoodSessions good;
   auto run_one = [&] {
     // While it runs, the runner is our child (not the zygote's): we wait for it and read its
