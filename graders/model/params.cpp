@@ -164,6 +164,22 @@ std::string params_text(const std::vector<ParamDecl>& decls, const std::vector<d
   return s;
 }
 
+ParamValues canonical_params(const std::vector<ParamDecl>& decls, const ParamValues& values,
+                             const std::string& owner, bool strict) {
+  const std::vector<double> numbers = resolve_params(decls, values, owner, strict);
+  ParamValues out;
+  for (size_t i = 0; i < decls.size(); ++i) out[decls[i].name] = param_text(decls[i], numbers[i]);
+  return out;
+}
+
+std::string params_label(const std::vector<ParamDecl>& decls, const ParamValues& canonical) {
+  std::string s;
+  for (const auto& d : decls)
+    if (const auto it = canonical.find(d.name); it != canonical.end())
+      s += (s.empty() ? "" : ",") + d.name + "=" + it->second;
+  return s;
+}
+
 std::string describe(const ParamDecl& d) {
   std::string s = d.name + " (" + to_string(d.type) + ", ";
   if (d.type != ParamType::kBool) s += range_text(d) + ", ";

@@ -58,6 +58,15 @@ std::string invalid_declarations(const std::vector<ParamDecl>& decls);
 std::vector<double> resolve_params(const std::vector<ParamDecl>& decls, const ParamValues& values,
                                    const std::string& owner, bool strict = true);
 
+// Every declared parameter as a user writes it, defaults filled in: `values` resolved
+// (resolve_params) and written back, so that 0.50 and 0.5, or a default left out and written
+// out, give the same set. Throws as resolve_params.
+ParamValues canonical_params(const std::vector<ParamDecl>& decls, const ParamValues& values,
+                             const std::string& owner, bool strict = true);
+// "window=2,feature_map=relu" in declaration order: what follows the '@' of a labelled variant
+// ("sliding-window@window=2"); empty for a variant without parameters.
+std::string params_label(const std::vector<ParamDecl>& decls, const ParamValues& canonical);
+
 // The value `number` of `decl` as a user writes it: "16", "0.5", "true", "relu".
 std::string param_text(const ParamDecl& decl, double number);
 // "window=16, feature_map=relu": resolved values (one per declaration) as a user writes them.

@@ -2,6 +2,7 @@
 // one rank test per matched point.
 #include "cli/bench_baseline.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -20,13 +21,40 @@ namespace {
 constexpr size_t kMaxBaselineBytes = size_t(64) << 20;
 
 using PointKey = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t,
-                            int64_t, int, bool, bool, bool>;
+                            int64_t, int, bool, bool, bool, bool>;
+
+// A parameter value as a key: a number by its value (0.50 and 0.5 are one point, also in a run
+// saved before values were written canonically), anything else as written.
+ParamValues key_params(const ParamValues& values) {
+  ParamValues out;
+  for (const auto& [name, text] : values) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (!text.empty() && end && *end == '\0' && std::isfinite(v)) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.17g", v);
+      out[name] = buf;
+    } else {
+      out[name] = text;
+    }
+  }
+  return out;
+}
 
 PointKey key_of(const BenchRow& r) {
   const auto& s = r.shape;
-  return {r.plugin,     r.variant, r.mode,  s.params, static_cast<int>(s.scalar),
-          s.tokens,     s.d,       s.heads, s.causal, s.want_weights,
-          s.want_scores};
+  return {r.plugin,
+          r.variant,
+          r.mode,
+          key_params(s.params),
+          static_cast<int>(s.scalar),
+          s.tokens,
+          s.d,
+          s.heads,
+          s.causal,
+          s.want_weights,
+          s.want_scores,
+          s.w_o};
 }
 
 std::string point_label(const BenchRow& r) {
@@ -35,7 +63,7 @@ std::string point_label(const BenchRow& r) {
   for (const auto& [name, value] : s.params) params += " " + name + "=" + value;
   return r.variant + params + " " + r.mode + " " + to_string(s.scalar) +
          " T=" + std::to_string(s.tokens) + " d=" + std::to_string(s.d) +
-         " h=" + std::to_string(s.heads) + (s.causal ? " causal" : "") +
+         " h=" + std::to_string(s.heads) + (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") +
          (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
 }
 
@@ -92,6 +120,9 @@ int write_comparison(std::ostream& out, const BenchRun& baseline, const BenchRun
       << " and it is at least " << 100 * rule.min_effect << " % of the baseline's median\n";
   for (const auto& why : core::machine_differences(baseline.machine, current.machine))
     out << "warning: the machine or build differs from the baseline's: " << why << '\n';
+  if (baseline.before_w_o)
+    out << "warning: the baseline was saved before bench recorded W_o: its variants with an "
+           "output projection (multi-head) ran with W_o, this run's do only with --w-o on\n";
   if (baseline.settings.threads != current.settings.threads)
     out << "warning: threads differ: " << baseline.settings.threads << " -> "
         << current.settings.threads << '\n';

@@ -65,7 +65,14 @@ std::string shape_label(const BenchRow& r) {
   const auto& s = r.shape;
   return r.variant + (s.params.empty() ? "" : " " + params_label(s.params)) + " " +
          to_string(s.scalar) + " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
-         (s.causal ? " causal" : "") + (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
+         (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") +
+         (s.want_scores ? "S" : "");
+}
+
+// The table's proj column: "-" (no weights read), "QKV", or "QKVO" (W_o given too).
+const char* projections(const BenchRow& r) {
+  if (!core::bench_projected(r.capabilities)) return "-";
+  return r.shape.w_o ? "QKVO" : "QKV";  // a variant without W_o skips a point that gives it
 }
 
 std::vector<double> scaled(const std::vector<double>& v, double factor) {
@@ -93,9 +100,14 @@ nlohmann::json row_json(const BenchRow& r) {
                    {"causal", s.causal},
                    {"want_a", s.want_weights},
                    {"want_s", s.want_scores},
+                   {"projections", core::bench_projected(r.capabilities)},
+                   {"w_o", s.w_o},
+                   {"d_out", core::bench_d_out(s, r.capabilities)},
                    {"status", r.status},
-                   // Variant parameters as written; part of the point's identity.
-                   {"params", s.params}};
+                   // Every parameter of the variant, defaults filled in; part of the point's
+                   // identity.
+                   {"params", s.params},
+                   {"capabilities", r.capabilities}};
   if (!r.plugin_file.empty()) j["plugin_file"] = r.plugin_file;
   if (!r.plugin_sha256.empty()) j["plugin_sha256"] = r.plugin_sha256;
   if (!r.goal.empty()) j["goal"] = r.goal;
@@ -128,6 +140,8 @@ nlohmann::json row_json(const BenchRow& r) {
   return j;
 }
 
+}  // namespace
+
 nlohmann::json machine_json(const core::MachineInfo& m) {
   return {{"cpu_model", m.cpu_model},
           {"isa", m.isa},
@@ -137,6 +151,8 @@ nlohmann::json machine_json(const core::MachineInfo& m) {
           {"flags", m.flags},
           {"kernels", m.kernels}};
 }
+
+namespace {
 
 void write_json(std::ostream& out, const BenchRun& run) { out << bench_json(run).dump(2) << '\n'; }
 
@@ -151,6 +167,9 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "causal",
                         "want_a",
                         "want_s",
+                        "projections",
+                        "w_o",
+                        "d_out",
                         "params",
                         "status",
                         "flops",
@@ -210,7 +229,7 @@ void write_table(std::ostream& out, const BenchRun& run) {
   out << "threads " << run.settings.threads << ", " << run.settings.warmup << " warm-up + "
       << repetition_rule(run.settings) << (run.quick ? " (quick)" : "")
       << "; yardsticks: Eigen GEMM n=" << run.gemm_n
-      << " (after each of the first 7 timed calls), FMA loop (" << run.fma_isa
+      << " (7 calls before each point's own, outside its time budget), FMA loop (" << run.fma_isa
       << "), BLAS GEMM n=" << run.gemm_n << " (median of 7 calls, once per type and thread count: "
       << (run.blas.empty() ? "unknown" : run.blas) << ")\n"
       << "machine: " << run.machine.cpu_model << ", " << run.machine.logical_cpus
@@ -228,11 +247,11 @@ void write_table(std::ostream& out, const BenchRun& run) {
     params_width = std::max(params_width, static_cast<int>(params_label(r.shape.params).size()));
   char line[1024];
   std::snprintf(line, sizeof line,
-                "%-16s %-*s %-10s %-4s %6s %4s %2s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s %8s "
-                "%6s %6s %8s %8s  %s\n",
-                "variant", params_width, "params", "mode", "type", "T", "d", "h", "msk", "A",
-                "first ms", "median ms", "±95%", "n", "min..max ms", "GFLOP/s", "GEMM", "xGEMM",
-                "BLAS", "xBLAS", "%peak", "mem MiB", "warm MiB", "goal / note");
+                "%-16s %-*s %-10s %-4s %6s %4s %2s %-5s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s "
+                "%8s %6s %6s %8s %8s  %s\n",
+                "variant", params_width, "params", "mode", "type", "T", "d", "h", "proj", "msk",
+                "A", "first ms", "median ms", "±95%", "n", "min..max ms", "GFLOP/s", "GEMM",
+                "xGEMM", "BLAS", "xBLAS", "%peak", "mem MiB", "warm MiB", "goal / note");
   out << line;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
@@ -240,19 +259,19 @@ void write_table(std::ostream& out, const BenchRun& run) {
     const std::string params = params_label(s.params);
     const std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
     if (r.status != "ok") {
-      std::snprintf(line, sizeof line, "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-3s %-2s %s: %s\n",
-                    r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(),
-                    to_string(s.scalar), static_cast<long long>(s.tokens),
-                    static_cast<long long>(s.d), s.heads, s.causal ? "yes" : "no",
-                    s.want_weights ? "yes" : "no", r.status.c_str(), tail.c_str());
+      std::snprintf(
+          line, sizeof line, "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-5s %-3s %-2s %s: %s\n",
+          r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(), to_string(s.scalar),
+          static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads, projections(r),
+          s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", r.status.c_str(), tail.c_str());
     } else {
       const std::string spread = fixed(m.min * 1e3, 2) + ".." + fixed(m.max * 1e3, 2);
       std::snprintf(
           line, sizeof line,
-          "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-3s %-2s %9.3f %9.3f %7s %5d %19s %8s "
+          "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-5s %-3s %-2s %9.3f %9.3f %7s %5d %19s %8s "
           "%8.1f %6s %8s %6s %6s %8s %8s  %s\n",
           r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(), to_string(s.scalar),
-          static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads,
+          static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads, projections(r),
           s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", m.first_call * 1e3,
           m.median * 1e3, interval_text(m.interval).c_str(), m.interval.n, spread.c_str(),
           figure(m.gflops(), 1).c_str(), m.gemm_gflops(), figure(m.gemm_ratio(), 2).c_str(),
@@ -283,13 +302,13 @@ void write_table(std::ostream& out, const BenchRun& run) {
 
 std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
   using Key = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t, int,
-                         bool, bool, bool>;
+                         bool, bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     if (r.status != "ok" || s.tokens < 1024) continue;
     groups[{r.plugin, r.variant, r.mode, s.params, static_cast<int>(s.scalar), s.d, s.heads,
-            s.causal, s.want_weights, s.want_scores}]
+            s.causal, s.want_weights, s.want_scores, s.w_o}]
         .push_back(&r);
   }
   std::vector<ScalingFit> out;
@@ -415,6 +434,10 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       r.shape.causal = p.at("causal").get<bool>();
       r.shape.want_weights = p.at("want_a").get<bool>();
       r.shape.want_scores = p.value("want_s", false);
+      // A run saved before the column gave W_o to every variant that takes it.
+      r.shape.w_o = p.value("w_o", false);
+      if (!p.contains("w_o")) run.before_w_o = true;
+      r.capabilities = p.value("capabilities", uint64_t(0));
       if (const auto params = p.find("params"); params != p.end())
         r.shape.params = params->get<ParamValues>();
       r.status = p.at("status").get<std::string>();

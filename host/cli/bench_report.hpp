@@ -33,6 +33,7 @@ struct BenchRun {
   std::string blas;  // the best packaged GEMM, or why it was not measured (empty: unknown)
   core::MachineInfo machine;
   std::vector<BenchRow> rows;
+  bool before_w_o = false;  // read from a run saved before the W_o column (see --compare)
 };
 
 // Log-log least-squares fits over T >= 1024 for the rows that differ only in T: time, and
@@ -57,6 +58,8 @@ void write_bench(std::ostream& out, const BenchRun& run, const std::string& form
 // The JSON document of --format json (and of a saved baseline), and a run read back from one.
 // Reading throws awb::Error("bench.baseline") on a document it cannot use.
 nlohmann::json bench_json(const BenchRun& run);
+// The machine and build, as bench runs and compare exports record them.
+nlohmann::json machine_json(const core::MachineInfo& m);
 BenchRun bench_run_from_json(const nlohmann::json& doc);
 
 }  // namespace awb::cli

@@ -1,4 +1,5 @@
 // cmd_bench.cpp: `awb bench`: time, throughput and memory of variants over a sweep of shapes.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -33,7 +34,7 @@ struct BenchOptions {
   bool quick = false;
   std::vector<int64_t> tokens, dims;
   std::vector<int> heads;
-  std::vector<std::string> causal, want_a, scalars;
+  std::vector<std::string> causal, want_a, w_o, scalars;
   std::vector<std::string> params;  // name=v1,v2,... each
   bool with_scores = false;
   int threads = 0;
@@ -59,18 +60,43 @@ struct Job {
   std::string goal;
 };
 
+// The variants chosen: --variant's specs (a variant's own values after an '@'), or every bundled
+// variant.
+struct Chosen {
+  core::VariantRef ref;
+  ParamValues values;  // its own, from --variant ID@name=value
+};
+
+// A point's parameters as the variant runs them: every declared one, defaults filled in and
+// written canonically (0.50 is 0.5), so that rows, saved runs and --compare's keys agree however
+// the values were typed. Throws param.unknown / param.invalid before anything is measured.
+core::BenchShape with_params(core::BenchShape shape, const core::VariantRef& ref,
+                             const ParamValues& own) {
+  for (const auto& [name, value] : own) shape.params[name] = value;
+  shape.params =
+      canonical_params(ref.variant->params, shape.params, "variant '" + ref.variant->id + "'");
+  return shape;
+}
+
 std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
-  std::vector<core::VariantRef> chosen;
-  for (const auto& spec : o.variants) chosen.push_back(core::find_variant(cat, spec));
+  std::vector<Chosen> chosen;
+  for (const auto& text : o.variants) {
+    const VariantSpec spec = parse_variant_spec(text);
+    Chosen c{core::find_variant(cat, spec.id), spec.values};
+    check_spec_params(spec, c.ref.variant->params);
+    chosen.push_back(c);
+  }
   std::vector<Job> jobs;
   if (o.preset == "goals") {
     if (!o.params.empty())
       throw Error("bench.usage", "--param: the goals preset fixes every point's parameters");
     for (const auto& p : core::goal_points()) {
       if (chosen.empty()) {
-        jobs.push_back({core::find_variant(cat, p.variant), p.shape, p.goal});
+        const core::VariantRef ref = core::find_variant(cat, p.variant);
+        jobs.push_back({ref, with_params(p.shape, ref, {}), p.goal});
       } else {
-        for (const auto& ref : chosen) jobs.push_back({ref, p.shape, p.goal});
+        for (const auto& c : chosen)
+          jobs.push_back({c.ref, with_params(p.shape, c.ref, c.values), p.goal});
       }
     }
     return jobs;
@@ -78,9 +104,11 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
   if (chosen.empty())
     for (const auto& p : cat.plugins)
       if (p.bundled)
-        for (const auto& v : p.variants) chosen.push_back({&p, &v});
+        for (const auto& v : p.variants) chosen.push_back({{&p, &v}, {}});
   std::vector<ParamTaker> takers;
-  for (const auto& ref : chosen) takers.push_back({ref.variant->id, &ref.variant->params});
+  for (const auto& c : chosen) takers.push_back({c.ref.variant->id, &c.ref.variant->params});
+  // Each --param must be declared by some variant here; a variant that does not declare it runs
+  // without it (multi-head beside sliding-window --param window=4,16).
   check_params(o.params, takers, "variant benched here", /*sweep=*/true);
   // --quick's tiny sweep only when no list is given; any list means the defaults for the rest,
   // as the help says.
@@ -92,19 +120,31 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
   if (!o.heads.empty()) g.heads = o.heads;
   if (!o.causal.empty()) g.causal = on_off(o.causal);
   if (!o.want_a.empty()) g.want_weights = on_off(o.want_a);
+  if (!o.w_o.empty()) g.w_o = on_off(o.w_o);
   if (!o.scalars.empty()) {
     g.scalars.clear();
     for (const auto& s : o.scalars) g.scalars.push_back(core::parse_scalar(s));
   }
   g.with_scores = o.with_scores;
-  g.params = core::param_grid(o.params);
-  for (const auto& ref : chosen) {
-    const core::ParamBinding binding = core::bench_binding(ref);
-    for (const auto& shape : core::expand(g)) {
-      // Before anything is measured: a parameter the variant does not take, or a value out of
-      // its range, stops the run (param.unknown, param.invalid) instead of failing every row.
-      core::bench_param_values(shape, binding);
-      jobs.push_back({ref, shape, ""});
+  for (const auto& c : chosen) {
+    std::vector<std::string> sweeps;  // the --param lists this variant declares
+    for (const auto& a : o.params) {
+      const std::string name = a.substr(0, a.find('='));
+      const auto& decls = c.ref.variant->params;
+      if (std::any_of(decls.begin(), decls.end(),
+                      [&](const ParamDecl& d) { return d.name == name; }))
+        sweeps.push_back(a);
+    }
+    core::BenchGrid mine = g;
+    mine.params = core::param_grid(sweeps);
+    std::vector<core::BenchShape> planned;
+    for (const auto& shape : core::expand(mine)) {
+      // Before anything is measured: a value out of the variant's range stops the run.
+      const core::BenchShape s = with_params(shape, c.ref, c.values);
+      // Its own value over a swept one gives the same point more than once: measured once.
+      if (std::find(planned.begin(), planned.end(), s) != planned.end()) continue;
+      planned.push_back(s);
+      jobs.push_back({c.ref, s, ""});
     }
   }
   return jobs;
@@ -261,8 +301,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "portable build AWB_KERNEL_ISA=baseline|avx2|avx512 forces a level (an error when the\n"
       "CPU lacks it). Progress goes to stderr, the results to stdout.");
   cmd->add_option("--variant", opts->variants,
-                  "Variant id, or plugin-id:variant-id; repeatable (default: every bundled "
-                  "variant; with --preset goals, the variant each goal is about)");
+                  "Variant id, or plugin-id:variant-id, optionally with its own parameters after "
+                  "an '@' (sliding-window@window=4); repeatable, so one variant may be benched at "
+                  "several values beside others (default: every bundled variant; with --preset "
+                  "goals, the variant each goal is about)");
   add_plugin_dir_option(cmd, opts->plugin_dirs);
   add_isolation_options(cmd, opts->isolation, false);
   cmd->add_option("--runner-overhead", opts->runner_runs,
@@ -294,12 +336,21 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "Request the weights A (the materialised path): off, on or off,on (default off)")
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on"}));
+  cmd->add_option("--w-o", opts->w_o,
+                  "Give the output projection W_o: off, on or off,on (default off, for every "
+                  "variant: Z is heads*d wide; on: d_model wide, and a variant without W_o, "
+                  "such as qkv or parameter-free, skips the point). The proj column says what "
+                  "each point read: - (no weights), QKV, QKVO")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"off", "on"}));
   add_param_option(cmd, &opts->params, /*sweep=*/true)
       ->description(
           "A variant parameter to set or sweep: name=value, or name=v1,v2,... (repeatable; "
           "every combination of the lists is a point, crossed with -T, -d, --heads, --causal, "
-          "--want-a and --scalar; each chosen variant must declare the name, see `awb plugins`). "
-          "Each row shows its values, and --save/--compare key points by them");
+          "--want-a and --scalar, for the variants that declare the name (at least one must, "
+          "see `awb plugins`; the others run without it). Each row shows every parameter of "
+          "its variant, defaults filled in, and --save/--compare match points by their values "
+          "as numbers (0.5 and 0.50 are one point)");
   cmd->add_flag("--with-scores", opts->with_scores, "Request the scores S too wherever A is");
   cmd->add_option("--scalar", opts->scalars, "f32, f64 or f32,f64 (default f32)")
       ->delimiter(',')

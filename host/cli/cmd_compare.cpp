@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,6 +17,9 @@
 #include "cli/problem_source.hpp"
 #include "cli/validators.hpp"
 #include "core/base/did_you_mean.hpp"
+#include "core/base/sha256.hpp"
+#include "core/base/version.hpp"
+#include "core/bench/machine.hpp"
 #include "core/compare/compare.hpp"
 #include "core/compare/compare_metrics.hpp"
 #include "core/grading/subject_factory.hpp"
@@ -36,6 +40,7 @@ struct CompareOptions {
   std::string against = kReference;
   int top_k = 3;
   std::string export_dir;
+  bool no_weights = false;  // ask the variants for Z alone
 };
 
 std::string shape(const Matrix& m) { return std::to_string(m.rows) + "x" + std::to_string(m.cols); }
@@ -70,35 +75,94 @@ int run_compare(const CompareOptions& o) {
   print_load_notes(cat);
   std::vector<std::unique_ptr<Subject>> subjects;
   std::vector<core::Contender> contenders;
-  std::vector<std::string> names{kReference};
-  for (const auto& spec : o.variants) {
-    const core::VariantRef ref = core::find_variant(cat, spec);
+  std::vector<VariantInfo> infos;
+  std::vector<ParamTaker> takers;
+  std::vector<VariantSpec> specs;
+  for (const auto& text : o.variants) specs.push_back(parse_variant_spec(text));  // param.syntax
+  for (const auto& spec : specs) {
+    const core::VariantRef ref = core::find_variant(cat, spec.id);
+    const auto& decls = ref.variant->params;
+    check_spec_params(spec, decls);
+    takers.push_back({ref.variant->id, &decls});
+  }
+  // --param's names before anything runs: each must be taken by some variant here.
+  check_params(o.source.params, takers, "variant compared here");
+  std::map<std::string, std::string> sha_of;  // plugin file -> sha256
+  for (const auto& spec : specs) {
+    const core::VariantRef ref = core::find_variant(cat, spec.id);
+    const auto& decls = ref.variant->params;
+    // What it runs with: the problem's values it takes, its own over them, defaults filled in.
+    ParamValues values;
+    for (const auto& [name, value] : problem.input.params.variant)
+      if (std::any_of(decls.begin(), decls.end(),
+                      [&](const ParamDecl& d) { return d.name == name; }))
+        values[name] = value;
+    for (const auto& [name, value] : spec.values) values[name] = value;
+    VariantInfo info{ref.variant->id, ref.plugin->id, ref.plugin->path.filename().string(), "", {}};
+    try {
+      info.params = canonical_params(decls, values, ref.variant->id);
+    } catch (const Error&) {
+      info.params = values;  // a problem's value it refuses: the run says why
+    }
+    const std::string file = ref.plugin->path.string();
+    if (!sha_of.count(file)) {
+      try {
+        sha_of[file] = core::sha256_file(ref.plugin->path);
+      } catch (const Error&) {
+        sha_of[file] = "";
+      }
+    }
+    info.plugin_sha256 = sha_of[file];
+    const std::string suffix = params_label(decls, info.params);
+    const std::string label = ref.variant->id + (suffix.empty() ? "" : "@" + suffix);
+    for (const auto& c : contenders)
+      if (c.label == label)
+        throw Error("compare.usage", "--variant " + spec.text,
+                    label + " is compared twice (the same variant with the same parameters)");
     subjects.push_back(core::make_subject(ref));
     contenders.push_back(
-        {ref.variant->id, ref.variant->capabilities, subjects.back().get(), ref.variant->params});
-    names.push_back(ref.variant->id);
+        {label, ref.variant->capabilities, subjects.back().get(), decls, spec.values});
+    infos.push_back(std::move(info));
   }
-  std::vector<ParamTaker> takers;
-  for (const auto& c : contenders) takers.push_back({c.label, &c.params});
-  check_params(o.source.params, takers, "variant compared here");
-  // --against names the reference or one of the variants compared, by id.
-  if (std::find(names.begin(), names.end(), o.against) == names.end())
-    throw Error("compare.usage", "--against '" + o.against +
-                                     "' is neither the reference nor a --variant of this "
-                                     "comparison" +
-                                     core::did_you_mean_note(o.against, names));
+  // --against names the reference or one of the variants compared: by its label
+  // (sliding-window@window=2), as written on the command line, or by id when only one row has it.
+  std::string against = o.against;
+  if (against != kReference) {
+    std::vector<std::string> names{kReference};
+    std::vector<std::string> matches;
+    for (size_t i = 0; i < contenders.size(); ++i) {
+      names.push_back(contenders[i].label);
+      if (against == contenders[i].label || against == specs[i].text || against == infos[i].id)
+        if (std::find(matches.begin(), matches.end(), contenders[i].label) == matches.end())
+          matches.push_back(contenders[i].label);
+    }
+    if (matches.size() > 1)
+      throw Error("compare.usage",
+                  "--against '" + against + "' names " + std::to_string(matches.size()) +
+                      " variants here; give one of: " + matches[0] + ", " + matches[1]);
+    if (matches.empty())
+      throw Error("compare.usage", "--against '" + against +
+                                       "' is neither the reference nor a --variant of this "
+                                       "comparison" +
+                                       core::did_you_mean_note(against, names));
+    against = matches.front();
+  }
   const Scalar scalar = *awb::parse<Scalar>(o.scalar);  // --scalar admits only its names
-  const core::Comparison c =
-      core::compare_variants(problem.input, problem.reference_capabilities, contenders, scalar);
+  const core::Comparison c = core::compare_variants(problem.input, problem.reference_capabilities,
+                                                    contenders, scalar, o.no_weights);
   Report r{.source = problem.label,
            .exercise = problem.exercise_id,
            .case_id = problem.case_id,
            .scalar = to_string(scalar),
            .head = o.head,
            .top_k = o.top_k,
-           .against = o.against,
+           .against = against,
            .tokens = problem.input.tokens,
-           .rows = {}};
+           .rows = {},
+           .awb_version = AWB_VERSION,
+           .problem_sha256 = core::input_sha256(problem.input),
+           .machine = core::this_machine(),
+           .z_only = o.no_weights};
   check_selection(o, problem.input, c, r);
   if (r.tokens.empty())
     for (int64_t t = 0; t < problem.input.x.rows; ++t) r.tokens.push_back("t" + std::to_string(t));
@@ -107,20 +171,22 @@ int run_compare(const CompareOptions& o) {
   const RunOutput* baseline = &c.reference;
   std::string baseline_error;
   for (const auto& e : c.entries)
-    if (e.label == o.against) {
+    if (e.label == against) {
       baseline = &e.output;
       if (!e.error.empty()) baseline_error = "the baseline " + e.label + " did not run";
     }
-  auto add_row = [&](const std::string& label, const core::CompareEntry* entry) {
+  auto add_row = [&](const std::string& label, const core::CompareEntry* entry,
+                     const VariantInfo& info) {
     Row row;
     row.label = label;
     row.entry = entry;
+    row.info = info;
     if (entry) row.error = entry->error;
     r.rows.push_back(std::move(row));
   };
-  if (o.against != kReference) add_row(kReference, nullptr);
-  for (const auto& e : c.entries)
-    if (e.label != o.against) add_row(e.label, &e);
+  if (against != kReference) add_row(kReference, nullptr, {});
+  for (size_t i = 0; i < c.entries.size(); ++i)
+    if (c.entries[i].label != against) add_row(c.entries[i].label, &c.entries[i], infos[i]);
   const std::optional<int> head =
       o.head == "all" ? std::nullopt : std::optional<int>(std::stoi(o.head));
   for (auto& row : r.rows) {
@@ -129,7 +195,8 @@ int run_compare(const CompareOptions& o) {
     const RunOutput& out = row.entry ? row.entry->output : c.reference;
     const LayerRun& mine = out.layers[r.layer];
     const LayerRun& base = baseline->layers[r.layer];
-    row.layer = core::compare_layer(mine, base, head, o.top_k, o.against);
+    row.layer = core::compare_layer(mine, base, head, o.top_k, against);
+    if (o.no_weights) row.layer.pairing_note.clear();  // no heads asked for, none to pair
     if (std::isnan(row.layer.z_error))
       row.z_shapes = shape(mine.result.z) + " against " + shape(base.result.z);
   }
@@ -162,11 +229,20 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "Jensen-Shannon per row (mean, max), entropy, argmax agreement, top-k overlap, ||dZ||.\n"
       "Heads are paired by index; a head count that differs is said. Each variant runs on what\n"
       "it understands of the inputs (a parameter-free variant ignores the weights).\n"
+      "Each variant is checked against the reference of what it computes (its own kind and\n"
+      "parameters: sliding-window against sliding-window attention), never against softmax\n"
+      "attention in its place. A variant's row is labelled with every parameter it ran with,\n"
+      "defaults filled in: sliding-window@window=2.\n"
       "--export DIR writes, for the reference and each variant, every layer and head:\n"
-      "  <variant>.layer<L>.head<H>.A.npy and .csv (tokens as headers), <variant>.layer<L>.Z.npy\n"
-      "  and .csv, and metrics.json / metrics.csv (the --format json / csv outputs).");
+      "  <label>.layer<L>.head<H>.A.npy and .csv (tokens as headers), <label>.layer<L>.Z.npy\n"
+      "  and .csv, and metrics.json / metrics.csv (the --format json / csv outputs, with the awb\n"
+      "  version, each plugin's sha256, the input's sha256 and the machine). DIR is written\n"
+      "  whole: a new folder, or an earlier export replaced entirely in one rename; a folder\n"
+      "  holding anything else is refused.");
   cmd->add_option("--variant,--plugin", opts->variants,
-                  "Variant id, or plugin-id:variant-id; repeatable (--plugin: the former name)")
+                  "Variant id, or plugin-id:variant-id, optionally with its own parameters after\n"
+                  "an '@': sliding-window@window=2 or alibi@slope=0.5,bias=true; repeatable, so\n"
+                  "one variant may appear at several values (--plugin: the former name)")
       ->required();
   add_problem_source_options(cmd, opts->source);
   add_plugin_dir_option(cmd, opts->plugin_dirs);
@@ -183,13 +259,19 @@ void add_compare_command(CLI::App& app, int& exit_code) {
           "N|all"))
       ->capture_default_str();
   cmd->add_option("--against", opts->against,
-                  "Measure against this variant's id instead of the reference")
+                  "Measure against this variant instead of the reference: its label\n"
+                  "(sliding-window@window=2), its --variant as written, or its id when only one\n"
+                  "row has it")
       ->capture_default_str();
   cmd->add_option("--top-k", opts->top_k, "k of the top-k overlap")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_option("--export", opts->export_dir,
                   "Write the matrices (.npy, .csv) and the metrics (.json, .csv) into this folder");
+  cmd->add_flag("--no-weights", opts->no_weights,
+                "Ask the variants for Z alone (no A or S requested), so that a variant's\n"
+                "streaming path (linear, sliding-window) is what is checked: max abs error and\n"
+                "||dZ|| are Z's; the attention metrics are n/a");
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();

@@ -25,6 +25,7 @@ struct RunOptions {
   std::string format = "text";
   double sharpness = 0;  // 0: keep the problem's
   bool causal = false;
+  bool no_weights = false;  // ask for Z alone
   IsolationFlags isolation;
 };
 
@@ -64,6 +65,7 @@ int run_run(const RunOptions& o) {
       const auto session = core::open_session(ref, o.isolation.session());
       core::ForwardOptions fo;
       fo.scalar = scalar;
+      fo.want_weights = fo.want_scores = !o.no_weights;
       // With --all, a value a variant does not declare is meant for another one.
       fo.params = {ref.variant->params, "variant '" + ref.variant->id + "'", !o.all};
       if (!ref.variant->params.empty()) {
@@ -133,6 +135,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--sharpness", opts->sharpness, "Override the problem's sharpness, 1e-9 to 1e9")
       ->check(InRange(1e-9, 1e9));
   cmd->add_flag("--causal", opts->causal, "Turn the causal mask on");
+  cmd->add_flag("--no-weights", opts->no_weights,
+                "Ask for Z alone (A and S not requested): the path a variant takes when nothing "
+                "needs its weights (linear and sliding-window stream); `awb compare --no-weights` "
+                "checks that path against the reference");
   cmd->add_option("--format", opts->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

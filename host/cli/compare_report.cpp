@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/bench_report.hpp"
 #include "core/base/atomic_file.hpp"
+#include "core/base/export_folder.hpp"
 #include "core/compare/matrix_export.hpp"
 #include "graders/model/error.hpp"
 
@@ -53,11 +55,22 @@ nlohmann::json metrics_json(const core::HeadMetrics& m) {
   return j;
 }
 
-// A name that is safe as part of a file name.
+// A name that is safe as part of a file name: "sliding-window@window=2" stays as it is.
 std::string file_part(const std::string& label) {
   std::string out;
-  for (char c : label) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  for (char c : label) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) ||
+                      std::string_view("-_@=,.+").find(c) != std::string_view::npos;
+    out += keep ? c : '_';
+  }
   return out;
+}
+
+// The widest label, for the table's first column (at least 18 characters).
+int label_width(const Report& r) {
+  size_t w = 18;
+  for (const auto& row : r.rows) w = std::max(w, row.label.size());
+  return static_cast<int>(w);
 }
 
 }  // namespace
@@ -71,8 +84,19 @@ nlohmann::json report_json(const Report& r) {
     j["exercise"] = r.exercise;
     j["case"] = r.case_id;
   }
+  j["weights_requested"] = !r.z_only;
+  j["awb_version"] = r.awb_version;
+  j["problem_sha256"] = r.problem_sha256;
+  j["machine"] = machine_json(r.machine);
   for (const auto& row : r.rows) {
     nlohmann::json v{{"variant", row.label}};
+    if (!row.info.id.empty()) {
+      v["id"] = row.info.id;
+      v["plugin"] = row.info.plugin;
+      v["plugin_file"] = row.info.plugin_file;
+      v["plugin_sha256"] = row.info.plugin_sha256;
+      v["params"] = row.info.params;
+    }
     if (row.entry) {
       v["notes"] = row.entry->notes;
       if (row.entry->error.empty())
@@ -133,21 +157,23 @@ std::string report_csv(const Report& r) {
 }
 
 void print_table(const Report& r) {
-  std::printf("compare on %s, %s: layer %zu of %zu, %s, against %s\n", r.source.c_str(),
+  std::printf("compare on %s, %s: layer %zu of %zu, %s, against %s%s\n", r.source.c_str(),
               r.scalar.c_str(), r.layer, r.layers,
               r.head == "all" ? "every head" : ("head " + r.head).c_str(),
-              r.against == kReference ? "the reference" : r.against.c_str());
+              r.against == kReference ? "the reference" : r.against.c_str(),
+              r.z_only ? "; Z alone asked of the variants (--no-weights)" : "");
   const std::string topk = "top-" + std::to_string(r.top_k);
-  std::printf("%-18s %4s %8s %8s %8s %8s %8s %8s %8s %7s %6s\n", "variant", "head", "max|dA|",
+  const int w = label_width(r);
+  std::printf("%-*s %4s %8s %8s %8s %8s %8s %8s %8s %7s %6s\n", w, "variant", "head", "max|dA|",
               "KL mean", "KL max", "JS mean", "JS max", "entropy", "base ent", "argmax",
               topk.c_str());
   for (const auto& row : r.rows) {
     if (!row.error.empty()) {
-      std::printf("%-18s failed: %s\n", row.label.c_str(), row.error.c_str());
+      std::printf("%-*s failed: %s\n", w, row.label.c_str(), row.error.c_str());
       continue;
     }
     auto line = [&](const core::HeadMetrics& m) {
-      std::printf("%-18s %4s %8s %8s %8s %8s %8s %8s %8s %7s %6s\n", row.label.c_str(),
+      std::printf("%-*s %4s %8s %8s %8s %8s %8s %8s %8s %7s %6s\n", w, row.label.c_str(),
                   m.head >= 0 ? std::to_string(m.head).c_str() : r.head.c_str(),
                   number(m.max_abs_diff, 4).c_str(), number(m.kl_mean, 4).c_str(),
                   number(m.kl_max, 4).c_str(), number(m.js_mean, 4).c_str(),
@@ -159,17 +185,17 @@ void print_table(const Report& r) {
     // The pooled row; with one head asked, a row of n/a when that head is unpaired.
     if (r.head == "all" || row.layer.heads.empty()) line(row.layer.pooled);
     if (row.z_shapes.empty())
-      std::printf("%-18s   ||dZ|| %s (max %s)", "", number(row.layer.z_error, 0).c_str(),
+      std::printf("%-*s   ||dZ|| %s (max %s)", w, "", number(row.layer.z_error, 0).c_str(),
                   number(row.layer.z_max_abs, 0).c_str());
     else
-      std::printf("%-18s   ||dZ|| n/a (Z is %s)", "", row.z_shapes.c_str());
+      std::printf("%-*s   ||dZ|| n/a (Z is %s)", w, "", row.z_shapes.c_str());
     if (row.entry)
       std::printf("; max abs error %s", number(row.entry->metrics.max_abs_error, 0).c_str());
     std::printf("\n");
     if (!row.layer.pairing_note.empty())
-      std::printf("%-18s   note: %s\n", "", row.layer.pairing_note.c_str());
+      std::printf("%-*s   note: %s\n", w, "", row.layer.pairing_note.c_str());
     if (row.entry)
-      for (const auto& n : row.entry->notes) std::printf("%-18s   note: %s\n", "", n.c_str());
+      for (const auto& n : row.entry->notes) std::printf("%-*s   note: %s\n", w, "", n.c_str());
   }
   std::printf(
       "Per row of A, in nats: KL(base||A) (inf: A puts 0 on a key the base weights), JS (at most\n"
@@ -180,31 +206,30 @@ void print_table(const Report& r) {
       topk.c_str());
 }
 
-void export_report(const std::filesystem::path& dir, const Report& r, const core::Comparison& c) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw Error("io.write", dir.string() + ": " + ec.message());
-  auto matrix = [&](const std::string& stem, const Matrix& m, const std::vector<std::string>& cols,
-                    const std::string& corner) {
-    core::write_file_atomic(dir / (stem + ".npy"), core::matrix_npy(m));
-    core::write_file_atomic(dir / (stem + ".csv"), core::matrix_csv(m, r.tokens, cols, corner));
-  };
-  auto run = [&](const std::string& label, const RunOutput& out) {
-    for (size_t l = 0; l < out.layers.size(); ++l) {
-      const std::string stem = file_part(label) + ".layer" + std::to_string(l);
-      const auto& res = out.layers[l].result;
-      for (size_t h = 0; h < res.weights.size(); ++h)
-        matrix(stem + ".head" + std::to_string(h) + ".A", res.weights[h], r.tokens, "query\\key");
-      std::vector<std::string> dims;
-      for (int64_t d = 0; d < res.z.cols; ++d) dims.push_back("z" + std::to_string(d));
-      matrix(stem + ".Z", res.z, dims, "token");
-    }
-  };
-  run(kReference, c.reference);
-  for (const auto& e : c.entries)
-    if (e.error.empty()) run(e.label, e.output);
-  core::write_file_atomic(dir / "metrics.json", report_json(r).dump(2) + "\n");
-  core::write_file_atomic(dir / "metrics.csv", report_csv(r));
+void export_report(const std::filesystem::path& where, const Report& r, const core::Comparison& c) {
+  core::publish_folder(where, "awb compare export", [&](const std::filesystem::path& dir) {
+    auto matrix = [&](const std::string& stem, const Matrix& m,
+                      const std::vector<std::string>& cols, const std::string& corner) {
+      core::write_file_atomic(dir / (stem + ".npy"), core::matrix_npy(m));
+      core::write_file_atomic(dir / (stem + ".csv"), core::matrix_csv(m, r.tokens, cols, corner));
+    };
+    auto run = [&](const std::string& label, const RunOutput& out) {
+      for (size_t l = 0; l < out.layers.size(); ++l) {
+        const std::string stem = file_part(label) + ".layer" + std::to_string(l);
+        const auto& res = out.layers[l].result;
+        for (size_t h = 0; h < res.weights.size(); ++h)
+          matrix(stem + ".head" + std::to_string(h) + ".A", res.weights[h], r.tokens, "query\\key");
+        std::vector<std::string> dims;
+        for (int64_t d = 0; d < res.z.cols; ++d) dims.push_back("z" + std::to_string(d));
+        matrix(stem + ".Z", res.z, dims, "token");
+      }
+    };
+    run(kReference, c.reference);
+    for (const auto& e : c.entries)
+      if (e.error.empty()) run(e.label, e.output);
+    core::write_file_atomic(dir / "metrics.json", report_json(r).dump(2) + "\n");
+    core::write_file_atomic(dir / "metrics.csv", report_csv(r));
+  });
 }
 
 }  // namespace awb::cli

@@ -50,10 +50,20 @@ void check_params(const std::vector<std::string>& assignments,
       if (std::find(known.begin(), known.end(), d.name) == known.end()) known.push_back(d.name);
       declared += (declared.empty() ? "" : ", ") + d.name + " (" + t.name + ")";
     }
+  ParamValues seen;
   for (const std::string& a : assignments) {
     ParamValues one;
     add_param_assignment(one, a);  // param.syntax
     const auto& [name, text] = *one.begin();
+    // The later of two values was taken silently: a typo in a long command line.
+    if (const auto before = seen.find(name); before != seen.end())
+      throw Error(
+          "param.usage", "--param " + a,
+          "'" + name + "' is already set (" + name + "=" + before->second +
+              "); give each parameter once" +
+              (sweep ? " (a list sweeps it: " + name + "=" + before->second + "," + text + ")"
+                     : ""));
+    seen[name] = text;
     std::vector<std::string> values;
     if (sweep) {
       std::stringstream ss(text);
@@ -80,6 +90,41 @@ void check_params(const std::vector<std::string>& assignments,
                   "no " + what + " declares a parameter '" + name + "'" + closest(name, known) +
                       (declared.empty() ? "; none of them takes parameters"
                                         : "; they declare: " + declared));
+  }
+}
+
+VariantSpec parse_variant_spec(const std::string& text) {
+  VariantSpec spec;
+  spec.text = text;
+  const auto at = text.find('@');
+  spec.id = text.substr(0, at);
+  if (spec.id.empty())
+    throw Error("param.syntax", "--variant " + text, "no variant id before the '@'");
+  if (at == std::string::npos) return spec;
+  std::stringstream ss(text.substr(at + 1));
+  for (std::string a; std::getline(ss, a, ',');) {
+    ParamValues one;
+    try {
+      add_param_assignment(one, a);
+    } catch (const Error&) {
+      throw Error("param.syntax", "--variant " + text,
+                  "after the '@' come name=value pairs separated by commas (" + spec.id +
+                      "@window=2), not '" + a + "'");
+    }
+    if (spec.values.count(one.begin()->first))
+      throw Error("param.syntax", "--variant " + text, "'" + one.begin()->first + "' is set twice");
+    spec.values.insert(*one.begin());
+  }
+  if (spec.values.empty())
+    throw Error("param.syntax", "--variant " + text, "nothing after the '@'");
+  return spec;
+}
+
+void check_spec_params(const VariantSpec& spec, const std::vector<ParamDecl>& decls) {
+  try {
+    resolve_params(decls, spec.values, spec.id);
+  } catch (const Error& e) {
+    throw Error("param.usage", "--variant " + spec.text, e.message());
   }
 }
 

@@ -33,6 +33,20 @@ void check_params(const std::vector<std::string>& assignments,
                   const std::vector<ParamTaker>& takers, const std::string& what,
                   bool sweep = false);
 
+// A --variant of compare and bench: "ID" or "PLUGIN:ID", optionally with its own parameters
+// after an '@': "sliding-window@window=2", "alibi@slope=0.5,heads_share=true". One command line
+// may hold the same variant at several values this way.
+struct VariantSpec {
+  std::string text;    // as written
+  std::string id;      // before the '@'
+  ParamValues values;  // after it
+};
+// Throws awb::Error("param.syntax") for an empty id or a malformed or repeated assignment.
+VariantSpec parse_variant_spec(const std::string& text);
+// The spec's own values checked against what the variant declares: each must be declared and in
+// range. Throws awb::Error("param.usage") naming the spec.
+void check_spec_params(const VariantSpec& spec, const std::vector<ParamDecl>& decls);
+
 }  // namespace awb::cli
 
 #endif  // AWB_CLI_PARAM_OPTIONS_HPP_

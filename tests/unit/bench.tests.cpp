@@ -298,6 +298,39 @@ TEST_CASE("timed calls repeat until the median's interval meets the target, with
     CHECK(m.samples.size() >= 6);
     CHECK(m.samples.size() < 1000);
   }
+  SECTION("the yardstick's GEMMs are timed before the point's calls, outside its budget") {
+    // A yardstick whose GEMM takes 50 ms: inside a 0.2 s budget, its seven GEMMs would stop the
+    // point at the minimum of six calls (and each call after a GEMM would run on cold caches).
+    struct SlowYardstick : FixedYardstick {
+      std::string* events;
+      explicit SlowYardstick(std::string* e) : events(e) {}
+      double gemm_seconds(Scalar, int) override {
+        *events += 'g';
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        return 0.05;
+      }
+    };
+    std::string events;
+    SlowYardstick slow(&events);
+    settings.min_reps = 6;
+    settings.max_reps = 1000;
+    settings.target = 1e-12;  // never met: the budget ends the point
+    settings.max_seconds = 0.2;
+    auto logging = core::ForwardFactory([&events] {
+      return core::RawForward([&events](const awb_problem&, awb_results&) {
+        events += 'c';
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+      });
+    });
+    const auto m = core::measure_point(logging, kParameterFree, s, settings, slow);
+    // The first call, the seven GEMMs, then only calls: the warm-up, the memory probe, the timed.
+    REQUIRE(events.size() > 8);
+    CHECK(events.substr(0, 8) == "cggggggg");
+    CHECK(events.find('g', 8) == std::string::npos);
+    // 0.2 s of 0.5 ms calls is a few hundred; 20 is far below what any machine reaches.
+    CHECK(m.samples.size() >= 20);
+    CHECK(m.gemm_median == Approx(0.05));
+  }
   SECTION("a fixed count is exactly that, even below the adaptive minimum") {
     settings.reps = 4;
     const auto m = core::measure_point(counting({}), kParameterFree, s, settings, yardstick);

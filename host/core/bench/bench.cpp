@@ -28,7 +28,8 @@ struct Layout {
 
 Layout layout(const BenchShape& s, uint64_t caps) {
   const bool projected = has(caps, AWB_CAP_QKV);
-  return {projected ? s.heads * s.d : s.d, projected, has(caps, AWB_CAP_OUTPUT_PROJ)};
+  return {projected ? s.heads * s.d : s.d, projected,
+          projected && s.w_o && has(caps, AWB_CAP_OUTPUT_PROJ)};
 }
 
 // The host's buffers for one point, filled once with random values. Weights are scaled by
@@ -148,19 +149,24 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
   m.first_call = seconds_since(t0);
   m.peak_first = probe.stop();
 
+  // The yardstick before the point's own calls and outside their budget: timed between them, its
+  // 25-45 ms GEMMs took most of --quick's 0.25 s and the call after each ran on cold caches.
+  std::vector<double> gemms;
+  for (int i = 0; i < kGemmSamples; ++i)
+    gemms.push_back(yardstick.gemm_seconds(shape.scalar, settings.threads));
+
+  // Then the warm-up, which also brings the point's data back into the caches.
   for (int i = 0; i < settings.warmup; ++i) call(b.problem, b.results);
   probe.start();
   call(b.problem, b.results);
   m.peak_warm = probe.stop();
 
-  std::vector<double> times, gemms;
+  std::vector<double> times;
   const auto start = std::chrono::steady_clock::now();
   while (!enough_calls(settings, times, seconds_since(start))) {
     t0 = std::chrono::steady_clock::now();
     call(b.problem, b.results);
     times.push_back(seconds_since(t0));
-    if (gemms.size() < kGemmSamples)
-      gemms.push_back(yardstick.gemm_seconds(shape.scalar, settings.threads));
   }
   m.samples = times;
   m.interval = median_interval(times);
@@ -179,6 +185,13 @@ ParamBinding bench_binding(const VariantRef& ref) {
 
 std::vector<double> bench_param_values(const BenchShape& shape, const ParamBinding& binding) {
   return resolve_params(binding.decls, shape.params, binding.owner, binding.strict);
+}
+
+bool bench_projected(uint64_t caps) { return has(caps, AWB_CAP_QKV); }
+
+int64_t bench_d_out(const BenchShape& s, uint64_t caps) {
+  const Layout l = layout(s, caps);
+  return l.projected && !l.output_projection ? s.heads * s.d : l.d_model;
 }
 
 double materialised_bytes(const BenchShape& s) {
@@ -211,6 +224,8 @@ std::optional<std::string> bench_fit_reason(const BenchShape& s, uint64_t caps) 
   if (s.causal && !has(caps, AWB_CAP_CAUSAL)) return "the variant has no causal mask";
   if (!s.causal && has(caps, AWB_CAP_CAUSAL_ONLY)) return "the variant always masks";
   if (s.heads > 1 && !has(caps, AWB_CAP_MULTI_HEAD)) return "the variant has one head";
+  if (s.w_o && !(has(caps, AWB_CAP_QKV) && has(caps, AWB_CAP_OUTPUT_PROJ)))
+    return "the variant has no output projection W_o";
   return std::nullopt;
 }
 

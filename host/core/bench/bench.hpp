@@ -31,7 +31,13 @@ struct BenchShape {
   Scalar scalar = Scalar::kF32;
   bool want_weights = false;  // A requested: the materialised path
   bool want_scores = false;   // S requested as well
-  ParamValues params;         // the variant's parameters, as written ("window" -> "16")
+  // W_o given: the output projection, which only a projected variant with one takes (d_out is
+  // then d_model, else heads·d). Off by default for every variant, so that the default points
+  // of multi-head and qkv do the same work.
+  bool w_o = false;
+  ParamValues params;  // the variant's parameters ("window" -> "16"); in a planned
+                       // point every one it declares, written canonically
+  bool operator==(const BenchShape&) const = default;
 };
 
 // How a variant takes the point's parameters: its declarations, strictly (a value it does not
@@ -40,6 +46,10 @@ ParamBinding bench_binding(const VariantRef& ref);
 // The point's parameter values resolved against `binding` (resolve_params): the check every
 // front end makes before measuring. Throws awb::Error("param.unknown" | "param.invalid").
 std::vector<double> bench_param_values(const BenchShape& shape, const ParamBinding& binding);
+
+// Whether a variant projects its input (Q/K/V weights), and the width of the point's Z on it.
+bool bench_projected(uint64_t capabilities);
+int64_t bench_d_out(const BenchShape& shape, uint64_t capabilities);
 
 // Bytes of the T × T matrices the host allocates for a point (A and/or S, every head).
 double materialised_bytes(const BenchShape& shape);
@@ -75,7 +85,8 @@ class Yardstick {
 
 // How a point is timed. With `reps` 0 the timed calls repeat, at least `min_reps` times, until
 // the 95 % interval of their median is within ±`target` of it, or `max_reps` calls, or until the
-// timed calls and their yardstick GEMMs have taken `max_seconds`, whichever comes first. Six is
+// timed calls have taken `max_seconds` (the yardstick GEMMs run before them, outside this
+// budget), whichever comes first. Six is
 // the fewest calls whose order statistics give a 95 % interval (1 - 2/2^6 = 96.9 %).
 struct BenchSettings {
   int threads = 0;  // passed to the plugin; 0: every core

@@ -15,20 +15,22 @@ std::vector<BenchShape> expand(const BenchGrid& g) {
     for (bool want : g.want_weights)
       for (bool causal : g.causal)
         for (int heads : g.heads)
-          for (const ParamValues& params : g.params)
-            for (int64_t d : g.dims)
-              for (int64_t tokens : g.tokens) {
-                BenchShape s;
-                s.tokens = tokens;
-                s.d = d;
-                s.heads = heads;
-                s.causal = causal;
-                s.scalar = scalar;
-                s.want_weights = want;
-                s.want_scores = want && g.with_scores;
-                s.params = params;
-                out.push_back(s);
-              }
+          for (bool w_o : g.w_o)
+            for (const ParamValues& params : g.params)
+              for (int64_t d : g.dims)
+                for (int64_t tokens : g.tokens) {
+                  BenchShape s;
+                  s.w_o = w_o;
+                  s.tokens = tokens;
+                  s.d = d;
+                  s.heads = heads;
+                  s.causal = causal;
+                  s.scalar = scalar;
+                  s.want_weights = want;
+                  s.want_scores = want && g.with_scores;
+                  s.params = params;
+                  out.push_back(s);
+                }
   return out;
 }
 
@@ -92,13 +94,19 @@ std::vector<PlannedPoint> goal_points() {
     s.want_weights = want;
     return s;
   };
+  // The projections goal counts W_o too (Q, K, V and O: what a model's attention block does).
+  auto with_w_o = [](BenchShape s) {
+    s.w_o = true;
+    return s;
+  };
   const Scalar f32 = Scalar::kF32, f64 = Scalar::kF64;
   std::vector<PlannedPoint> out{
       {"parameter-free", shape(4096, 1, false, f32, false),
        "streaming >= 1.15x GEMM and >= 65% of peak"},
       {"parameter-free", shape(4096, 1, false, f32, true), "materialised (A) >= 70% of GEMM"},
       {"parameter-free", shape(4096, 1, true, f32, false), "causal >= 1.0x GEMM (unmasked)"},
-      {"multi-head", shape(1024, 8, false, f32, false), "8 heads + projections >= 1.0x GEMM"},
+      {"multi-head", with_w_o(shape(1024, 8, false, f32, false)),
+       "8 heads + projections >= 1.0x GEMM"},
       {"parameter-free", shape(1024, 1, false, f32, false), "T=1024 streaming >= 0.95x GEMM"},
       {"parameter-free", shape(1024, 1, false, f64, false), "f64 >= 45% of f32 throughput"},
   };

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/base/sha256.hpp"
 #include "core/plugins/capabilities.hpp"
 #include "core/plugins/reference_forward.hpp"
 #include "core/plugins/subjects.hpp"
@@ -32,14 +33,16 @@ double max_abs(const Matrix& a, const Matrix& b) {
 }
 
 // Largest difference over every layer's Z and A; NaN when the runs differ in shape.
-double run_error(const RunOutput& got, const RunOutput& expected) {
+// `z_only`: the variant was asked for Z alone (its streaming path): only Z is compared.
+double run_error(const RunOutput& got, const RunOutput& expected, bool z_only) {
   if (got.layers.size() != expected.layers.size()) return kNaN;
   double m = 0;
   for (size_t l = 0; l < got.layers.size(); ++l) {
     const ForwardResult& g = got.layers[l].result;
     const ForwardResult& e = expected.layers[l].result;
-    if (g.weights.size() != e.weights.size()) return kNaN;
     m = std::max(m, max_abs(g.z, e.z));
+    if (z_only) continue;
+    if (g.weights.size() != e.weights.size()) return kNaN;
     m = std::max(m, max_abs_difference(g.weights, e.weights));
     if (std::isnan(m)) return kNaN;
   }
@@ -147,7 +150,7 @@ void fit_params(RunInput& in, const std::vector<ParamDecl>& declared, const Para
 }  // namespace
 
 Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
-                            const std::vector<Contender>& contenders, Scalar scalar) {
+                            const std::vector<Contender>& contenders, Scalar scalar, bool z_only) {
   Comparison out;
   ReferenceSubject exercise_reference(reference_capabilities ? reference_capabilities
                                                              : kFullReference);
@@ -161,11 +164,12 @@ Comparison compare_variants(const RunInput& input, uint64_t reference_capabiliti
       RunInput fitted = demonstration_input(input, c.capabilities, scalar, &e.notes);
       fit_params(fitted, c.params, c.values, e.notes);
       e.params = fitted.params;
-      e.output = c.subject->run(fitted, scalar);
+      e.output =
+          z_only ? c.subject->run_context_only(fitted, scalar) : c.subject->run(fitted, scalar);
       ReferenceSubject own(c.capabilities | AWB_CAP_F64);
       e.reference = own.run(fitted, Scalar::kF64);
       const auto& a = last_weights(e.output);
-      e.metrics.max_abs_error = run_error(e.output, e.reference);
+      e.metrics.max_abs_error = run_error(e.output, e.reference, z_only);
       e.metrics.max_abs_diff = max_abs_difference(a, ref_a);
       e.metrics.row_entropy = mean_row_entropy(a);
       e.metrics.argmax_agreement = argmax_agreement(a, ref_a);
@@ -177,6 +181,34 @@ Comparison compare_variants(const RunInput& input, uint64_t reference_capabiliti
     out.entries.push_back(std::move(e));
   }
   return out;
+}
+
+std::string input_sha256(const RunInput& input) {
+  std::string bytes;
+  auto text = [&](const std::string& s) {
+    bytes += s;
+    bytes += '\0';
+  };
+  auto number = [&](double v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto matrix = [&](const std::optional<Matrix>& m) {
+    if (!m) return text("-");
+    text(std::to_string(m->rows) + "x" + std::to_string(m->cols));
+    for (double v : m->data) number(v);
+  };
+  text("tokens " + std::to_string(input.tokens.size()));
+  for (const auto& t : input.tokens) text(t);
+  matrix(input.x);
+  text("layers " + std::to_string(input.layers.size()));
+  for (const auto& l : input.layers) {
+    for (const auto* w : {&l.w_q, &l.w_k, &l.w_v, &l.w_o}) matrix(*w);
+    text(l.residual ? "residual" : "plain");
+  }
+  const Parameters& p = input.params;
+  number(p.sharpness);
+  text(std::to_string(p.heads) + (p.causal ? " causal " : " full ") + to_string(p.scale) + " " +
+       to_string(p.family));
+  for (const auto& [name, value] : p.variant) text(name + "=" + value);
+  return sha256_hex(bytes);
 }
 
 }  // namespace awb::core

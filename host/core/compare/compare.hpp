@@ -70,9 +70,17 @@ struct Comparison {
 };
 
 // Runs each contender and the reference (f64 or f32 for the contenders; the reference in f64).
-// A contender's fault is recorded in its entry's `error`; it never throws for one.
+// A contender's fault is recorded in its entry's `error`; it never throws for one. `z_only`: the
+// contenders are asked for Z alone (no A, no S: the streaming path a variant may have), their
+// max_abs_error is Z's against their own reference, and their weights are empty.
 Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
-                            const std::vector<Contender>& contenders, Scalar scalar = Scalar::kF64);
+                            const std::vector<Contender>& contenders, Scalar scalar = Scalar::kF64,
+                            bool z_only = false);
+
+// SHA-256 of everything a run reads (tokens, X, every layer's weights, the parameters and the
+// variant's values), byte for byte: two exports of the same problem carry the same digest,
+// whether it came from YAML, an archive or an exercise case.
+std::string input_sha256(const RunInput& input);
 
 // The last layer's attention weights of a run (empty when there is no layer).
 const std::vector<Matrix>& last_weights(const RunOutput& output);
