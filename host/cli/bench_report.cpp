@@ -194,8 +194,17 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "peak_warm_bytes",
                         "goal",
                         "note"};
+  // The run's provenance on every row, so that a row copied out of the file still says where it
+  // was measured.
+  const auto& m = run.machine;
+  std::string isa;
+  for (const auto& f : m.isa) isa += (isa.empty() ? "" : " ") + f;
+  const std::string provenance =
+      "," + grade::csv_quoted(run.awb_version) + "," + grade::csv_quoted(m.cpu_model) + "," +
+      grade::csv_quoted(isa) + "," + std::to_string(m.logical_cpus) + "," +
+      grade::csv_quoted(m.kernels) + "," + grade::csv_quoted(m.compiler + " " + m.flags);
   for (size_t i = 0; i < std::size(keys); ++i) out << (i ? "," : "") << keys[i];
-  out << '\n';
+  out << ",plugin_sha256,awb_version,cpu_model,isa,logical_cpus,kernels,build\n";
   for (const auto& r : run.rows) {
     const nlohmann::json j = row_json(r);
     for (size_t i = 0; i < std::size(keys); ++i) {
@@ -214,7 +223,7 @@ void write_csv(std::ostream& out, const BenchRun& run) {
         out << v.dump();
       }
     }
-    out << '\n';
+    out << ',' << r.plugin_sha256 << provenance << '\n';
   }
 }
 

@@ -7,7 +7,8 @@ Checks the structure; the FLOP counts are the variants' own cost models' (org.aw
 here a point either has one and its ratios agree with the figures they are made of and stay
 below the FMA peak, or has none and every throughput figure is empty (null, or an empty CSV
 cell) with the run's note for its variant (JSON); then that every point says whether it ran
-in-process or in a runner, that the JSON median and its interval are those of the samples it
+in-process or in a runner (and, in CSV, the awb version, machine, plugin sha256, projections,
+W_o and d_out of the run on every row), that the JSON median and its interval are those of the samples it
 lists, that scaling fits come from three points or more with their R^2, and that exactly the
 points whose materialised A/S exceed the memory budget are skipped, with a note.
 """
@@ -136,6 +137,14 @@ def main():
     else:
         rows = list(csv.DictReader(io.StringIO(run.stdout)))
         points = []
+        # Every row carries the run's provenance and what the point computed.
+        for r in rows:
+            for key in ("awb_version", "cpu_model", "isa", "logical_cpus", "build", "projections",
+                        "w_o", "d_out"):
+                if r.get(key, "") == "":
+                    fail(f"CSV row without '{key}': {r}")
+            if r["status"] == "ok" and len(r.get("plugin_sha256", "")) != 64:
+                fail(f"CSV row without the plugin's sha256: {r}")
         for r in rows:
             p = {k: v for k, v in r.items() if v != ""}
             for k in ("tokens", "d", "heads"):
