@@ -9,15 +9,8 @@
 
 namespace awb::core {
 
-// Both engines give the same digest; the SHA extensions (x86, CPUID leaf 7) are several times
-// faster and are used wherever the CPU has them. Plugins with debug information are tens of MB.
-enum class Sha256Engine { kPortable, kShaExtensions };
-bool sha256_engine_supported(Sha256Engine engine);
-Sha256Engine best_sha256_engine();
-
+// Hex digests, through OpenSSL's libcrypto.
 std::string sha256_hex(std::string_view bytes);
-// With the given engine, or the portable one where the CPU lacks it.
-std::string sha256_hex(std::string_view bytes, Sha256Engine engine);
 // The largest file awb hashes or loads as a plugin: one with debug information is tens of MB,
 // and a sparse 8 GiB file named like a plugin must not cost minutes of hashing.
 inline constexpr uint64_t kMaxPluginBytes = uint64_t(512) << 20;
