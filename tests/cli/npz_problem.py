@@ -3,7 +3,8 @@
 64 x 64, causal) saved by numpy as an .npz, stored (np.savez) and deflated
 (np.savez_compressed), runs in `awb run --problem` with the same output, value for value, as the
 same problem written inline in YAML, and as a YAML file whose matrices name the .npy and .npz
-files beside it. An archive without X is refused with problem.npz and exit code 3."""
+files beside it; `awb compare` (which reads --problem the same way) prints the same metrics for
+the archive as for the inline file. An archive without X is refused with problem.npz and exit code 3."""
 import json
 import subprocess
 import sys
@@ -70,6 +71,18 @@ with tempfile.TemporaryDirectory() as tmp:
         got = run(tmp / name)
         check(got == expected, f"{name}: awb run's output differs from the inline YAML's")
         print(f"{name}: {'same output' if got == expected else 'DIFFERENT'}")
+
+    def compare(problem):
+        p = subprocess.run([awb, "compare", "--problem", str(problem), "--variant", "multi-head",
+                            "--head", "all", "--format", "json"], capture_output=True, text=True)
+        check(p.returncode == 0, f"compare {problem.name}: exit {p.returncode}: {p.stderr.strip()}")
+        out = json.loads(p.stdout) if p.returncode == 0 else {}
+        out.pop("source", None)
+        return out
+
+    same = compare(inline) == compare(tmp / "deflated.npz")
+    check(same, "awb compare: deflated.npz's metrics differ from the inline YAML's")
+    print(f"compare deflated.npz: {'same metrics' if same else 'DIFFERENT'}")
 
     np.savez(tmp / "no_x.npz", W_q=arrays["W_q"])
     p = subprocess.run([awb, "run", "--problem", str(tmp / "no_x.npz"), "--variant", "multi-head"],

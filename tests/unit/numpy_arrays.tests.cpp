@@ -312,7 +312,12 @@ TEST_CASE("a bad NumPy file in a problem file is reported at its name, with file
   CHECK_THAT(l.errors[1].message(), Catch::Contains("has 3 dimensions"));
   CHECK_THAT(l.errors[2].message(), Catch::Contains("(truncated)"));
   CHECK_THAT(l.errors[3].message(), Catch::Contains("no array 'Q' (the archive holds: X)"));
-  // The reading of a problem file's own keys is unchanged: the value's type is said.
+  // A misspelt file key is told as such, alone.
+  const auto typo = core::read_problem_yaml("x: {npyy: x.npy}\n", "p.yaml");
+  REQUIRE(typo.errors.size() == 1);
+  CHECK(typo.errors[0].id() == "problem.unknown_key");
+  CHECK_THAT(typo.errors[0].message(), Catch::Contains("did you mean 'npy'?"));
+  // A value of neither form: every form is named.
   const auto t = core::read_problem_yaml("x: 3\n", "p.yaml");
   REQUIRE(t.errors.size() == 1);
   CHECK(t.errors[0].id() == "problem.type");

@@ -41,6 +41,8 @@ std::optional<Matrix> matrix_value(YamlReader& rd, const YAML::Node& n, const st
     rd.check_keys(n, path,
                   {"npy", "npz", "key", "seed", "rows", "cols", "distribution", "mean", "std",
                    "low", "high"});
+    // A misspelt file key says so alone, without the seeded form's missing keys after it.
+    if (rd.misspelt(path, "npy") || rd.misspelt(path, "npz")) return std::nullopt;
     return parse::weight_matrix(rd, n, path);
   }
   if (!rd.check_keys(n, path, {"npy", "npz", "key"})) return std::nullopt;
