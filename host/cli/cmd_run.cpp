@@ -124,7 +124,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       "--problem reads a YAML problem file (its matrices inline, seeded, or {npy: FILE} and\n"
       "{npz: FILE, key: NAME}) or an .npz archive (np.savez) holding the arrays X (T x d_model,\n"
       "required), W_q, W_k, W_v, W_o, and single values heads, causal, sharpness; tokens are\n"
-      "t0, t1, ... (exercises/FORMAT.md, \"Problem files\").");
+      "t0, t1, ...; a lone .npy is X alone (exercises/FORMAT.md, \"Problem files\").");
   add_problem_source_options(cmd, opts->source);
   auto* var = cmd->add_option("--variant", opts->variants,
                               "Variant id, or plugin-id:variant-id; repeatable");

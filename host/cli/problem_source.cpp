@@ -13,8 +13,8 @@ namespace awb::cli {
 void add_problem_source_options(CLI::App* cmd, ProblemSource& s) {
   auto* ex = cmd->add_option("--example", s.example, "A built-in problem by name: journey");
   auto* pf = cmd->add_option("--problem", s.problem_file,
-                             "A problem file: YAML, or an .npz of NumPy arrays X (required), W_q, "
-                             "W_k, W_v, W_o, heads, causal, sharpness")
+                             "A problem file: YAML, an .npz of NumPy arrays X (required), W_q, "
+                             "W_k, W_v, W_o, heads, causal, sharpness, or an .npy (X alone)")
                  ->check(CLI::ExistingFile);
   auto* ee = cmd->add_option("--exercise", s.exercise, "An exercise id (its first case)");
   ex->excludes(pf)->excludes(ee);

@@ -357,6 +357,11 @@ TEST_CASE("an .npz archive is a problem of its own", "[numpy]") {
                        "W_k, W_v, W_o, heads, causal, sharpness",
                    "problem.npz " + p + " no array 'X' (the archive holds: x, W_q, heads)",
                    "problem.value " + p + " array 'heads': must be a whole number from 1 to 64"});
+  // A lone .npy is X alone.
+  const auto lone = core::read_problem_file(s.write("x.npy", core::matrix_npy(x)));
+  REQUIRE(lone.errors.empty());
+  CHECK(lone.problem->x.data == x.data);
+  CHECK_FALSE(lone.problem->has_projections());
   // Shapes across arrays: the model's rules, at the archive.
   const auto shape = core::read_problem_file(
       s.write("shape.npz", core::zip_archive({{"X.npy", core::matrix_npy(x)},

@@ -141,6 +141,17 @@ ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_l
 ProblemLoad read_problem_file(const std::filesystem::path& file) {
   if (file.extension() == ".npz") return read_problem_npz(file);
   ProblemLoad out;
+  // A lone .npy is X alone: one head, no weights (what a parameter-free variant runs).
+  if (file.extension() == ".npy") {
+    try {
+      ProblemSpec p;
+      p.x = read_npy_matrix(file, {"problem", kMaxSize});
+      out.problem = std::move(p);
+    } catch (const Error& e) {
+      out.errors.push_back(e);
+    }
+    return out;
+  }
   const auto text = read_yaml_file(file, "problem", out.errors);
   return text ? read_problem_yaml(*text, file.string()) : out;
 }

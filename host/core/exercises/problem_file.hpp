@@ -21,7 +21,8 @@ struct ProblemLoad {
   std::optional<ProblemSpec> problem;
   std::vector<Error> errors;
 };
-// A file named *.npz is read as an archive (read_problem_npz), any other as YAML.
+// A file named *.npz is read as an archive (read_problem_npz), one named *.npy as X alone (one
+// head, no weights), any other as YAML.
 ProblemLoad read_problem_file(const std::filesystem::path& file);
 // An .npz archive (np.savez or np.savez_compressed) as a problem: X (T × d_model, required),
 // W_q, W_k, W_v, W_o (optional matrices), heads, causal, sharpness (optional single values);
