@@ -33,6 +33,7 @@ namespace awb::core {
 //          '<i8', '<i4' or a bool '|b1')
 //   shape  not 2-D (a scalar: more than one element), or a dimension of 0
 //   limit  a dimension over `max_dim`
+//   not_finite  NaN or Inf in the data
 //   io, not_a_file  the file cannot be read, or is not a regular file
 struct NpyOptions {
   std::string id_prefix = "npy";

@@ -20,7 +20,7 @@ const std::vector<std::string> kProblemKeys = {
     "tokens", "x", "w_q", "w_k", "w_v", "w_o", "heads", "causal", "sharpness", "scale", "variant"};
 const std::vector<std::string> kVariantKeys = {"kind", "params"};
 constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
-// The arrays an .npz problem may hold (README, "Problem files").
+// The arrays an .npz problem may hold (exercises/FORMAT.md, "Problem files").
 const std::vector<std::string> kNpzArrays = {"X",   "W_q",   "W_k",    "W_v",
                                              "W_o", "heads", "causal", "sharpness"};
 
@@ -143,12 +143,16 @@ ProblemLoad read_problem_file(const std::filesystem::path& file) {
   ProblemLoad out;
   // A lone .npy is X alone: one head, no weights (what a parameter-free variant runs).
   if (file.extension() == ".npy") {
+    const NpyOptions opts{"problem", kMaxSize};
     try {
       ProblemSpec p;
-      p.x = read_npy_matrix(file, {"problem", kMaxSize});
+      p.x = read_npy_matrix(file, opts);
       out.problem = std::move(p);
     } catch (const Error& e) {
       out.errors.push_back(e);
+    } catch (const std::bad_alloc&) {
+      out.errors.emplace_back(opts.id_prefix + ".too_large", file.string(),
+                              "ran out of memory reading it");
     }
     return out;
   }
