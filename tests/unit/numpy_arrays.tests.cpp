@@ -116,6 +116,27 @@ TEST_CASE("float32 is widened, Fortran order transposed into rows, version 2.0 r
   CHECK(core::parse_npy_matrix(v2, "a.npy", kOpts).data == std::vector<double>{1.0});
 }
 
+TEST_CASE("single values: float, integer or bool, of one element", "[numpy]") {
+  const std::string npy = core::matrix_npy(Matrix(1, 1, 0.5));
+  CHECK(core::parse_npy_scalar(npy, "a.npy", kOpts) == 0.5);
+  const int64_t four = 4;
+  CHECK(core::parse_npy_scalar(
+            with_header(npy, "{'descr': '<i8', 'fortran_order': False, 'shape': (), }",
+                        std::string(reinterpret_cast<const char*>(&four), 8)),
+            "a.npy", kOpts) == 4);
+  CHECK(core::parse_npy_scalar(
+            with_header(npy, "{'descr': '|b1', 'fortran_order': False, 'shape': (1,), }", "\x01"),
+            "a.npy", kOpts) == 1);
+  test::check_refused(
+      [&] {
+        core::parse_npy_scalar(
+            with_header(npy, "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }",
+                        std::string(16, '\0')),
+            "a.npy", kOpts);
+      },
+      "problem.shape", "shape (2,) is not a single value");
+}
+
 TEST_CASE("malformed .npy files are refused with their ids", "[numpy]") {
   const std::string npy = core::matrix_npy(sample());
   auto e = refusal("PK\x03\x04 not an npy at all");
