@@ -5,8 +5,9 @@ set -euo pipefail
 # One package a line; keep in step with DESIGN.md section 9 and the README.
 packages=(
   cmake ninja-build g++ make pkg-config git
-  libboost-dev libyaml-cpp-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev
-  libseccomp-dev libpugixml-dev python3 python3-jsonschema python3-yaml libbenchmark-dev
+  libboost-dev libyaml-cpp-dev libzip-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev
+  libseccomp-dev libpugixml-dev python3 python3-jsonschema python3-yaml python3-numpy
+  libbenchmark-dev
   libopenblas-dev libssl-dev
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core xvfb xauth
   clang-format

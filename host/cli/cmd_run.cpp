@@ -122,7 +122,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
       "run",
       "Run variants on a problem and print scores S, weights A and context vectors Z.\n"
       "A variant runs on what it understands of the problem: a parameter-free variant ignores\n"
-      "weights, a single-head one takes the first head; each change is printed as a note.");
+      "weights, a single-head one takes the first head; each change is printed as a note.\n"
+      "--problem reads a YAML problem file (its matrices inline, seeded, or {npy: FILE} and\n"
+      "{npz: FILE, key: NAME}) or an .npz archive (np.savez) holding the arrays X (T x d_model,\n"
+      "required), W_q, W_k, W_v, W_o, and single values heads, causal, sharpness; tokens are\n"
+      "t0, t1, ...; a lone .npy is X alone (exercises/FORMAT.md, \"Problem files\").");
   add_problem_source_options(cmd, opts->source);
   auto* var = cmd->add_option("--variant", opts->variants,
                               "Variant id, or plugin-id:variant-id; repeatable");

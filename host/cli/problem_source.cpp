@@ -12,8 +12,10 @@ namespace awb::cli {
 
 void add_problem_source_options(CLI::App* cmd, ProblemSource& s) {
   auto* ex = cmd->add_option("--example", s.example, "A built-in problem by name: journey");
-  auto* pf =
-      cmd->add_option("--problem", s.problem_file, "A YAML problem file")->check(CLI::ExistingFile);
+  auto* pf = cmd->add_option("--problem", s.problem_file,
+                             "A problem file: YAML, an .npz of NumPy arrays X (required), W_q, "
+                             "W_k, W_v, W_o, heads, causal, sharpness, or an .npy (X alone)")
+                 ->check(CLI::ExistingFile);
   auto* ee = cmd->add_option("--exercise", s.exercise, "An exercise id (its first case)");
   ex->excludes(pf)->excludes(ee);
   pf->excludes(ee);

@@ -24,7 +24,7 @@ echo "$(basename "$awb_deb"): $(du -h "$awb_deb" | cut -f1)"
 
 depends=$(dpkg-deb -f "$awb_deb" Depends)
 echo "Depends: $depends"
-for lib in libc6 libstdc++6 libgcc-s1 libyaml-cpp0.7 libseccomp2; do
+for lib in libc6 libstdc++6 libgcc-s1 libyaml-cpp0.7 libzip4 libseccomp2; do
   [[ ", $depends," == *", $lib "* ]] || fail "awb's Depends lack $lib"
 done
 [[ $depends != *libqt6* ]] || fail "awb depends on Qt"

@@ -41,8 +41,7 @@ std::string size_text(size_t bytes) {
 
 }  // namespace
 
-std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes,
-                              const std::string& id_prefix) {
+OpenRegularFile open_regular_file(const std::filesystem::path& file, const std::string& id_prefix) {
   const std::string label = file.string();
   auto fail = [&](const std::string& id, const std::string& message) {
     return Error(id_prefix + "." + id, label, message);
@@ -59,13 +58,26 @@ std::string read_regular_file(const std::filesystem::path& file, size_t max_byte
   if (in.fd < 0) throw fail("io", std::string("cannot open the file: ") + std::strerror(errno));
   if (::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode))
     throw fail("not_a_file", "is " + kind_of(st.st_mode) + "; only a regular file is read");
+  OpenRegularFile out{in.fd, uint64_t(st.st_size)};
+  in.fd = -1;
+  return out;
+}
+
+std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes,
+                              const std::string& id_prefix) {
+  const std::string label = file.string();
+  auto fail = [&](const std::string& id, const std::string& message) {
+    return Error(id_prefix + "." + id, label, message);
+  };
+  const OpenRegularFile opened = open_regular_file(file, id_prefix);
+  Fd in{opened.fd};
   const auto too_large = [&](uint64_t size) {
     return fail("too_large", "the file is " + std::to_string(size) + " bytes; the cap is " +
                                  size_text(max_bytes));
   };
-  if (uint64_t(st.st_size) > max_bytes) throw too_large(uint64_t(st.st_size));
+  if (opened.size > max_bytes) throw too_large(opened.size);
   // Read at most one byte more than the cap: a file that grew since fstat is still refused.
-  std::string text(size_t(st.st_size) + 1, '\0');
+  std::string text(size_t(opened.size) + 1, '\0');
   size_t got = 0;
   for (;;) {
     if (got == text.size()) {

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -21,6 +22,15 @@ std::string kind_of(mode_t mode);
 
 std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes,
                               const std::string& id_prefix);
+
+// The same checks for a file read piece by piece (an array of data, an archive): a descriptor
+// open for reading (the caller closes it) and the file's size. Throws <id_prefix>.io or
+// <id_prefix>.not_a_file as above.
+struct OpenRegularFile {
+  int fd = -1;
+  uint64_t size = 0;
+};
+OpenRegularFile open_regular_file(const std::filesystem::path& file, const std::string& id_prefix);
 
 }  // namespace awb::core
 

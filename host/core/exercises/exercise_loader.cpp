@@ -27,23 +27,6 @@ bool valid_id(const std::string& s) {
   });
 }
 
-// An inline matrix, or a seeded one {seed, rows, cols, ...}.
-std::optional<Matrix> weight(YamlReader& rd, const YAML::Node& n, const std::string& path) {
-  if (n.IsSequence()) return rd.matrix(n, path, kMaxWidth, kMaxWidth);
-  if (!n.IsMap()) {
-    rd.error(n, path, rd.id("type"), "must be a list of rows or {seed, rows, cols, ...}");
-    return std::nullopt;
-  }
-  const auto spec = seeded_spec(rd, n, path, {"rows", "cols"});
-  const auto rows = rd.require(n, path, "rows");
-  const auto cols = rd.require(n, path, "cols");
-  if (!spec || !rows || !cols) return std::nullopt;
-  const auto r = rd.integer(*rows, path + ".rows", 1, kMaxWidth, "limit");
-  const auto c = rd.integer(*cols, path + ".cols", 1, kMaxWidth, "limit");
-  if (!r || !c || !rd.spend(n, path, *r * *c)) return std::nullopt;
-  return seeded_matrix(*spec, *r, *c);
-}
-
 std::optional<LayerWeights> weights(YamlReader& rd, const YAML::Node& n, const std::string& path) {
   if (!check_section(rd, n, path, Section::kWeights)) return std::nullopt;
   LayerWeights w;
@@ -51,7 +34,7 @@ std::optional<LayerWeights> weights(YamlReader& rd, const YAML::Node& n, const s
   for (auto [key, field] :
        {std::pair{"w_q", &w.w_q}, {"w_k", &w.w_k}, {"w_v", &w.w_v}, {"w_o", &w.w_o}}) {
     if (!n[key]) continue;
-    *field = weight(rd, n[key], path + "." + key);
+    *field = weight_matrix(rd, n[key], path + "." + key);
     ok = ok && field->has_value();
   }
   if (ok && !(w.w_q && w.w_k && w.w_v)) {
@@ -247,6 +230,22 @@ std::optional<YAML::Node> section_key(YamlReader& rd, const YAML::Node& map,
   if (exercise_key(s, name).required) return rd.require(map, path, k);
   if (const YAML::Node v = map[k]) return v;
   return std::nullopt;
+}
+
+std::optional<Matrix> weight_matrix(YamlReader& rd, const YAML::Node& n, const std::string& path) {
+  if (n.IsSequence()) return rd.matrix(n, path, kMaxWidth, kMaxWidth);
+  if (!n.IsMap()) {
+    rd.error(n, path, rd.id("type"), "must be a list of rows or {seed, rows, cols, ...}");
+    return std::nullopt;
+  }
+  const auto spec = seeded_spec(rd, n, path, {"rows", "cols"});
+  const auto rows = rd.require(n, path, "rows");
+  const auto cols = rd.require(n, path, "cols");
+  if (!spec || !rows || !cols) return std::nullopt;
+  const auto r = rd.integer(*rows, path + ".rows", 1, kMaxWidth, "limit");
+  const auto c = rd.integer(*cols, path + ".cols", 1, kMaxWidth, "limit");
+  if (!r || !c || !rd.spend(n, path, *r * *c)) return std::nullopt;
+  return seeded_matrix(*spec, *r, *c);
 }
 
 std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const std::string& path,

@@ -55,6 +55,10 @@ std::optional<int> case_ref(YamlReader& rd, const YAML::Node& n, const std::stri
 std::optional<SeededSpec> seeded_spec(YamlReader& rd, const YAML::Node& n, const std::string& path,
                                       std::vector<std::string> extra_keys);
 
+// A matrix written as a list of rows, or seeded {seed, rows, cols, distribution, ...} (an
+// exercise's weights; a problem file's matrices too).
+std::optional<Matrix> weight_matrix(YamlReader& rd, const YAML::Node& n, const std::string& path);
+
 // Reads `train:` into `ex.train` (after the cases, layers and checks are read).
 void train(YamlReader& rd, const YAML::Node& n, Exercise& ex);
 // Reads `questions:` into `ex.questions` (after the cases and layers are read).

@@ -1,11 +1,16 @@
 // problem_file.cpp: problem files for `awb run --problem`, read through the exercises' YAML
-// reader (same caps, every problem at once), and the built-in examples.
+// reader (same caps, every problem at once), their matrices inline, seeded or in NumPy files;
+// .npz archives as problems of their own; and the built-in examples.
 #include "core/exercises/problem_file.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <new>
 
+#include "core/base/did_you_mean.hpp"
 #include "core/exercises/exercise.hpp"
 #include "core/exercises/exercise_parse.hpp"
+#include "core/exercises/numpy_arrays.hpp"
 #include "core/exercises/yaml_reader.hpp"
 
 namespace awb::core {
@@ -15,9 +20,71 @@ const std::vector<std::string> kProblemKeys = {
     "tokens", "x", "w_q", "w_k", "w_v", "w_o", "heads", "causal", "sharpness", "scale", "variant"};
 const std::vector<std::string> kVariantKeys = {"kind", "params"};
 constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
-constexpr int64_t kMaxHeads = 64;
+// The arrays an .npz problem may hold (exercises/FORMAT.md, "Problem files").
+const std::vector<std::string> kNpzArrays = {"X",   "W_q",   "W_k",    "W_v",
+                                             "W_o", "heads", "causal", "sharpness"};
 
-ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
+// A matrix key's value: a list of rows, seeded {seed, rows, cols, ...} (as an exercise's
+// weights), {npy: FILE} or {npz: FILE, key: NAME}, FILE relative to the problem file's folder.
+// A NumPy file's error is reported at its name in the YAML, with the file's own path.
+std::optional<Matrix> matrix_value(YamlReader& rd, const YAML::Node& n, const std::string& path,
+                                   const std::filesystem::path& folder) {
+  if (!n.IsSequence() && !n.IsMap()) {
+    rd.error(n, path, rd.id("type"),
+             "must be a list of rows, {npy: FILE}, {npz: FILE, key: NAME} or {seed, rows, cols, "
+             "...}");
+    return std::nullopt;
+  }
+  if (n.IsSequence()) return parse::weight_matrix(rd, n, path);
+  if (!n["npy"] && !n["npz"]) {
+    // Every form's keys first, so that `npyy:` is told 'npy', not only the seeded keys.
+    rd.check_keys(n, path,
+                  {"npy", "npz", "key", "seed", "rows", "cols", "distribution", "mean", "std",
+                   "low", "high"});
+    // A misspelt file key says so alone, without the seeded form's missing keys after it.
+    if (rd.misspelt(path, "npy") || rd.misspelt(path, "npz")) return std::nullopt;
+    return parse::weight_matrix(rd, n, path);
+  }
+  if (!rd.check_keys(n, path, {"npy", "npz", "key"})) return std::nullopt;
+  const bool archive = bool(n["npz"]);
+  if (archive && n["npy"]) {
+    rd.error(n, path, rd.id("value"), "give either npy or npz, not both");
+    return std::nullopt;
+  }
+  if (!archive && n["key"]) {
+    rd.error(n["key"], path + ".key", rd.id("unknown_key"),
+             "'key' names an array in an .npz archive; an .npy file holds one");
+    return std::nullopt;
+  }
+  const char* file_key = archive ? "npz" : "npy";
+  const YAML::Node file_node = n[file_key];
+  const auto file = rd.string(file_node, path + "." + file_key);
+  const auto key = archive ? rd.require(n, path, "key") : std::nullopt;
+  const auto name = key ? rd.string(*key, path + ".key") : std::nullopt;
+  if (!file || (archive && !name)) return std::nullopt;
+  const std::filesystem::path where = folder / *file;  // an absolute FILE stays as it is
+  const NpyOptions opts{rd.id_prefix(), kMaxSize};
+  // A file's problem at the file's name; an array's in an archive at its key.
+  auto report = [&](const Error& e, const YAML::Node& at, const std::string& at_path) {
+    rd.error(at, at_path, e.id(), e.location() + ": " + e.message());
+    return std::nullopt;
+  };
+  std::optional<NpzArchive> npz;
+  try {
+    if (!archive) return read_npy_matrix(where, opts);
+    npz.emplace(where, opts.id_prefix);
+  } catch (const Error& e) {
+    return report(e, file_node, path + "." + file_key);
+  }
+  try {
+    return npz->matrix(*name, opts);
+  } catch (const Error& e) {
+    return report(e, *key, path + ".key");
+  }
+}
+
+ProblemLoad read_problem_in(YamlReader& rd, const std::string& text,
+                            const std::filesystem::path& folder) {
   ProblemLoad out;
   auto finish = [&](std::optional<ProblemSpec> p) {
     out.errors = rd.errors();
@@ -30,14 +97,14 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
   if (!rd.check_keys(root, "", kProblemKeys)) return finish(std::nullopt);
   ProblemSpec p;
   if (auto x = rd.require(root, "", "x"))
-    if (auto m = rd.matrix(*x, "x", kMaxSize, kMaxSize)) p.x = *m;
+    if (auto m = matrix_value(rd, *x, "x", folder)) p.x = *m;
   if (const auto t = root["tokens"])
     if (auto list = rd.strings(t, "tokens", kMaxSize)) p.tokens = *list;
   for (auto [key, field] :
        {std::pair{"w_q", &p.w_q}, {"w_k", &p.w_k}, {"w_v", &p.w_v}, {"w_o", &p.w_o}})
-    if (const auto n = root[key]) *field = rd.matrix(n, key, kMaxSize, kMaxSize);
+    if (const auto n = root[key]) *field = matrix_value(rd, n, key, folder);
   if (const auto n = root["heads"])
-    if (auto h = rd.integer(n, "heads", 1, kMaxHeads, "limit")) p.heads = int(*h);
+    if (auto h = rd.integer(n, "heads", 1, parse::kMaxHeads, "limit")) p.heads = int(*h);
   if (const auto n = root["sharpness"])
     if (auto v = rd.number(n, "sharpness")) p.sharpness = *v;
   if (const auto n = root["causal"])
@@ -66,14 +133,87 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text) {
 }  // namespace
 
 ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_label) {
-  return parse_guarded<ProblemLoad>(file_label, "problem",
-                                    [&](YamlReader& rd) { return read_problem_in(rd, text); });
+  const auto folder = std::filesystem::path(file_label).parent_path();
+  return parse_guarded<ProblemLoad>(
+      file_label, "problem", [&](YamlReader& rd) { return read_problem_in(rd, text, folder); });
 }
 
 ProblemLoad read_problem_file(const std::filesystem::path& file) {
+  if (file.extension() == ".npz") return read_problem_npz(file);
   ProblemLoad out;
+  // A lone .npy is X alone: one head, no weights (what a parameter-free variant runs).
+  if (file.extension() == ".npy") {
+    const NpyOptions opts{"problem", kMaxSize};
+    try {
+      ProblemSpec p;
+      p.x = read_npy_matrix(file, opts);
+      out.problem = std::move(p);
+    } catch (const Error& e) {
+      out.errors.push_back(e);
+    } catch (const std::bad_alloc&) {
+      out.errors.emplace_back(opts.id_prefix + ".too_large", file.string(),
+                              "ran out of memory reading it");
+    }
+    return out;
+  }
   const auto text = read_yaml_file(file, "problem", out.errors);
   return text ? read_problem_yaml(*text, file.string()) : out;
+}
+
+ProblemLoad read_problem_npz(const std::filesystem::path& file) {
+  ProblemLoad out;
+  const std::string label = file.string();
+  const NpyOptions opts{"problem", kMaxSize};
+  // Each array's problem is collected, so one run reports all of them.
+  auto read = [&](auto&& what) {
+    try {
+      what();
+    } catch (const Error& e) {
+      out.errors.push_back(e);
+    } catch (const std::bad_alloc&) {
+      out.errors.emplace_back(opts.id_prefix + ".too_large", label,
+                              "ran out of memory reading the archive");
+    }
+  };
+  ProblemSpec p;
+  read([&] {
+    const NpzArchive a(file, opts.id_prefix);
+    // An array awb does not read is an error, as an unknown key is: "x" for "X" is not ignored.
+    for (const auto& name : a.names()) {
+      if (std::find(kNpzArrays.begin(), kNpzArrays.end(), name) != kNpzArrays.end()) continue;
+      std::string known;
+      for (const auto& k : kNpzArrays) known += (known.empty() ? "" : ", ") + k;
+      out.errors.emplace_back(opts.id_prefix + ".npz", label,
+                              "array '" + name + "' is not read" +
+                                  did_you_mean_note(name, kNpzArrays) +
+                                  "; a problem's arrays are " + known);
+    }
+    read([&] { p.x = a.matrix("X", opts); });
+    for (auto [name, field] :
+         {std::pair{"W_q", &p.w_q}, {"W_k", &p.w_k}, {"W_v", &p.w_v}, {"W_o", &p.w_o}})
+      if (a.has(name)) read([&] { *field = a.matrix(name, opts); });
+    if (a.has("heads"))
+      read([&] {
+        const double h = a.scalar("heads", opts);
+        if (h != std::floor(h) || h < 1 || h > double(parse::kMaxHeads))
+          throw Error(opts.id_prefix + ".value", label,
+                      "array 'heads': must be a whole number from 1 to " +
+                          std::to_string(parse::kMaxHeads));
+        p.heads = int(h);
+      });
+    if (a.has("causal")) read([&] { p.causal = a.scalar("causal", opts) != 0; });
+    if (a.has("sharpness")) read([&] { p.sharpness = a.scalar("sharpness", opts); });
+  });
+  if (!out.errors.empty()) return out;
+  // Shapes across arrays (weights vs d_model, heads): the model's own rules, at the archive.
+  try {
+    validate(p);
+  } catch (const Error& e) {
+    out.errors.emplace_back(e.id(), label, e.message());
+    return out;
+  }
+  out.problem = std::move(p);
+  return out;
 }
 
 ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_label) {

@@ -13,13 +13,21 @@
 namespace awb::core {
 
 // A problem file holds: tokens, x, optional w_q/w_k/w_v/w_o, heads, causal, sharpness, scale.
+// A matrix is a list of rows, seeded {seed, rows, cols, ...}, {npy: FILE} or {npz: FILE, key:
+// NAME}, FILE relative to the problem file's folder (core/exercises/numpy_arrays.hpp).
 // It is read as exercises are (core/exercises/yaml_reader.hpp): a regular file within the same
 // caps, and every problem reported with its id (problem.*) and file:line:column.
 struct ProblemLoad {
   std::optional<ProblemSpec> problem;
   std::vector<Error> errors;
 };
+// A file named *.npz is read as an archive (read_problem_npz), one named *.npy as X alone (one
+// head, no weights), any other as YAML.
 ProblemLoad read_problem_file(const std::filesystem::path& file);
+// An .npz archive (np.savez or np.savez_compressed) as a problem: X (T × d_model, required),
+// W_q, W_k, W_v, W_o (optional matrices), heads, causal, sharpness (optional single values);
+// tokens are t0, t1, ...; scale is auto. Errors are located at the archive.
+ProblemLoad read_problem_npz(const std::filesystem::path& file);
 ProblemLoad read_problem_yaml(const std::string& text, const std::string& file_label);
 // The same, throwing the first problem as an awb::Error.
 ProblemSpec parse_problem_yaml(const std::string& text, const std::string& file_label);

@@ -96,6 +96,7 @@ class YamlReader {
                                                   int64_t max_len);
 
   std::string id(const std::string& suffix) const { return prefix_ + "." + suffix; }
+  const std::string& id_prefix() const { return prefix_; }
   // The error for running out of memory while reading the file (std::bad_alloc).
   void out_of_memory();
   int64_t values_read() const { return values_read_; }
