@@ -10,6 +10,7 @@
 #include "core/base/export_folder.hpp"
 #include "core/compare/matrix_export.hpp"
 #include "graders/model/error.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::cli {
 namespace {

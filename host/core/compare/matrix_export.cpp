@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "graders/report/format.hpp"
+
 namespace awb::core {
 
 std::string matrix_npy(const Matrix& m) {
@@ -31,20 +33,14 @@ std::string matrix_npy(const Matrix& m) {
   return out;
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + '"';
-}
-
 std::string matrix_csv(const Matrix& m, const std::vector<std::string>& row_labels,
                        const std::vector<std::string>& col_labels, const std::string& corner) {
   auto label = [](const std::vector<std::string>& labels, int64_t i, char prefix) {
-    return i < static_cast<int64_t>(labels.size()) ? csv_field(labels[static_cast<size_t>(i)])
-                                                   : prefix + std::to_string(i);
+    return i < static_cast<int64_t>(labels.size())
+               ? grade::csv_field(labels[static_cast<size_t>(i)])
+               : prefix + std::to_string(i);
   };
-  std::string out = csv_field(corner);
+  std::string out = grade::csv_field(corner);
   for (int64_t c = 0; c < m.cols; ++c) out += ',' + label(col_labels, c, 'c');
   out += '\n';
   for (int64_t r = 0; r < m.rows; ++r) {

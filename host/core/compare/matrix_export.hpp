@@ -26,9 +26,6 @@ std::string matrix_npy(const Matrix& m);
 std::string matrix_csv(const Matrix& m, const std::vector<std::string>& row_labels,
                        const std::vector<std::string>& col_labels, const std::string& corner);
 
-// One CSV field, quoted when it needs to be.
-std::string csv_field(const std::string& text);
-
 }  // namespace awb::core
 
 #endif  // AWB_CORE_COMPARE_MATRIX_EXPORT_HPP_
