@@ -9,6 +9,7 @@ packages=(
   libseccomp-dev libpugixml-dev python3 python3-jsonschema python3-yaml libbenchmark-dev
   libopenblas-dev
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core xvfb xauth
+  poppler-utils
   clang-format
   slurm-wlm munge
   dpkg-dev file unzip debootstrap

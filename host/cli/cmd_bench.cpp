@@ -8,6 +8,7 @@
 #include "cli/bench_baseline.hpp"
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
+#include "cli/figure_options.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
@@ -44,6 +45,7 @@ struct BenchOptions {
   std::string save, compare, from;
   double alpha = 0.05, min_change_pct = 2;
   bool fail_on_slower = false;
+  std::string figure;
 };
 
 std::vector<bool> on_off(const std::vector<std::string>& v) {
@@ -215,12 +217,14 @@ int run_bench(const BenchOptions& o) {
   // The lists' syntax first (param.syntax, a usage error), before loading any plugin.
   core::param_grid(o.params);
   if (o.runner_runs > 0) return run_runner_overhead(o);
+  check_figure(o.figure);
   int code = kExitOk;
   // Read the baseline first: a bad name should fail before minutes of measuring.
   std::optional<BenchRun> baseline;
   if (!o.compare.empty()) baseline = load_baseline(baseline_path(o.compare));
   const BenchRun run = o.from.empty() ? measure_run(o, code) : load_baseline(baseline_path(o.from));
   write_bench(std::cout, run, o.format);
+  write_bench_figure(o.figure, run);
   if (o.format == "csv")  // the table and JSON carry them; CSV has no place for them
     for (const auto& note : bench_notes(run)) std::fprintf(stderr, "note: %s\n", note.c_str());
   if (!o.save.empty()) {
@@ -353,6 +357,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", opts->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
+  add_figure_option(cmd, opts->figure);
   cmd->callback([opts, &exit_code] { exit_code = run_bench(*opts); });
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/compare_report.hpp"
+#include "cli/figure_options.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
@@ -36,6 +37,7 @@ struct CompareOptions {
   std::string against = kReference;
   int top_k = 3;
   std::string export_dir;
+  std::string figure;
 };
 
 std::string shape(const Matrix& m) { return std::to_string(m.rows) + "x" + std::to_string(m.cols); }
@@ -64,6 +66,7 @@ void check_selection(const CompareOptions& o, const RunInput& input, const core:
 }
 
 int run_compare(const CompareOptions& o) {
+  check_figure(o.figure);
   const LoadedProblem problem = load_problem(o.source);
   std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
@@ -141,6 +144,7 @@ int run_compare(const CompareOptions& o) {
   else
     print_table(r);
   if (!o.export_dir.empty()) export_report(o.export_dir, r, c);
+  write_compare_figure(o.figure, r, c, problem.input.params);
   // A variant that cannot run or failed exits as it would in `awb run`.
   int code = kExitOk;
   for (const auto& e : c.entries) {
@@ -190,6 +194,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--export", opts->export_dir,
                   "Write the matrices (.npy, .csv) and the metrics (.json, .csv) into this folder");
+  add_figure_option(cmd, opts->figure);
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();
