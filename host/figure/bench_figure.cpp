@@ -46,8 +46,10 @@ std::unique_ptr<QWidget> bench_figure(const nlohmann::json& spec) {
       QObject::tr("Time per call (ms) against T: median of the warm calls, bars its "
                   "95 % interval"));
   chart->setAxisTitle(QObject::tr("T (tokens)"));
+  const int lines = static_cast<int>(series.size());
   chart->setSeries(std::move(series));
-  chart->setFixedSize(760, 460);
+  chart->setLegendBelow(true);
+  chart->setFixedSize(760, 420 + lines * (chart->fontMetrics().height() + 2));
 
   const auto& m = run.machine;
   QString caption =

@@ -118,8 +118,15 @@ QRectF LogLogChart::plotRect() const {
   // Half a label of room right of the plot, so the last x tick label stays whole.
   const int right =
       std::max(kChartRight, fontMetrics().horizontalAdvance(QStringLiteral("10000")) / 2 + 2);
-  return QRectF(f.left, f.title + kChartMargin, width() - f.left - right,
-                height() - f.title - 2 * kChartMargin - f.tick_labels - f.axis_title);
+  return QRectF(
+      f.left, f.title + kChartMargin, width() - f.left - right,
+      height() - f.title - 2 * kChartMargin - f.tick_labels - f.axis_title - legendBelowHeight());
+}
+
+double LogLogChart::legendBelowHeight() const {
+  if (!legend_below_ || series_.empty()) return 0;
+  const int row = fontMetrics().height() + 2;
+  return kChartMargin + row * static_cast<int>(series_.size()) + 6;
 }
 
 LogLogChart::AxisTexts LogLogChart::axisTexts(const QRectF& plot) const {
@@ -223,9 +230,13 @@ QRectF LogLogChart::legendBox(const QRectF& plot) const {
   int text_width = 0;
   for (const QString& line : legendLines())
     text_width = std::max(text_width, fm.horizontalAdvance(line));
+  const double w = kSwatch + 10 + text_width + 8, h = row * static_cast<int>(series_.size()) + 6;
+  if (legend_below_) {
+    const AxisBands f = frame();
+    return QRectF(plot.left(), plot.bottom() + f.tick_labels + f.axis_title + kChartMargin, w, h);
+  }
   // Top left: a growing cost leaves that corner empty.
-  return QRectF(plot.left() + 8, plot.top() + 6, kSwatch + 10 + text_width + 8,
-                row * static_cast<int>(series_.size()) + 6);
+  return QRectF(plot.left() + 8, plot.top() + 6, w, h);
 }
 
 void LogLogChart::drawLegend(QPainter& painter, const QRectF& plot) const {

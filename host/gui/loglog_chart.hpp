@@ -44,6 +44,12 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
     x_title_ = x_title;
     update();
   }
+  // The legend below the plot instead of over its top left corner (a figure, where no line may
+  // pass under it).
+  void setLegendBelow(bool below) {
+    legend_below_ = below;
+    update();
+  }
 
   // Geometry the tests read. Each axis spans whole decades [10^lo, 10^hi] around the data.
   const std::vector<Series>& series() const { return series_; }
@@ -79,11 +85,13 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
   };
   AxisTexts axisTexts(const QRectF& plot) const;
   QRectF legendBox(const QRectF& plot) const;
+  double legendBelowHeight() const;  // the room a legend below the plot takes (0: none)
   void drawLegend(QPainter& painter, const QRectF& plot) const;
   QStringList legendLines() const;
 
   std::vector<Series> series_;
   QString title_, x_title_;
+  bool legend_below_ = false;
   QSize last_minimum_;  // as the layout last knew it
 };
 
