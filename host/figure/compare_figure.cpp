@@ -126,9 +126,17 @@ std::unique_ptr<QWidget> compare_figure(const json& spec) {
     for (const auto& r : rows) {
       grid->addWidget(wrapped_label(r.heading, kHeadingWidth), grid_row, 0,
                       Qt::AlignRight | Qt::AlignVCenter);
+      // A row without maps says why, rather than leaving a gap to be guessed at.
+      QString missing;
       if (!r.error.isEmpty())
-        grid->addWidget(wrapped_label(QObject::tr("did not run: %1").arg(r.error)), grid_row, 1, 1,
-                        static_cast<int>(heads));
+        missing = QObject::tr("did not run: %1").arg(r.error);
+      else if (r.heads.empty() && difference)
+        missing = QObject::tr("no head paired with the baseline's");
+      else if (r.heads.empty())
+        missing = head == "all" ? QObject::tr("no weights on this layer")
+                                : QObject::tr("has no head %1").arg(first_head);
+      if (!missing.isEmpty())
+        grid->addWidget(wrapped_label(missing), grid_row, 1, 1, static_cast<int>(heads));
       for (size_t h = 0; h < r.heads.size(); ++h) {
         const Matrix& m = r.heads[h];
         auto* map = new gui::HeatmapWidget;

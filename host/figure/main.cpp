@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QFont>
+#include <QLayout>
 #include <QPalette>
 #include <QWidget>
 #include <cstdio>
@@ -44,12 +45,11 @@ int main(int argc, char** argv) {
       figure = awb::figure::bench_figure(spec);
     else
       throw std::runtime_error("a spec of an unknown figure '" + kind + "'");
-    // Laid out as it would be shown, without showing it.
-    figure->setAttribute(Qt::WA_DontShowOnScreen);
-    figure->show();
-    QApplication::processEvents();
+    // Laid out as it would be shown, without a window: the layout places every part.
+    figure->ensurePolished();
+    figure->layout()->activate();
     figure->adjustSize();
-    QApplication::processEvents();
+    figure->layout()->activate();
     if (!awb::gui::save_figure(figure.get(), QString::fromLocal8Bit(argv[2])))
       throw std::runtime_error("cannot write " + std::string(argv[2]));
   } catch (const std::exception& e) {
