@@ -144,7 +144,7 @@ int run_compare(const CompareOptions& o) {
   else
     print_table(r);
   if (!o.export_dir.empty()) export_report(o.export_dir, r, c);
-  write_compare_figure(o.figure, r, c, problem.input.params);
+  write_compare_figure(o.figure, r, c, problem.input.params, contenders);
   // A variant that cannot run or failed exits as it would in `awb run`.
   int code = kExitOk;
   for (const auto& e : c.entries) {

@@ -21,6 +21,7 @@
 #include "core/base/atomic_file.hpp"
 #include "core/base/install_paths.hpp"
 #include "core/base/temp_folder.hpp"
+#include "core/plugins/reference_forward.hpp"
 #include "graders/model/error.hpp"
 #include "graders/tolerance/tolerance.hpp"
 
@@ -133,11 +134,18 @@ void write_figure_file(const std::string& file, const nlohmann::json& spec) {
 }  // namespace
 
 CLI::Option* add_figure_option(CLI::App* cmd, std::string& file) {
+  const std::string what =
+      cmd->get_name() == "compare"
+          ? "per-head weight maps with the token labels for the reference and each variant (with "
+            "its parameters), |variant - baseline| maps, one colour bar for the weights and one "
+            "for the differences"
+          : "time against T on log-log axes, a series per variant, parameters and shape, each "
+            "median with its 95 % interval and each series' fitted slope in the legend";
   return cmd
       ->add_option("--figure", file,
-                   "Also draw the results as a figure for a paper: FILE.pdf or FILE.svg (vector, "
-                   "with real text) or FILE.png (twice the pixels); needs awb-figure, built with "
-                   "the GUI")
+                   "Also draw a figure for a paper: " + what +
+                       ". FILE.pdf or FILE.svg: vector, with real text; FILE.png: twice the "
+                       "pixels. Needs awb-figure, built and installed with the GUI")
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
             const std::string ext = figure_extension(s);
@@ -158,26 +166,37 @@ void check_figure(const std::string& file) {
 }
 
 nlohmann::json compare_figure_spec(const Report& r, const core::Comparison& c,
-                                   const Parameters& input_params) {
+                                   const Parameters& input_params,
+                                   const std::vector<core::Contender>& contenders) {
   auto run_json = [&](const std::string& label, const RunOutput* out, const Parameters& params,
-                      const std::string& error) {
+                      const std::vector<ParamDecl>& declared, const std::string& error) {
     const size_t heads = out && r.layer < out->layers.size()
                              ? out->layers[r.layer].result.weights.size()
                              : static_cast<size_t>(params.heads);
     nlohmann::json j{{"label", label},
                      {"params", spec_params_text(params, heads)},
                      {"causal", params.causal},
+                     {"ahead", nullptr},
+                     {"behind", nullptr},
                      {"error", error},
                      {"heads", nlohmann::json::array()}};
+    // The keys each query sees (null: no limit): the cells outside are hatched, not coloured.
+    const core::KeyBand band = core::key_band(params, declared);
+    if (band.ahead != core::KeyBand::kAll) j["ahead"] = band.ahead;
+    if (band.behind != core::KeyBand::kAll) j["behind"] = band.behind;
     if (out && error.empty())
       for (const auto& m : figure_heads(*out, r)) j["heads"].push_back(spec_matrix(m));
     return j;
   };
   nlohmann::json runs = nlohmann::json::array();
-  runs.push_back(run_json(kReference, &c.reference, input_params, ""));
+  runs.push_back(run_json(kReference, &c.reference, input_params,
+                          core::reference_params(input_params.family).decls, ""));
   const RunOutput* baseline = &c.reference;
-  for (const auto& e : c.entries) {
-    runs.push_back(run_json(e.label, &e.output, e.params, e.error));
+  for (size_t i = 0; i < c.entries.size(); ++i) {
+    const auto& e = c.entries[i];
+    runs.push_back(run_json(e.label, &e.output, e.params,
+                            i < contenders.size() ? contenders[i].params : std::vector<ParamDecl>{},
+                            e.error));
     if (e.label == r.against) baseline = &e.output;
   }
   // A difference map for each row of the report: every run but the baseline.
@@ -204,8 +223,9 @@ nlohmann::json compare_figure_spec(const Report& r, const core::Comparison& c,
 }
 
 void write_compare_figure(const std::string& file, const Report& r, const core::Comparison& c,
-                          const Parameters& input_params) {
-  if (!file.empty()) write_figure_file(file, compare_figure_spec(r, c, input_params));
+                          const Parameters& input_params,
+                          const std::vector<core::Contender>& contenders) {
+  if (!file.empty()) write_figure_file(file, compare_figure_spec(r, c, input_params, contenders));
 }
 
 void write_bench_figure(const std::string& file, const BenchRun& run) {

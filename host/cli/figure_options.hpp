@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/bench_report.hpp"
 #include "cli/compare_report.hpp"
@@ -24,14 +25,18 @@ void check_figure(const std::string& file);
 
 // The comparison's figure: for the reference and each variant, every head's weights on the
 // report's layer with the parameters it ran with, and |variant − baseline| beside them.
+// `contenders` are those `c` compared, in its entries' order (their declarations tell a sliding
+// window's band).
 void write_compare_figure(const std::string& file, const Report& r, const core::Comparison& c,
-                          const Parameters& input_params);
+                          const Parameters& input_params,
+                          const std::vector<core::Contender>& contenders);
 // The run's time against T on log-log axes, a series per variant and shape, with intervals.
 void write_bench_figure(const std::string& file, const BenchRun& run);
 
 // What the figure spec says of one comparison (for the tests and write_compare_figure).
 nlohmann::json compare_figure_spec(const Report& r, const core::Comparison& c,
-                                   const Parameters& input_params);
+                                   const Parameters& input_params,
+                                   const std::vector<core::Contender>& contenders);
 
 }  // namespace awb::cli
 

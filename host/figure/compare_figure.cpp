@@ -76,13 +76,17 @@ std::unique_ptr<QWidget> compare_figure(const json& spec) {
   const int first_head = head == "all" ? 0 : std::stoi(head);
 
   std::vector<MapRow> weights, diffs;
-  std::map<std::string, bool> causal;
+  // The band of keys each run's queries see (null: no limit); outside it cells are hatched.
+  std::map<std::string, gui::CellMask> mask_of;
   for (const auto& run : spec.at("runs")) {
     const auto label = run.at("label").get<std::string>();
-    causal[label] = run.value("causal", false);
+    gui::CellMask& mask = mask_of[label];
+    if (run.contains("ahead") && !run["ahead"].is_null()) mask.ahead = run["ahead"].get<int64_t>();
+    if (run.contains("behind") && !run["behind"].is_null())
+      mask.behind = run["behind"].get<int64_t>();
     MapRow row{QString::fromStdString(label + "\n" + run.value("params", "")),
                {},
-               gui::CellMask::causal(causal[label]),
+               mask,
                QString::fromStdString(run.value("error", ""))};
     for (const auto& m : run.at("heads")) row.heads.push_back(matrix_from(m));
     weights.push_back(std::move(row));
@@ -90,8 +94,7 @@ std::unique_ptr<QWidget> compare_figure(const json& spec) {
   for (const auto& d : spec.at("differences")) {
     const auto label = d.at("label").get<std::string>();
     // Cells both runs mask are 0 in the difference by construction: hatched, where they are 0.
-    gui::CellMask mask = gui::CellMask::causal(causal[label] && causal[against]);
-    mask.zeros_only = true;
+    const gui::CellMask mask = gui::common_cells(mask_of[label], mask_of[against]);
     MapRow row{QString::fromStdString("|" + label + " − " + against + "|"), {}, mask, {}};
     for (const auto& m : d.at("heads")) row.heads.push_back(matrix_from(m));
     diffs.push_back(std::move(row));
@@ -186,7 +189,9 @@ std::unique_ptr<QWidget> compare_figure(const json& spec) {
           "drawn as 0).")
           .arg(own_range ? QObject::tr("the min–max of all weight maps") : QObject::tr("0–1"),
                QString::fromStdString(against));
-  if (any_masked) caption += QObject::tr(" Hatched: cells the causal mask hides.");
+  if (any_masked)
+    caption += QObject::tr(
+        " Hatched: keys a query does not see (the causal mask, a sliding window): exactly 0.");
   auto* layout = new QVBoxLayout(figure.get());
   layout->setContentsMargins(12, 12, 12, 12);
   layout->addWidget(title);
