@@ -224,7 +224,6 @@ int run_bench(const BenchOptions& o) {
   if (!o.compare.empty()) baseline = load_baseline(baseline_path(o.compare));
   const BenchRun run = o.from.empty() ? measure_run(o, code) : load_baseline(baseline_path(o.from));
   write_bench(std::cout, run, o.format);
-  write_bench_figure(o.figure, run);
   if (o.format == "csv")  // the table and JSON carry them; CSV has no place for them
     for (const auto& note : bench_notes(run)) std::fprintf(stderr, "note: %s\n", note.c_str());
   if (!o.save.empty()) {
@@ -232,6 +231,7 @@ int run_bench(const BenchOptions& o) {
     save_baseline(path, run);
     std::fprintf(stderr, "saved as %s\n", path.c_str());
   }
+  write_bench_figure(o.figure, run);  // after --save: a failed drawing loses no measurement
   if (baseline) {
     std::ostringstream text;
     const int slower =
