@@ -35,6 +35,9 @@ bool save_svg(QWidget* widget, const QString& path) {
   svg.setFileName(path);
   svg.setSize(widget->size());
   svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
+  // The generator writes a font's point size as its pixels at this resolution: the widget's own,
+  // so text keeps the size it was laid out at (at the default 72 it came out three quarters).
+  svg.setResolution(widget->logicalDpiX());
   svg.setTitle(widget->windowTitle());
   svg.setDescription(QStringLiteral("Attention Workbench view"));
   QPainter painter;
