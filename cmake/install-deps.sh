@@ -10,6 +10,7 @@ packages=(
   libbenchmark-dev
   libopenblas-dev libssl-dev
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core xvfb xauth
+  poppler-utils
   clang-format
   slurm-wlm munge
   dpkg-dev file unzip debootstrap

@@ -1,6 +1,7 @@
 // bench_report.cpp: writes `awb bench` results; the count and the method are stated in each.
 #include "cli/bench_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -59,14 +60,6 @@ double number_or_none(const nlohmann::json& p, const char* key) {
   const auto it = p.find(key);
   if (it == p.end() || it->is_null()) return core::BenchMeasure::kNone;
   return it->get<double>();
-}
-
-std::string shape_label(const BenchRow& r) {
-  const auto& s = r.shape;
-  return r.variant + (s.params.empty() ? "" : " " + params_label(s.params)) + " " +
-         to_string(s.scalar) + " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
-         (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") +
-         (s.want_scores ? "S" : "");
 }
 
 // The table's proj column: "-" (no weights read), "QKV", or "QKVO" (W_o given too).
@@ -309,19 +302,38 @@ void write_table(std::ostream& out, const BenchRun& run) {
 
 }  // namespace
 
-std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
+std::string shape_label(const BenchRow& r) {
+  const auto& s = r.shape;
+  return r.variant + (s.params.empty() ? "" : " " + params_label(s.params)) + " " +
+         to_string(s.scalar) + " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
+         (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") +
+         (s.want_scores ? "S" : "");
+}
+
+std::vector<std::vector<const BenchRow*>> bench_series(const BenchRun& run, int64_t min_tokens) {
   using Key = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t, int,
                          bool, bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
-    if (r.status != "ok" || s.tokens < 1024) continue;
+    if (r.status != "ok" || s.tokens < min_tokens) continue;
     groups[{r.plugin, r.variant, r.mode, s.params, static_cast<int>(s.scalar), s.d, s.heads,
             s.causal, s.want_weights, s.want_scores, s.w_o}]
         .push_back(&r);
   }
+  std::vector<std::vector<const BenchRow*>> out;
+  for (auto& [key, rows] : groups) {
+    std::stable_sort(rows.begin(), rows.end(), [](const BenchRow* a, const BenchRow* b) {
+      return a->shape.tokens < b->shape.tokens;
+    });
+    out.push_back(std::move(rows));
+  }
+  return out;
+}
+
+std::vector<ScalingFit> scaling_fits(const BenchRun& run) {
   std::vector<ScalingFit> out;
-  for (const auto& [key, rows] : groups) {
+  for (const auto& rows : bench_series(run, 1024)) {
     std::vector<double> t, time, memory;
     for (const BenchRow* r : rows) {
       t.push_back(static_cast<double>(r->shape.tokens));

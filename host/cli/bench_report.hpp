@@ -36,6 +36,13 @@ struct BenchRun {
   bool before_w_o = false;  // read from a run saved before the W_o column (see --compare)
 };
 
+// "parameter-free window=4 f32 d=64 h=1 causal A": a point's variant, parameters and shape but T.
+std::string shape_label(const BenchRow& r);
+
+// The measured points ("ok") with T >= `min_tokens` that differ only in T, one series each
+// (plugin, variant, mode, parameters, scalar, d, heads, causal, A, S), each sorted by T.
+std::vector<std::vector<const BenchRow*>> bench_series(const BenchRun& run, int64_t min_tokens = 0);
+
 // Log-log least-squares fits over T >= 1024 for the rows that differ only in T: time, and
 // memory (inputs + outputs + the first call's high water). A group with at least three such T
 // has a fit; one with two has none, and `too_few` says so (two points always fit a line).

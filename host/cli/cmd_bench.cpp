@@ -9,6 +9,7 @@
 #include "cli/bench_baseline.hpp"
 #include "cli/bench_report.hpp"
 #include "cli/commands.hpp"
+#include "cli/figure_options.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
@@ -45,6 +46,7 @@ struct BenchOptions {
   std::string save, compare, from;
   double alpha = 0.05, min_change_pct = 2;
   bool fail_on_slower = false;
+  std::string figure;
 };
 
 std::vector<bool> on_off(const std::vector<std::string>& v) {
@@ -255,6 +257,7 @@ int run_bench(const BenchOptions& o) {
   // The lists' syntax first (param.syntax, a usage error), before loading any plugin.
   core::param_grid(o.params);
   if (o.runner_runs > 0) return run_runner_overhead(o);
+  check_figure(o.figure);
   int code = kExitOk;
   // Read the baseline first: a bad name should fail before minutes of measuring.
   std::optional<BenchRun> baseline;
@@ -268,6 +271,7 @@ int run_bench(const BenchOptions& o) {
     save_baseline(path, run);
     std::fprintf(stderr, "saved as %s\n", path.c_str());
   }
+  write_bench_figure(o.figure, run);  // after --save: a failed drawing loses no measurement
   if (baseline) {
     std::ostringstream text;
     const int slower =
@@ -404,6 +408,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", opts->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
+  add_figure_option(cmd, opts->figure);
   cmd->callback([opts, &exit_code] { exit_code = run_bench(*opts); });
 }
 

@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/compare_report.hpp"
+#include "cli/figure_options.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
 #include "cli/print.hpp"
@@ -41,6 +42,7 @@ struct CompareOptions {
   int top_k = 3;
   std::string export_dir;
   bool no_weights = false;  // ask the variants for Z alone
+  std::string figure;
 };
 
 std::string shape(const Matrix& m) { return std::to_string(m.rows) + "x" + std::to_string(m.cols); }
@@ -69,6 +71,7 @@ void check_selection(const CompareOptions& o, const RunInput& input, const core:
 }
 
 int run_compare(const CompareOptions& o) {
+  check_figure(o.figure);
   const LoadedProblem problem = load_problem(o.source);
   std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
@@ -208,6 +211,7 @@ int run_compare(const CompareOptions& o) {
   else
     print_table(r);
   if (!o.export_dir.empty()) export_report(o.export_dir, r, c);
+  write_compare_figure(o.figure, r, c, problem.input.params, contenders);
   // A variant that cannot run or failed exits as it would in `awb run`.
   int code = kExitOk;
   for (const auto& e : c.entries) {
@@ -272,6 +276,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                 "Ask the variants for Z alone (no A or S requested), so that a variant's\n"
                 "streaming path (linear, sliding-window) is what is checked: max abs error and\n"
                 "||dZ|| are Z's; the attention metrics are n/a");
+  add_figure_option(cmd, opts->figure);
   cmd->add_option("--scalar", opts->scalar, "f64 or f32")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();

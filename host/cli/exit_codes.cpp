@@ -104,6 +104,8 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"template.not_found", kExitFailed},      // the installed plugin template is missing
     {"template.invalid", kExitFailed},        // a marker of the template is malformed
     {"batch.shard_unfinished", kExitFailed},  // its run has not finished (or is running)
+    {"figure.unavailable", kExitFailed},      // --figure without awb-figure (built with the GUI)
+    {"figure.failed", kExitFailed},           // awb-figure did not draw the figure
 };
 
 }  // namespace

@@ -24,13 +24,6 @@ namespace {
 constexpr int kSpecRole = Qt::UserRole + 1;
 constexpr const char* kDefaultTokens = "128, 256, 512, 1024, 2048, 4096";
 
-// Only from three points or more (two always fit a line), with how well the line fits.
-QString slope_note(const std::vector<double>& t, const std::vector<double>& y) {
-  const auto fit = core::loglog_fit(t, y);
-  if (!fit) return {};
-  return QObject::tr("slope %1 (R² %2)").arg(fit->slope, 0, 'f', 2).arg(fit->r_squared, 0, 'f', 3);
-}
-
 }  // namespace
 
 BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
@@ -290,8 +283,8 @@ void BenchView::showPoints() {
       ms.push_back(p->result.measure.median * 1e3);
       mib.push_back(p->result.measure.footprint_bytes() / (1024.0 * 1024.0));
     }
-    LogLogChart::Series time{label, slope_note(t, ms), {}};
-    LogLogChart::Series memory{time.label, slope_note(t, mib), {}};
+    LogLogChart::Series time{label, loglog_slope_note(t, ms), {}};
+    LogLogChart::Series memory{time.label, loglog_slope_note(t, mib), {}};
     for (size_t i = 0; i < t.size(); ++i) {
       time.points.emplace_back(t[i], ms[i]);
       memory.points.emplace_back(t[i], mib[i]);

@@ -2,9 +2,8 @@
 #include "gui/cell_mask.hpp"
 
 #include <algorithm>
-#include <exception>
 
-#include "core/plugins/reference_forward.hpp"
+#include "core/compare/compare.hpp"
 
 namespace awb::gui {
 
@@ -21,23 +20,8 @@ std::vector<bool> masked_keys(const CellMask& mask, const std::vector<double>& r
 }
 
 CellMask cell_mask_of(const Parameters& fitted, const std::vector<ParamDecl>& declared) {
-  CellMask mask = CellMask::causal(fitted.causal);
-  if (core::declared_family(declared) != Family::kSlidingWindow) return mask;
-  // The value the variant ran with: the input's, else the declared default (as the core fills
-  // it in). A value it cannot take fails the run itself, which then has no map to mask.
-  std::vector<double> values;
-  try {
-    values = resolve_params(declared, fitted.variant, "the variant", false);
-  } catch (const std::exception&) {
-    return mask;
-  }
-  for (size_t i = 0; i < declared.size(); ++i)
-    if (declared[i].name == "window") {
-      const auto w = static_cast<int64_t>(values[i]);
-      mask.ahead = std::min(mask.ahead, w);
-      mask.behind = std::min(mask.behind, w);
-    }
-  return mask;
+  const core::KeyBand band = core::key_band(fitted, declared);
+  return {band.ahead, band.behind};
 }
 
 }  // namespace awb::gui

@@ -1,8 +1,10 @@
-// export.cpp: PNG through QWidget::grab or QWidget::render, SVG through QSvgGenerator, text through
-// QSaveFile.
+// export.cpp: PNG through QWidget::grab or QWidget::render, SVG through QSvgGenerator, PDF through
+// QPdfWriter, text through QSaveFile.
 #include "gui/export.hpp"
 
+#include <QPageSize>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
 
@@ -33,12 +35,42 @@ bool save_svg(QWidget* widget, const QString& path) {
   svg.setFileName(path);
   svg.setSize(widget->size());
   svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
+  // The generator writes a font's point size as its pixels at this resolution: the widget's own,
+  // so text keeps the size it was laid out at (at the default 72 it came out three quarters).
+  svg.setResolution(widget->logicalDpiX());
   svg.setTitle(widget->windowTitle());
   svg.setDescription(QStringLiteral("Attention Workbench view"));
   QPainter painter;
   if (!painter.begin(&svg)) return false;
   widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
   return painter.end();
+}
+
+bool save_pdf(QWidget* widget, const QString& path) {
+  constexpr int kDpi = 96;
+  QPdfWriter pdf(path);
+  pdf.setResolution(kDpi);
+  pdf.setCreator(QStringLiteral("Attention Workbench"));
+  pdf.setTitle(widget->windowTitle());
+  const QSizeF points = QSizeF(widget->size()) * 72.0 / kDpi;
+  pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
+  pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+  QPainter painter;
+  if (!painter.begin(&pdf)) return false;
+  // Heatmaps are images of a pixel a cell: JPEG (the PDF engine's default for colour images)
+  // would blur and shift a 6 × 6 map's colours.
+  painter.setRenderHint(QPainter::LosslessImageRendering);
+  widget->render(&painter, QPoint(), QRegion(),
+                 QWidget::DrawWindowBackground | QWidget::DrawChildren);
+  return painter.end();
+}
+
+bool save_figure(QWidget* widget, const QString& path) {
+  const QString lower = path.toLower();
+  if (lower.endsWith(QStringLiteral(".pdf"))) return save_pdf(widget, path);
+  if (lower.endsWith(QStringLiteral(".svg"))) return save_svg(widget, path);
+  if (lower.endsWith(QStringLiteral(".png"))) return save_png(widget, path, 2);
+  return false;
 }
 
 bool save_text(const QString& text, const QString& path) {

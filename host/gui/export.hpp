@@ -1,4 +1,5 @@
-// export.hpp: any widget as PNG (at the screen's pixel ratio or a chosen one) or SVG; text files.
+// export.hpp: any widget as PNG (at the screen's pixel ratio or a chosen one), SVG or PDF; text
+// files.
 #ifndef AWB_GUI_EXPORT_HPP_
 #define AWB_GUI_EXPORT_HPP_
 
@@ -17,6 +18,11 @@ QImage render_widget(QWidget* widget, double device_pixel_ratio);
 bool save_png(QWidget* widget, const QString& path, double device_pixel_ratio);
 // Vector output through QSvgGenerator: the widget paints into it as into a screen.
 bool save_svg(QWidget* widget, const QString& path);
+// Vector output through QPdfWriter: one page the widget's size (at 96 dots per inch, so a logical
+// pixel is 0.75 pt), text as text.
+bool save_pdf(QWidget* widget, const QString& path);
+// By the name's extension: .pdf, .svg, or .png at twice the pixels; false for another one.
+bool save_figure(QWidget* widget, const QString& path);
 bool save_text(const QString& text, const QString& path);
 
 }  // namespace awb::gui

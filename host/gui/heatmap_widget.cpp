@@ -88,6 +88,12 @@ void HeatmapWidget::setScaleNote(const QString& note) {
   invalidate();
 }
 
+void HeatmapWidget::setLegendShown(bool shown) {
+  legend_shown_ = shown;
+  invalidate();
+  updateGeometry();
+}
+
 void HeatmapWidget::invalidate() {
   layout_valid_ = false;
   update();
@@ -180,6 +186,7 @@ QString HeatmapWidget::columnLabel(int c) const {
 }
 
 double HeatmapWidget::legendWidth() const {
+  if (!legend_shown_) return 0;
   // The legend: colour bar, its numbers, and the masked swatch.
   const double line = std::ceil(QFontMetricsF(font()).height());
   const double gap = std::max(5.0, std::ceil(line / 3));
@@ -208,7 +215,7 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
             .height());
   };
   l.title = QRectF(margin, margin, w - 2 * margin, wrapped(title_));
-  const QString caption = rows > 0 ? rangeCaption() : QString();
+  const QString caption = rows > 0 && legend_shown_ ? rangeCaption() : QString();
   const double caption_h = wrapped(caption);
 
   const double legend_w = legendWidth();
@@ -436,6 +443,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
 
   // Legend: the colour bar from the range's low end (bottom) to its high end (top), its
   // numbers, the masked swatch, and the caption naming the range in force.
+  if (!legend_shown_) return;
   const double line = std::ceil(QFontMetricsF(font()).height());
   const QRectF bar(l.legend.left(), l.legend.top(), line, l.legend.height());
   QImage ramp(1, ColorMap::kSize, QImage::Format_RGB32);
@@ -483,6 +491,7 @@ std::vector<DrawnTextSource::Text> HeatmapWidget::drawnTexts() const {
       for (int c = 0; c < matrix_.cols; ++c)
         if (!cellText(r, c).isEmpty())
           out.push_back({cellText(r, c), cellTextRect(r, c), false, false, l.value_font});
+  if (!legend_shown_) return out;
   for (const auto& [text, box] : legendTexts()) out.push_back({text, box});
   out.push_back({rangeCaption(), l.caption, false, true});
   return out;

@@ -51,6 +51,8 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
   void setSharedMinMax(double min, double max);
   // Said in the legend's caption after the scale's numbers, e.g. "shared by every diff map".
   void setScaleNote(const QString& note);
+  // Without its colour bar and caption: maps that share one bar drawn beside them (a figure).
+  void setLegendShown(bool shown);
   // This matrix's own min and max over its unmasked finite cells (+inf, −inf when none).
   Span ownMinMax() const { return spans_.own(); }
 
@@ -118,6 +120,7 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
   double lo_ = 0, hi_ = 1;  // the scale
   CellMask mask_;
   bool has_masked_ = false;  // some cell is drawn masked
+  bool legend_shown_ = true;
   int highlight_ = -1;
   QString title_, scale_note_;
   QStringList row_labels_, col_labels_;

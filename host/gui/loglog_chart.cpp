@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/bench/statistics.hpp"
 #include "gui/chart_frame.hpp"
 
 namespace awb::gui {
@@ -56,6 +57,12 @@ void draw_marker(QPainter& painter, QPointF at, int series) {
 
 }  // namespace
 
+QString loglog_slope_note(const std::vector<double>& x, const std::vector<double>& y) {
+  const auto fit = core::loglog_fit(x, y);
+  if (!fit) return {};
+  return QObject::tr("slope %1 (R² %2)").arg(fit->slope, 0, 'f', 2).arg(fit->r_squared, 0, 'f', 3);
+}
+
 LogLogChart::LogLogChart(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
@@ -76,13 +83,20 @@ QColor LogLogChart::seriesColor(int i) {
 
 LogLogChart::Decades LogLogChart::decades(Qt::Orientation axis) const {
   double lo = INFINITY, hi = -INFINITY;
+  auto take = [&](double v) {
+    lo = std::min(lo, std::log10(v));
+    hi = std::max(hi, std::log10(v));
+  };
   for (const auto& s : series_)
-    for (QPointF p : s.points)
-      if (drawable(p)) {
-        const double v = std::log10(axis == Qt::Horizontal ? p.x() : p.y());
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const QPointF p = s.points[i];
+      if (!drawable(p)) continue;
+      take(axis == Qt::Horizontal ? p.x() : p.y());
+      // The intervals' ends stay inside the plot too.
+      if (axis == Qt::Vertical && i < s.intervals.size())
+        for (double end : {s.intervals[i].first, s.intervals[i].second})
+          if (std::isfinite(end) && end > 0) take(end);
+    }
   if (!std::isfinite(lo)) return {};
   Decades d{static_cast<int>(std::floor(lo)), static_cast<int>(std::ceil(hi))};
   if (d.hi <= d.lo) d.hi = d.lo + 1;  // one value, or every value on a decade
@@ -104,8 +118,15 @@ QRectF LogLogChart::plotRect() const {
   // Half a label of room right of the plot, so the last x tick label stays whole.
   const int right =
       std::max(kChartRight, fontMetrics().horizontalAdvance(QStringLiteral("10000")) / 2 + 2);
-  return QRectF(f.left, f.title + kChartMargin, width() - f.left - right,
-                height() - f.title - 2 * kChartMargin - f.tick_labels - f.axis_title);
+  return QRectF(
+      f.left, f.title + kChartMargin, width() - f.left - right,
+      height() - f.title - 2 * kChartMargin - f.tick_labels - f.axis_title - legendBelowHeight());
+}
+
+double LogLogChart::legendBelowHeight() const {
+  if (!legend_below_ || series_.empty()) return 0;
+  const int row = fontMetrics().height() + 2;
+  return kChartMargin + row * static_cast<int>(series_.size()) + 6;
 }
 
 LogLogChart::AxisTexts LogLogChart::axisTexts(const QRectF& plot) const {
@@ -209,9 +230,13 @@ QRectF LogLogChart::legendBox(const QRectF& plot) const {
   int text_width = 0;
   for (const QString& line : legendLines())
     text_width = std::max(text_width, fm.horizontalAdvance(line));
+  const double w = kSwatch + 10 + text_width + 8, h = row * static_cast<int>(series_.size()) + 6;
+  if (legend_below_) {
+    const AxisBands f = frame();
+    return QRectF(plot.left(), plot.bottom() + f.tick_labels + f.axis_title + kChartMargin, w, h);
+  }
   // Top left: a growing cost leaves that corner empty.
-  return QRectF(plot.left() + 8, plot.top() + 6, kSwatch + 10 + text_width + 8,
-                row * static_cast<int>(series_.size()) + 6);
+  return QRectF(plot.left() + 8, plot.top() + 6, w, h);
 }
 
 void LogLogChart::drawLegend(QPainter& painter, const QRectF& plot) const {
@@ -260,6 +285,18 @@ void LogLogChart::paintEvent(QPaintEvent*) {
     painter.setPen(QPen(c, 2));
     painter.setBrush(Qt::NoBrush);
     painter.drawPath(line);
+    // Error bars under the markers: the interval's ends with caps.
+    const auto& s = series_[i];
+    painter.setPen(QPen(c, 1.5));
+    for (size_t k = 0; k < s.points.size() && k < s.intervals.size(); ++k) {
+      const auto [low, high] = s.intervals[k];
+      if (!drawable(s.points[k]) || !(low > 0) || !(high > 0) || !std::isfinite(high)) continue;
+      const QPointF a = toPixel({s.points[k].x(), low}), b = toPixel({s.points[k].x(), high});
+      painter.drawLine(a, b);
+      painter.drawLine(a - QPointF(kMarker + 1, 0), a + QPointF(kMarker + 1, 0));
+      painter.drawLine(b - QPointF(kMarker + 1, 0), b + QPointF(kMarker + 1, 0));
+    }
+    painter.setPen(QPen(c, 2));
     painter.setBrush(c);
     for (QPointF p : at) draw_marker(painter, p, n);
   }

@@ -7,6 +7,7 @@
 #include <QPointF>
 #include <QString>
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 #include "gui/chart_frame.hpp"
@@ -16,6 +17,10 @@ class QPainter;
 
 namespace awb::gui {
 
+// "slope 2.01 (R² 0.999)": the least-squares log-log slope of y against x, from three points or
+// more (two always fit a line); empty when there is none.
+QString loglog_slope_note(const std::vector<double>& x, const std::vector<double>& y);
+
 class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
   Q_OBJECT
  public:
@@ -23,6 +28,9 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
     QString label;
     QString note;                 // after the label in the legend, e.g. "slope 2.01"
     std::vector<QPointF> points;  // data units, in drawing order; only x, y > 0 can be drawn
+    // Per point, the low and high ends of its interval in y (drawn as an error bar with caps);
+    // empty: none. Only ends > 0 are drawn.
+    std::vector<std::pair<double, double>> intervals{};
   };
 
   explicit LogLogChart(QWidget* parent = nullptr);
@@ -34,6 +42,12 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
   }
   void setAxisTitle(const QString& x_title) {
     x_title_ = x_title;
+    update();
+  }
+  // The legend below the plot instead of over its top left corner (a figure, where no line may
+  // pass under it).
+  void setLegendBelow(bool below) {
+    legend_below_ = below;
     update();
   }
 
@@ -71,11 +85,13 @@ class LogLogChart : public QWidget, public DrawnTextSource, public PlotSource {
   };
   AxisTexts axisTexts(const QRectF& plot) const;
   QRectF legendBox(const QRectF& plot) const;
+  double legendBelowHeight() const;  // the room a legend below the plot takes (0: none)
   void drawLegend(QPainter& painter, const QRectF& plot) const;
   QStringList legendLines() const;
 
   std::vector<Series> series_;
   QString title_, x_title_;
+  bool legend_below_ = false;
   QSize last_minimum_;  // as the layout last knew it
 };
 

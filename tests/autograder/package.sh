@@ -50,6 +50,7 @@ has -rw-r--r-- share/awb/exercises/assignments/qkv.yaml
 has -rwxr-xr-x share/awb/contrib/gradescope/run_autograder
 has -rwxr-xr-x share/awb/contrib/autograder/grade_submission.sh
 ! grep -q 'awb-gui' <<<"$contents" || fail "awb holds the GUI"
+! grep -q 'awb-figure' <<<"$contents" || fail "awb holds awb-figure (it links Qt)"
 # Stripped: debug information stays in the build.
 dpkg-deb --fsys-tarfile "$awb_deb" | tar -xO ./usr/bin/awb >"$out/awb.bin"
 ! readelf -S "$out/awb.bin" | grep -q debug_info || fail "/usr/bin/awb is not stripped"
@@ -62,5 +63,6 @@ if [[ -x $build/bin/awb-gui ]]; then
   [[ ", $gui_depends," == *", awb (= $version),"* ]] || fail "awb-gui does not depend on awb $version"
   [[ $gui_depends == *libqt6widgets6* ]] || fail "awb-gui does not depend on Qt Widgets"
   dpkg-deb -c "$gui_deb" | grep -q ' \./usr/bin/awb-gui$' || fail "awb-gui lacks /usr/bin/awb-gui"
+  dpkg-deb -c "$gui_deb" | grep -q ' \./usr/bin/awb-figure$' || fail "awb-gui lacks /usr/bin/awb-figure"
 fi
 echo PASS

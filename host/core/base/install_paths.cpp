@@ -13,4 +13,8 @@ std::filesystem::path shipped_path(const std::filesystem::path& build_tree_dir,
   return exe_dir.parent_path() / installed;
 }
 
+std::filesystem::path shipped_executable(const std::string& name) {
+  return shipped_path(std::filesystem::path(AWB_BUILD_TREE_BIN_DIR) / name, "bin/" + name);
+}
+
 }  // namespace awb::core

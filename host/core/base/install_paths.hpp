@@ -4,6 +4,7 @@
 #define AWB_CORE_BASE_INSTALL_PATHS_HPP_
 
 #include <filesystem>
+#include <string>
 
 namespace awb::core {
 
@@ -11,6 +12,10 @@ namespace awb::core {
 // <prefix>/`installed` where the executable is <prefix>/bin/awb.
 std::filesystem::path shipped_path(const std::filesystem::path& build_tree_dir,
                                    const std::filesystem::path& installed);
+
+// An executable awb ships beside itself (awb-runner, awb-figure): in the build tree's bin/, or
+// <prefix>/bin/`name`.
+std::filesystem::path shipped_executable(const std::string& name);
 
 }  // namespace awb::core
 

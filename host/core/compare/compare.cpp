@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 
 #include "core/base/sha256.hpp"
@@ -100,6 +101,27 @@ double argmax_agreement(const std::vector<Matrix>& a, const std::vector<Matrix>&
     for (int64_t r = 0; r < a[h].rows; ++r, ++rows)
       same += grade::row_argmax(a[h], r) == grade::row_argmax(b[h], r);
   return rows == 0 ? kNaN : static_cast<double>(same) / static_cast<double>(rows);
+}
+
+KeyBand key_band(const Parameters& fitted, const std::vector<ParamDecl>& declared) {
+  KeyBand band;
+  if (fitted.causal) band.ahead = 0;
+  if (declared_family(declared) != Family::kSlidingWindow) return band;
+  // The value the variant ran with: the input's, else the declared default (as the core fills
+  // it in). A value it cannot take fails the run itself, which then has no map to mask.
+  std::vector<double> values;
+  try {
+    values = resolve_params(declared, fitted.variant, "the variant", false);
+  } catch (const std::exception&) {
+    return band;
+  }
+  for (size_t i = 0; i < declared.size(); ++i)
+    if (declared[i].name == "window") {
+      const auto w = static_cast<int64_t>(values[i]);
+      band.ahead = std::min(band.ahead, w);
+      band.behind = std::min(band.behind, w);
+    }
+  return band;
 }
 
 const std::vector<Matrix>& last_weights(const RunOutput& output) {

@@ -4,6 +4,7 @@
 #define AWB_CORE_COMPARE_COMPARE_HPP_
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,20 @@ double max_abs_difference(const std::vector<Matrix>& a, const std::vector<Matrix
 double mean_row_entropy(const std::vector<Matrix>& weights);
 // Share of rows (over the paired heads) whose largest weight is on the same key in both.
 double argmax_agreement(const std::vector<Matrix>& a, const std::vector<Matrix>& b);
+
+// The keys each query of a run sees, a band around it: at most `ahead` keys after it and `behind`
+// before it (kAll: no limit). The causal mask is ahead = 0; a sliding-window variant's window w
+// (the value it ran with, else its declared default) is ahead = behind = w. Cells outside the band
+// are exactly 0 by what the variant computes.
+struct KeyBand {
+  static constexpr int64_t kAll = std::numeric_limits<int64_t>::max();
+  int64_t ahead = kAll, behind = kAll;
+};
+// The band of a run with `fitted` (the input's parameters as the variant received them) by a
+// variant declaring `declared`: sliding-window when the declarations make it one (the rule by
+// which the core picks its reference, declared_family). A reference of the input's family
+// declares reference_params(family).decls.
+KeyBand key_band(const Parameters& fitted, const std::vector<ParamDecl>& declared);
 
 // One variant to compare. `subject` runs it (owned by the caller); `capabilities` decide what
 // it understands of the input.
