@@ -135,10 +135,10 @@ std::string report_csv(const Report& r) {
     }
     if (!row.layer.pairing_note.empty())
       notes += (notes.empty() ? "" : "; ") + row.layer.pairing_note;
-    const std::string lead = core::csv_field(row.label) + "," + core::csv_field(r.against) + "," +
+    const std::string lead = grade::csv_field(row.label) + "," + grade::csv_field(r.against) + "," +
                              std::to_string(r.layer) + ",";
     if (!row.error.empty()) {
-      out += lead + ",,,,,,,,,,,,,,," + core::csv_field(notes) + "," + core::csv_field(row.error) +
+      out += lead + ",,,,,,,,,,,,,,," + grade::csv_field(notes) + "," + grade::csv_field(row.error) +
              "\n";
       continue;
     }
@@ -148,7 +148,7 @@ std::string report_csv(const Report& r) {
            {m.max_abs_diff, m.kl_mean, m.kl_max, m.js_mean, m.js_max, m.entropy, m.baseline_entropy,
             m.argmax_agreement, m.top_k_overlap, row.layer.z_error, row.layer.z_max_abs})
         out += "," + number_csv(v);
-      out += "," + own_error + "," + core::csv_field(notes) + ",\n";
+      out += "," + own_error + "," + grade::csv_field(notes) + ",\n";
     };
     for (const auto& h : row.layer.heads) line(h);
     // The pooled row; with one head asked, a row of n/a when that head is unpaired.

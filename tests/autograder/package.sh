@@ -62,7 +62,10 @@ if [[ -x $build/bin/awb-gui ]]; then
   echo "awb-gui Depends: $gui_depends"
   [[ ", $gui_depends," == *", awb (= $version),"* ]] || fail "awb-gui does not depend on awb $version"
   [[ $gui_depends == *libqt6widgets6* ]] || fail "awb-gui does not depend on Qt Widgets"
-  dpkg-deb -c "$gui_deb" | grep -q ' \./usr/bin/awb-gui$' || fail "awb-gui lacks /usr/bin/awb-gui"
-  dpkg-deb -c "$gui_deb" | grep -q ' \./usr/bin/awb-figure$' || fail "awb-gui lacks /usr/bin/awb-figure"
+  # The listing read whole first: grep -q stops at its first match, and under pipefail the
+  # listing's broken pipe would fail the check.
+  gui_contents=$(dpkg-deb -c "$gui_deb")
+  grep -q ' \./usr/bin/awb-gui$' <<<"$gui_contents" || fail "awb-gui lacks /usr/bin/awb-gui"
+  grep -q ' \./usr/bin/awb-figure$' <<<"$gui_contents" || fail "awb-gui lacks /usr/bin/awb-figure"
 fi
 echo PASS
