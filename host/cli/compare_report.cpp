@@ -138,8 +138,8 @@ std::string report_csv(const Report& r) {
     const std::string lead = grade::csv_field(row.label) + "," + grade::csv_field(r.against) + "," +
                              std::to_string(r.layer) + ",";
     if (!row.error.empty()) {
-      out += lead + ",,,,,,,,,,,,,,," + grade::csv_field(notes) + "," + grade::csv_field(row.error) +
-             "\n";
+      out += lead + ",,,,,,,,,,,,,,," + grade::csv_field(notes) + "," +
+             grade::csv_field(row.error) + "\n";
       continue;
     }
     auto line = [&](const core::HeadMetrics& m) {
