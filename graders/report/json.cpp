@@ -2,6 +2,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "graders/report/check_json.hpp"
 #include "graders/report/format.hpp"
 #include "graders/report/report.hpp"
 
@@ -11,24 +12,6 @@ namespace {
 // Insertion order keeps the document in the order the fields are documented, and stable
 // across runs, so reports diff cleanly.
 using Json = nlohmann::ordered_json;
-
-// JSON has no NaN or infinity; nlohmann would write null, which readers expecting a number
-// reject.
-Json check_json(const CheckResult& c) {
-  Json j;
-  j["id"] = c.id;
-  j["kind"] = to_string(c.kind);
-  j["name"] = c.name;
-  j["status"] = to_string(c.status);
-  j["points"] = finite(c.points);
-  j["max_points"] = finite(c.max_points);
-  j["summary"] = c.summary;
-  j["details"] = c.details;
-  j["diagnosis"] = c.diagnosis;
-  j["hint"] = c.hint;
-  j["visibility"] = to_string(c.visibility);
-  return j;
-}
 
 Json exercise_json(const ExerciseReport& e, const View& view) {
   const ShownTotals t = shown_totals(e, view);
@@ -52,6 +35,24 @@ Json exercise_json(const ExerciseReport& e, const View& view) {
 }
 
 }  // namespace
+
+// JSON has no NaN or infinity; nlohmann would write null, which readers expecting a number
+// reject.
+Json check_json(const CheckResult& c) {
+  Json j;
+  j["id"] = c.id;
+  j["kind"] = to_string(c.kind);
+  j["name"] = c.name;
+  j["status"] = to_string(c.status);
+  j["points"] = finite(c.points);
+  j["max_points"] = finite(c.max_points);
+  j["summary"] = c.summary;
+  j["details"] = c.details;
+  j["diagnosis"] = c.diagnosis;
+  j["hint"] = c.hint;
+  j["visibility"] = to_string(c.visibility);
+  return j;
+}
 
 std::string write_json(const GradeReport& report, const View& view) {
   const ShownTotals t = shown_totals(report, view);

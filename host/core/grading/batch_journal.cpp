@@ -17,6 +17,7 @@
 #include "core/base/sha256.hpp"
 #include "core/grading/batch_results.hpp"
 #include "graders/model/error.hpp"
+#include "graders/report/check_json.hpp"
 
 namespace awb::core {
 namespace {
@@ -95,21 +96,9 @@ int lock_or_throw(int fd, const fs::path& file) {
 
 // ---- JSON of the report model ------------------------------------------------------------
 
-Json to_json(const grade::CheckResult& c) {
-  Json j;
-  j["id"] = c.id;
-  j["name"] = c.name;
-  j["kind"] = grade::to_string(c.kind);
-  j["status"] = grade::to_string(c.status);
-  j["points"] = c.points;
-  j["max_points"] = c.max_points;
-  j["summary"] = c.summary;
-  j["details"] = c.details;
-  j["diagnosis"] = c.diagnosis;
-  j["hint"] = c.hint;
-  j["visibility"] = grade::to_string(c.visibility);
-  return j;
-}
+// The JSON report's writer: one key order for both. Journals written before it had name before
+// kind; records are read by key, so they read the same.
+Json to_json(const grade::CheckResult& c) { return grade::check_json(c); }
 
 Json to_json(const grade::ExerciseReport& e) {
   Json j;
