@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <optional>
 #include <sstream>
 
@@ -12,9 +11,9 @@
 #include "cli/figure_options.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
+#include "cli/plugin_digests.hpp"
 #include "cli/print.hpp"
 #include "cli/validators.hpp"
-#include "core/base/sha256.hpp"
 #include "core/base/version.hpp"
 #include "core/bench/bench_calibration.hpp"
 #include "core/bench/bench_plan.hpp"
@@ -206,7 +205,7 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
   run.blas = yardstick.best_gemm();
   run.machine = core::this_machine();
   run.machine.kernels = yardstick.gemm_world();
-  std::map<std::string, std::string> sha_of;  // plugin file -> its sha256
+  PluginDigests digests;
   size_t index = 0;
   for (const auto& j : jobs) {
     ++index;
@@ -215,15 +214,7 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
     row.variant = j.ref.variant->id;
     row.mode = core::bench_run_mode(j.ref);
     row.plugin_file = j.ref.plugin->path.filename().string();
-    const std::string file = j.ref.plugin->path.string();
-    if (!sha_of.count(file)) {
-      try {
-        sha_of[file] = core::sha256_file(j.ref.plugin->path);
-      } catch (const Error&) {
-        sha_of[file] = "";  // unreadable now: the row goes without it
-      }
-    }
-    row.plugin_sha256 = sha_of[file];
+    row.plugin_sha256 = digests.of(j.ref.plugin->path);
     row.shape = j.shape;
     row.capabilities = j.ref.variant->capabilities;
     row.goal = j.goal;

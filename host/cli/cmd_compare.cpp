@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,11 +13,11 @@
 #include "cli/figure_options.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/param_options.hpp"
+#include "cli/plugin_digests.hpp"
 #include "cli/print.hpp"
 #include "cli/problem_source.hpp"
 #include "cli/validators.hpp"
 #include "core/base/did_you_mean.hpp"
-#include "core/base/sha256.hpp"
 #include "core/base/version.hpp"
 #include "core/bench/machine.hpp"
 #include "core/compare/compare.hpp"
@@ -70,28 +69,30 @@ void check_selection(const CompareOptions& o, const RunInput& input, const core:
                                      std::to_string(most - 1));
 }
 
-int run_compare(const CompareOptions& o) {
-  check_figure(o.figure);
-  const LoadedProblem problem = load_problem(o.source);
-  std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
-  const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
-  print_load_notes(cat);
+// The variants to compare, each with its label (its id and every parameter it runs with),
+// provenance and subject.
+struct Lineup {
   std::vector<std::unique_ptr<Subject>> subjects;
   std::vector<core::Contender> contenders;
   std::vector<VariantInfo> infos;
-  std::vector<ParamTaker> takers;
   std::vector<VariantSpec> specs;
-  for (const auto& text : o.variants) specs.push_back(parse_variant_spec(text));  // param.syntax
-  for (const auto& spec : specs) {
+};
+
+// Reads --variant's specs and checks every parameter (--variant ID@..., --param) before
+// anything runs; the same variant with the same values twice is a usage error.
+Lineup line_up(const CompareOptions& o, const core::Catalog& cat, const LoadedProblem& problem) {
+  Lineup l;
+  std::vector<ParamTaker> takers;
+  for (const auto& text : o.variants) l.specs.push_back(parse_variant_spec(text));  // param.syntax
+  for (const auto& spec : l.specs) {
     const core::VariantRef ref = core::find_variant(cat, spec.id);
-    const auto& decls = ref.variant->params;
-    check_spec_params(spec, decls);
-    takers.push_back({ref.variant->id, &decls});
+    check_spec_params(spec, ref.variant->params);
+    takers.push_back({ref.variant->id, &ref.variant->params});
   }
-  // --param's names before anything runs: each must be taken by some variant here.
+  // --param's names: each must be taken by some variant here.
   check_params(o.source.params, takers, "variant compared here");
-  std::map<std::string, std::string> sha_of;  // plugin file -> sha256
-  for (const auto& spec : specs) {
+  PluginDigests digests;
+  for (const auto& spec : l.specs) {
     const core::VariantRef ref = core::find_variant(cat, spec.id);
     const auto& decls = ref.variant->params;
     // What it runs with: the problem's values it takes, its own over them, defaults filled in.
@@ -101,55 +102,66 @@ int run_compare(const CompareOptions& o) {
                       [&](const ParamDecl& d) { return d.name == name; }))
         values[name] = value;
     for (const auto& [name, value] : spec.values) values[name] = value;
-    VariantInfo info{ref.variant->id, ref.plugin->id, ref.plugin->path.filename().string(), "", {}};
+    VariantInfo info{ref.variant->id,
+                     ref.plugin->id,
+                     ref.plugin->path.filename().string(),
+                     digests.of(ref.plugin->path),
+                     {}};
     try {
       info.params = canonical_params(decls, values, ref.variant->id);
     } catch (const Error&) {
       info.params = values;  // a problem's value it refuses: the run says why
     }
-    const std::string file = ref.plugin->path.string();
-    if (!sha_of.count(file)) {
-      try {
-        sha_of[file] = core::sha256_file(ref.plugin->path);
-      } catch (const Error&) {
-        sha_of[file] = "";
-      }
-    }
-    info.plugin_sha256 = sha_of[file];
     const std::string suffix = params_label(decls, info.params);
     const std::string label = ref.variant->id + (suffix.empty() ? "" : "@" + suffix);
-    for (const auto& c : contenders)
+    for (const auto& c : l.contenders)
       if (c.label == label)
         throw Error("compare.usage", "--variant " + spec.text,
                     label + " is compared twice (the same variant with the same parameters)");
-    subjects.push_back(core::make_subject(ref));
-    contenders.push_back(
-        {label, ref.variant->capabilities, subjects.back().get(), decls, spec.values});
-    infos.push_back(std::move(info));
+    l.subjects.push_back(core::make_subject(ref));
+    l.contenders.push_back(
+        {label, ref.variant->capabilities, l.subjects.back().get(), decls, spec.values});
+    l.infos.push_back(std::move(info));
   }
-  // --against names the reference or one of the variants compared: by its label
-  // (sliding-window@window=2), as written on the command line, or by id when only one row has it.
-  std::string against = o.against;
-  if (against != kReference) {
-    std::vector<std::string> names{kReference};
-    std::vector<std::string> matches;
-    for (size_t i = 0; i < contenders.size(); ++i) {
-      names.push_back(contenders[i].label);
-      if (against == contenders[i].label || against == specs[i].text || against == infos[i].id)
-        if (std::find(matches.begin(), matches.end(), contenders[i].label) == matches.end())
-          matches.push_back(contenders[i].label);
-    }
-    if (matches.size() > 1)
-      throw Error("compare.usage",
-                  "--against '" + against + "' names " + std::to_string(matches.size()) +
-                      " variants here; give one of: " + matches[0] + ", " + matches[1]);
-    if (matches.empty())
-      throw Error("compare.usage", "--against '" + against +
-                                       "' is neither the reference nor a --variant of this "
-                                       "comparison" +
-                                       core::did_you_mean_note(against, names));
-    against = matches.front();
+  return l;
+}
+
+// --against names the reference or one of the variants compared: by its label
+// (sliding-window@window=2), as written on the command line, or by id when only one row has it.
+// Returns the label.
+std::string resolve_against(const std::string& against, const Lineup& l) {
+  if (against == kReference) return against;
+  std::vector<std::string> names{kReference};
+  std::vector<std::string> matches;
+  for (size_t i = 0; i < l.contenders.size(); ++i) {
+    const std::string& label = l.contenders[i].label;
+    names.push_back(label);
+    const bool named = against == label || against == l.specs[i].text || against == l.infos[i].id;
+    if (named && std::find(matches.begin(), matches.end(), label) == matches.end())
+      matches.push_back(label);
   }
+  if (matches.size() > 1)
+    throw Error("compare.usage",
+                "--against '" + against + "' names " + std::to_string(matches.size()) +
+                    " variants here; give one of: " + matches[0] + ", " + matches[1]);
+  if (matches.empty())
+    throw Error("compare.usage", "--against '" + against +
+                                     "' is neither the reference nor a --variant of this "
+                                     "comparison" +
+                                     core::did_you_mean_note(against, names));
+  return matches.front();
+}
+
+int run_compare(const CompareOptions& o) {
+  check_figure(o.figure);
+  const LoadedProblem problem = load_problem(o.source);
+  std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
+  const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
+  print_load_notes(cat);
+  const Lineup lineup = line_up(o, cat, problem);
+  const auto& contenders = lineup.contenders;
+  const auto& infos = lineup.infos;
+  const std::string against = resolve_against(o.against, lineup);
   const Scalar scalar = *awb::parse<Scalar>(o.scalar);  // --scalar admits only its names
   const core::Comparison c = core::compare_variants(problem.input, problem.reference_capabilities,
                                                     contenders, scalar, o.no_weights);
