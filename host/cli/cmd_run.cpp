@@ -4,8 +4,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
-#include "cli/print.hpp"
+#include "cli/load_notes.hpp"
 #include "cli/problem_source.hpp"
+#include "cli/run_report.hpp"
 #include "cli/validators.hpp"
 #include "core/grading/subject_factory.hpp"
 #include "core/plugins/capabilities.hpp"

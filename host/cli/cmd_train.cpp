@@ -5,8 +5,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/isolation_options.hpp"
+#include "cli/load_notes.hpp"
 #include "cli/param_options.hpp"
-#include "cli/print.hpp"
 #include "cli/validators.hpp"
 #include "core/base/atomic_file.hpp"
 #include "core/exercises/exercise.hpp"

@@ -1,6 +1,6 @@
-// print.hpp: human-readable and JSON renderings of forward results for the CLI.
-#ifndef AWB_CLI_PRINT_HPP_
-#define AWB_CLI_PRINT_HPP_
+// run_report.hpp: `awb run`'s report: forward results as labelled text matrices and as JSON.
+#ifndef AWB_CLI_RUN_REPORT_HPP_
+#define AWB_CLI_RUN_REPORT_HPP_
 
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "core/plugins/forward.hpp"
-#include "core/plugins/plugin_loader.hpp"
 
 namespace awb::cli {
 
@@ -21,13 +20,9 @@ void print_result_text(std::ostream& out, const ProblemSpec& problem, const Forw
 nlohmann::json matrix_json(const Matrix& m);
 nlohmann::json result_json(const ProblemSpec& problem, const ForwardResult& result);
 
-// The catalog's notes on stderr ("awb: note: ..."): a plugin the user gave that took the id of a
-// bundled one.
-void print_load_notes(const core::Catalog& catalog);
-
 // Token labels, or t0..t{T-1} when the problem has none.
 std::vector<std::string> token_labels(const ProblemSpec& problem);
 
 }  // namespace awb::cli
 
-#endif  // AWB_CLI_PRINT_HPP_
+#endif  // AWB_CLI_RUN_REPORT_HPP_

@@ -1,5 +1,5 @@
-// print.cpp: tables and JSON for `awb run`.
-#include "cli/print.hpp"
+// run_report.cpp: `awb run`'s report: labelled text matrices and JSON.
+#include "cli/run_report.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,10 +8,6 @@
 #include "graders/report/format.hpp"
 
 namespace awb::cli {
-
-void print_load_notes(const core::Catalog& catalog) {
-  for (const auto& n : catalog.notes) std::cerr << "awb: note: " << grade::terminal_text(n) << '\n';
-}
 
 std::vector<std::string> token_labels(const ProblemSpec& problem) {
   if (!problem.tokens.empty()) return problem.tokens;
