@@ -1,5 +1,5 @@
 // exit_codes.cpp: every error id the host raises, with the exit code it ends awb with. An id
-// missing here exits 1; the cli.error_ids test holds this table, the README's and the ids thrown
+// missing here exits 1; the cli.error_ids test holds this table, docs/errors.md's and the ids thrown
 // in host/ to one another.
 #include "cli/exit_codes.hpp"
 
