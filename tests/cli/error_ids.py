@@ -76,7 +76,8 @@ for p in sorted(families):
         problems.append(f"the reader family {p}.* needs a row in both tables")
 for i in sorted(set(table) | set(documented)):
     if table.get(i) != documented.get(i):
-        problems.append(f"{i}: exit {table.get(i)} in exit_codes.cpp, {documented.get(i)} in docs/errors.md")
+        problems.append(f"{i}: exit {table.get(i)} in exit_codes.cpp, "
+                        f"{documented.get(i)} in docs/errors.md")
 for p in problems:
     print("FAIL", p)
 print(f"error ids: {len(raised)} raised in host/, {len(families)} reader families, "
