@@ -11,8 +11,9 @@ import sys
 
 
 def help_of(awb, words):
-    env = dict(os.environ, COLUMNS="100", LC_ALL="C.UTF-8")
-    env.pop("AWB_PLUGIN_PATH", None)
+    # The same page on every machine: defaults that name the home folder read "~", and nothing
+    # of the caller's environment (AWB_*, XDG_*) reaches awb.
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8", "HOME": "~"}
     r = subprocess.run([awb, *words, "--help"], capture_output=True, text=True, env=env)
     if r.returncode != 0:
         sys.exit(f"gen_cli_doc: awb {' '.join(words + ['--help'])} exited {r.returncode}:\n"
