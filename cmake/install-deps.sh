@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages the build and tests need; idempotent, skips what is present.
 set -euo pipefail
 
-# One package a line; keep in step with DESIGN.md section 9 and the README.
+# One package a line; keep in step with the dependency table of docs/architecture.md
+# (the test docs.dependencies holds the two to the same packages).
 packages=(
   cmake ninja-build g++ make pkg-config git
   libboost-dev libyaml-cpp-dev libzip-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev

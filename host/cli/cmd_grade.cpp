@@ -364,7 +364,7 @@ void add_grade_command(CLI::App& app, int& exit_code) {
       "grades.csv it counts every check whatever --view; lateness from --submitted-at and\n"
       "--extensions, else the files' times). Submissions are graded at --min-isolation\n"
       "limited unless you say otherwise: at process a submission could rewrite the results (see\n"
-      "the README).\n\n"
+      "docs/runner.md).\n\n"
       "On a cluster, --shard I/N grades the submissions of shard I of N (counting from 0; a\n"
       "submission's shard is sha256(its name) mod N, so it stays there when others are added)\n"
       "into RESULTS of its own; awb grade merge SHARD_RESULTS... --out DIR then writes the\n"

@@ -1,6 +1,6 @@
 // exit_codes.cpp: every error id the host raises, with the exit code it ends awb with. An id
-// missing here exits 1; the cli.error_ids test holds this table, the README's and the ids thrown
-// in host/ to one another.
+// missing here exits 1; the cli.error_ids test holds this table, docs/errors.md's and the ids
+// thrown in host/ to one another.
 #include "cli/exit_codes.hpp"
 
 #include <utility>

@@ -1,5 +1,5 @@
 // exit_codes.hpp: the one table from error ids to exit codes, so that a condition exits the same
-// way in every command (README, "Errors and exit codes", lists every id).
+// way in every command (docs/errors.md lists every id).
 #ifndef AWB_CLI_EXIT_CODES_HPP_
 #define AWB_CLI_EXIT_CODES_HPP_
 

@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
       "  4  a plugin could not be loaded, or the requested variant was not found\n"
       "  5  the variant cannot do what is asked (a capability or the backward pass is missing)\n"
       "Each error is printed as [id] location: message; the same id exits the same way in every\n"
-      "command (README, \"Errors and exit codes\", lists every id).\n\n"
+      "command (docs/errors.md lists every id).\n\n"
       "Indices (heads, layers, queries, tokens, numbered exercises) count from 0.\n\n"
       "Run 'awb COMMAND --help' for the options of each command.");
   int exit_code = kExitOk;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """error_ids.py ROOT: every error id the host raises has a row in the exit-code table
-(host/cli/exit_codes.cpp) and in the README's "Errors and exit codes", with the same code in both,
-and the two tables list the same ids; each file reader's id family has its "prefix.*" row."""
+(host/cli/exit_codes.cpp) and in docs/errors.md's table ("Every id"), with the same code in both,
+and the two tables list the same ids, each once; each file reader's id family has its "prefix.*"
+row."""
 import re
 import sys
 from pathlib import Path
@@ -54,23 +55,29 @@ for i, name in re.findall(r'\{"([a-z_]+\.(?:[a-z_]+|\*))", (kExit\w+)\}',
                           (root / "host/cli/exit_codes.cpp").read_text()):
     table[i] = code_of[name]
 
-readme = (root / "README.md").read_text()
-section = readme.split("### Errors and exit codes", 1)[1].split("\n#", 1)[0]
-documented = {i: int(c) for i, c in re.findall(r"^\| `([a-z_]+\.(?:[a-z_]+|\*))` \| (\d) \|",
-                                                   section, re.M)}
+page = (root / "docs/errors.md").read_text()
+if "\n## Every id\n" not in page:
+    print("FAIL docs/errors.md has no section \"## Every id\"")
+    sys.exit(1)
+section = page.split("\n## Every id\n", 1)[1].split("\n#", 1)[0]
+rows = re.findall(r"^\| `([a-z_]+\.(?:[a-z_]+|\*))` \| (\d) \|", section, re.M)
+documented = {i: int(c) for i, c in rows}
 
 problems = []
+for i in sorted({i for i, _ in rows if [r[0] for r in rows].count(i) > 1}):
+    problems.append(f"{i} has more than one row in docs/errors.md")
 for i, where in sorted(raised.items()):
     if i not in table:
         problems.append(f"{i} (raised in {where}) has no row in host/cli/exit_codes.cpp")
     if i not in documented:
-        problems.append(f"{i} (raised in {where}) is not in the README's table")
+        problems.append(f"{i} (raised in {where}) is not in docs/errors.md")
 for p in sorted(families):
     if p + ".*" not in table or p + ".*" not in documented:
         problems.append(f"the reader family {p}.* needs a row in both tables")
 for i in sorted(set(table) | set(documented)):
     if table.get(i) != documented.get(i):
-        problems.append(f"{i}: exit {table.get(i)} in exit_codes.cpp, {documented.get(i)} in README")
+        problems.append(f"{i}: exit {table.get(i)} in exit_codes.cpp, "
+                        f"{documented.get(i)} in docs/errors.md")
 for p in problems:
     print("FAIL", p)
 print(f"error ids: {len(raised)} raised in host/, {len(families)} reader families, "

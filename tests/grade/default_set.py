@@ -2,25 +2,29 @@
 """`awb grade --variant V` without an assignment grades each bundled variant on the exercises that
 are for it: full marks and exit 0 for every bundled variant, the other exercises listed once as
 "not for this variant" (never ERROR, never counted). Runs every `awb grade --variant <bundled id>`
-command the README shows, exactly as written, and the six bundled variants.
-Usage: default_set.py AWB README
+command the pages show (the instructor guide, the README), exactly as written, and the six
+bundled variants; each page must show at least one.
+Usage: default_set.py AWB PAGE...
 """
 import re
 import shlex
 import subprocess
 import sys
 
-awb, readme = sys.argv[1], sys.argv[2]
+awb, pages = sys.argv[1], sys.argv[2:]
 bundled = ["parameter-free", "qkv", "multi-head", "causal", "sliding-window", "linear"]
 
 commands = []
-for line in open(readme, encoding="utf-8"):
-    m = re.match(r"^(?:build/\w+/bin/)?awb (grade --variant (\S+)[^#]*)", line.strip())
-    if m and m.group(2) in bundled:
-        commands.append(shlex.split(m.group(1)))
-if not commands:
-    print("FAIL: the README shows no `awb grade --variant` command of a bundled variant")
-    sys.exit(1)
+for page in pages:
+    shown = 0
+    for line in open(page, encoding="utf-8"):
+        m = re.match(r"^(?:build/\w+/bin/)?awb (grade --variant (\S+)[^#]*)", line.strip())
+        if m and m.group(2) in bundled:
+            commands.append(shlex.split(m.group(1)))
+            shown += 1
+    if not shown:
+        print(f"FAIL: {page} shows no `awb grade --variant` command of a bundled variant")
+        sys.exit(1)
 commands += [["grade", "--variant", v] for v in bundled]
 
 failed = 0

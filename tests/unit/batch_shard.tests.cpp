@@ -73,7 +73,7 @@ TEST_CASE("shard: I/N counts from 0, and a submission's shard is sha256(name) mo
   core::parse_shard("4/4", &why);
   CHECK_THAT(why, Catch::Contains("counts from 0") && Catch::Contains("3/4"));
 
-  // The rule as the README states it: int(sha256(name)[:16 hex digits], 16) mod N.
+  // The rule as docs/guide-instructor.md states it: int(sha256(name)[:16 hex digits], 16) mod N.
   CHECK(core::shard_of("alice", 4) == 3);
   CHECK(core::shard_of("bob", 4) == 2);
   CHECK(core::shard_of("01-correct", 4) == 0);

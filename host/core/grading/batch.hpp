@@ -1,4 +1,4 @@
-// batch.hpp: grading a folder of submissions (DESIGN.md section 5): every variant of every
+// batch.hpp: grading a folder of submissions (docs/guide-instructor.md): every variant of every
 // plugin in each submission on every exercise, journaled result by result (batch_journal.hpp),
 // resumable after a kill, and final reports built only from the sorted journal.
 //

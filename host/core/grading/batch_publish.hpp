@@ -1,5 +1,5 @@
 // batch_publish.hpp: a batch's reports published as one whole set, so that readers and the next
-// resume see the previous set or the new one, never a mix (DESIGN.md section 5).
+// resume see the previous set or the new one, never a mix (docs/guide-instructor.md).
 //
 // RESULTS/ holds
 //   reports.<generation>/      one whole set: grades.csv, junit.xml, gradescope/, prairielearn/,
