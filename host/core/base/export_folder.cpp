@@ -76,9 +76,23 @@ void publish_folder(const fs::path& where, const std::string& what,
     if (::rename(staging.c_str(), dir.c_str()) != 0) fail("rename");
   } else {
     // One exchange: at every moment `dir` is the old export or the new one.
-    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) != 0)
+    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0) {
+      remove_all_quietly(staging);  // now the old export
+    } else if (errno == EINVAL || errno == ENOSYS) {
+      // A file system without the exchange: the old export aside, then the new one in its place
+      // (for a moment there is none, but never a mix of the two).
+      const fs::path old = staging.string() + ".old";
+      if (::rename(dir.c_str(), old.c_str()) != 0) fail("rename");
+      if (::rename(staging.c_str(), dir.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        ::rename(old.c_str(), dir.c_str());  // the old export back
+        remove_all_quietly(staging);
+        throw Error("io.write", dir.string(), "rename: " + why);
+      }
+      remove_all_quietly(old);
+    } else {
       fail("renameat2");
-    remove_all_quietly(staging);  // now the old export
+    }
   }
   fsync_folder(parent);
 }
