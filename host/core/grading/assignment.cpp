@@ -185,6 +185,141 @@ VariantChoice choose_variant(const Assignment& a, const std::vector<VariantRef>&
 
 namespace {
 
+// The exercises an assignment lists: by id from the loaded set, or by file relative to it.
+struct Listed {
+  std::vector<std::pair<const Exercise*, std::optional<double>>> picked;  // with their points
+  std::vector<Exercise> from_files;  // the exercises read from files; `picked` points into it
+  std::map<const Exercise*, std::string> file_entries;  // of those: the `file:` as written
+};
+
+// One entry's `points:`, or nothing (an error said) when it is not in (0, kMaxPoints].
+std::optional<double> entry_points(YamlReader& rd, const YAML::Node& n, const std::string& p) {
+  std::optional<double> points = rd.number(n, p + ".points");
+  if (points && !(*points > 0)) {
+    rd.error(n, p + ".points", rd.id("value"), "must be > 0");
+    points.reset();
+  } else if (points && *points > kMaxPoints) {
+    rd.error(n, p + ".points", rd.id("value"),
+             "must be at most " + grade::format_points(kMaxPoints));
+    points.reset();
+  }
+  return points;
+}
+
+// The `exercises:` list read; errors of the exercise files go to `errors`.
+void read_exercise_list(YamlReader& rd, const YAML::Node& list, const fs::path& file,
+                        const std::vector<Exercise>& available, Listed& out,
+                        std::vector<Error>& errors) {
+  if (!list.IsSequence() || list.size() == 0 || static_cast<int64_t>(list.size()) > kMaxExercises) {
+    rd.error(list, "exercises", rd.id("type"), "must be a list of 1 to 256 exercises");
+    return;
+  }
+  out.from_files.reserve(kMaxExercises);  // no reallocation: `picked` points into it
+  std::vector<std::string> ids;
+  for (const auto& e : available) ids.push_back(e.id);
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node n = list[i];
+    const std::string p = "exercises[" + std::to_string(i) + "]";
+    std::optional<double> points;
+    const Exercise* ex = nullptr;
+    // yaml-cpp's operator= on a Node assigns content; reset() rebinds it.
+    std::optional<YAML::Node> id_node, file_node;
+    if (n.IsScalar()) {
+      id_node.emplace().reset(n);
+    } else if (rd.check_keys(n, p, {"id", "file", "points"})) {
+      if (n["id"] && n["file"]) rd.error(n, p, rd.id("value"), "give id or file, not both");
+      // `idd:` is reported as the typo it is, not as a missing id.
+      if (!n["id"] && !n["file"] && !rd.misspelt(p, "id") && !rd.misspelt(p, "file"))
+        rd.error(n, p, rd.id("missing_key"), "needs id or file");
+      if (n["id"]) id_node.emplace().reset(n["id"]);
+      if (n["file"]) file_node.emplace().reset(n["file"]);
+      if (n["points"]) points = entry_points(rd, n["points"], p);
+    } else {
+      continue;
+    }
+    if (id_node) {
+      const auto id = rd.string(*id_node, p);
+      if (!id) continue;
+      const auto it = std::find_if(available.begin(), available.end(),
+                                   [&](const Exercise& e) { return e.id == *id; });
+      if (it == available.end()) {
+        const std::string guess = did_you_mean(*id, ids);
+        rd.error(*id_node, p, rd.id("unknown_exercise"),
+                 "no exercise '" + *id + "' among those loaded" +
+                     (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
+        continue;
+      }
+      ex = &*it;
+    } else if (file_node) {
+      const auto f = rd.string(*file_node, p + ".file");
+      if (!f) continue;
+      ExerciseLoad l =
+          load_exercise_file(fs::path(*f).is_absolute() ? fs::path(*f) : file.parent_path() / *f);
+      for (const auto& e : l.errors) errors.push_back(e);
+      if (!l.exercise) continue;
+      out.from_files.push_back(std::move(*l.exercise));
+      ex = &out.from_files.back();
+      out.file_entries[ex] = *f;
+    }
+    if (ex == nullptr) continue;
+    if (!seen.emplace(ex->id, int(i)).second) {
+      rd.error(n, p, rd.id("duplicate_id"), "exercise '" + ex->id + "' is listed twice");
+      continue;
+    }
+    out.picked.emplace_back(ex, points);
+  }
+}
+
+// `requires:` and `trainable:`: by default everything the exercises need, so every check counts.
+void read_requirements(YamlReader& rd, const YAML::Node& root, const Listed& listed,
+                       Assignment& a) {
+  std::vector<const Exercise*> exercises;
+  for (const auto& [ex, pts] : listed.picked) exercises.push_back(ex);
+  const CheckNeeds all = everything_needed(exercises, Scalar::kF64);
+  a.requires_capabilities = all.capabilities;
+  a.trainable = all.backward;
+  if (root["requires"]) {
+    a.requires_capabilities = capability_list(rd, root["requires"], "requires");
+    // Checks are graded in f64 unless the assignment asks for f32 alone.
+    if (!(a.requires_capabilities & AWB_CAP_F64) && (a.requires_capabilities & AWB_CAP_F32))
+      a.scalar = Scalar::kF32;
+  }
+  if (root["trainable"])
+    if (auto b = rd.boolean(root["trainable"], "trainable")) a.trainable = *b;
+  if (!(a.requires_capabilities & (AWB_CAP_F64 | AWB_CAP_F32)) && root["requires"])
+    rd.error(root["requires"], "requires", rd.id("value"),
+             "must name a scalar type (f64 or f32): checks are graded in one");
+}
+
+// `due:` and `late:`.
+void read_deadline(YamlReader& rd, const YAML::Node& root, Assignment& a) {
+  if (root["due"]) {
+    if (auto s = rd.string(root["due"], "due")) {
+      a.due = parse_utc_time(*s);
+      if (!a.due)
+        rd.error(root["due"], "due", rd.id("value"),
+                 "'" + *s + "' is not a UTC time like 2026-12-15T23:59:00Z (or 2026-12-15)");
+    }
+  }
+  const auto l = root["late"];
+  if (!l) return;
+  if (l.IsScalar()) {
+    rd.word(l, "late", {"none"});
+  } else if (rd.check_keys(l, "late", {"percent_per_day", "max_days"})) {
+    if (auto v = rd.require(l, "late", "percent_per_day"))
+      if (auto n = rd.number(*v, "late.percent_per_day")) {
+        if (*n > 0 && *n <= 100)
+          a.late.percent_per_day = *n;
+        else
+          rd.error(*v, "late.percent_per_day", rd.id("value"), "must be in (0, 100]");
+      }
+    if (auto v = rd.require(l, "late", "max_days"))
+      if (auto n = rd.integer(*v, "late.max_days", 0, 365)) a.late.max_days = int(*n);
+  }
+  if (!a.late.none() && !a.due) rd.error(l, "late", rd.id("value"), "a late policy needs due");
+}
+
 AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const std::string& text,
                                     const std::vector<Exercise>& available) {
   AssignmentLoad out;
@@ -215,126 +350,11 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
     if (v["capabilities"])
       a.variant_capabilities = capability_list(rd, v["capabilities"], "variant.capabilities");
   }
-
-  // Exercises: ids from the loaded set, files relative to this file.
-  std::vector<std::pair<const Exercise*, std::optional<double>>> picked;
-  std::vector<Exercise> from_files;  // kept alive until assigned
-  from_files.reserve(kMaxExercises);
-  std::map<const Exercise*, std::string> file_entries;  // of those: the `file:` as written
-  std::map<std::string, int> seen;
-  if (auto list = rd.require(root, "", "exercises")) {
-    if (!list->IsSequence() || list->size() == 0 ||
-        static_cast<int64_t>(list->size()) > kMaxExercises) {
-      rd.error(*list, "exercises", rd.id("type"), "must be a list of 1 to 256 exercises");
-    } else {
-      std::vector<std::string> ids;
-      for (const auto& e : available) ids.push_back(e.id);
-      for (size_t i = 0; i < list->size(); ++i) {
-        const YAML::Node n = (*list)[i];
-        const std::string p = "exercises[" + std::to_string(i) + "]";
-        std::optional<double> points;
-        const Exercise* ex = nullptr;
-        // yaml-cpp's operator= on a Node assigns content; reset() rebinds it.
-        std::optional<YAML::Node> id_node, file_node;
-        if (n.IsScalar()) {
-          id_node.emplace().reset(n);
-        } else if (rd.check_keys(n, p, {"id", "file", "points"})) {
-          if (n["id"] && n["file"]) rd.error(n, p, rd.id("value"), "give id or file, not both");
-          // `idd:` is reported as the typo it is, not as a missing id.
-          if (!n["id"] && !n["file"] && !rd.misspelt(p, "id") && !rd.misspelt(p, "file"))
-            rd.error(n, p, rd.id("missing_key"), "needs id or file");
-          if (n["id"]) id_node.emplace().reset(n["id"]);
-          if (n["file"]) file_node.emplace().reset(n["file"]);
-          if (n["points"]) {
-            points = rd.number(n["points"], p + ".points");
-            if (points && !(*points > 0)) {
-              rd.error(n["points"], p + ".points", rd.id("value"), "must be > 0");
-              points.reset();
-            } else if (points && *points > kMaxPoints) {
-              rd.error(n["points"], p + ".points", rd.id("value"),
-                       "must be at most " + grade::format_points(kMaxPoints));
-              points.reset();
-            }
-          }
-        } else {
-          continue;
-        }
-        if (id_node) {
-          const auto id = rd.string(*id_node, p);
-          if (!id) continue;
-          const auto it = std::find_if(available.begin(), available.end(),
-                                       [&](const Exercise& e) { return e.id == *id; });
-          if (it == available.end()) {
-            const std::string guess = did_you_mean(*id, ids);
-            rd.error(*id_node, p, rd.id("unknown_exercise"),
-                     "no exercise '" + *id + "' among those loaded" +
-                         (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)"));
-            continue;
-          }
-          ex = &*it;
-        } else if (file_node) {
-          const auto f = rd.string(*file_node, p + ".file");
-          if (!f) continue;
-          ExerciseLoad l = load_exercise_file(fs::path(*f).is_absolute() ? fs::path(*f)
-                                                                         : file.parent_path() / *f);
-          for (const auto& e : l.errors) out.errors.push_back(e);
-          if (!l.exercise) continue;
-          from_files.push_back(std::move(*l.exercise));
-          ex = &from_files.back();
-          file_entries[ex] = *f;
-        }
-        if (ex == nullptr) continue;
-        if (!seen.emplace(ex->id, int(i)).second) {
-          rd.error(n, p, rd.id("duplicate_id"), "exercise '" + ex->id + "' is listed twice");
-          continue;
-        }
-        picked.emplace_back(ex, points);
-      }
-    }
-  }
-
-  // Requirements: by default everything the exercises need, so every check counts.
-  std::vector<const Exercise*> exercises;
-  for (const auto& [ex, pts] : picked) exercises.push_back(ex);
-  const CheckNeeds all = everything_needed(exercises, Scalar::kF64);
-  a.requires_capabilities = all.capabilities;
-  a.trainable = all.backward;
-  if (root["requires"]) {
-    a.requires_capabilities = capability_list(rd, root["requires"], "requires");
-    // Checks are graded in f64 unless the assignment asks for f32 alone.
-    if (!(a.requires_capabilities & AWB_CAP_F64) && (a.requires_capabilities & AWB_CAP_F32))
-      a.scalar = Scalar::kF32;
-  }
-  if (root["trainable"])
-    if (auto b = rd.boolean(root["trainable"], "trainable")) a.trainable = *b;
-  if (!(a.requires_capabilities & (AWB_CAP_F64 | AWB_CAP_F32)) && root["requires"])
-    rd.error(root["requires"], "requires", rd.id("value"),
-             "must name a scalar type (f64 or f32): checks are graded in one");
-
-  if (root["due"]) {
-    if (auto s = rd.string(root["due"], "due")) {
-      a.due = parse_utc_time(*s);
-      if (!a.due)
-        rd.error(root["due"], "due", rd.id("value"),
-                 "'" + *s + "' is not a UTC time like 2026-12-15T23:59:00Z (or 2026-12-15)");
-    }
-  }
-  if (const auto l = root["late"]) {
-    if (l.IsScalar()) {
-      rd.word(l, "late", {"none"});
-    } else if (rd.check_keys(l, "late", {"percent_per_day", "max_days"})) {
-      if (auto v = rd.require(l, "late", "percent_per_day"))
-        if (auto n = rd.number(*v, "late.percent_per_day")) {
-          if (*n > 0 && *n <= 100)
-            a.late.percent_per_day = *n;
-          else
-            rd.error(*v, "late.percent_per_day", rd.id("value"), "must be in (0, 100]");
-        }
-      if (auto v = rd.require(l, "late", "max_days"))
-        if (auto n = rd.integer(*v, "late.max_days", 0, 365)) a.late.max_days = int(*n);
-    }
-    if (!a.late.none() && !a.due) rd.error(l, "late", rd.id("value"), "a late policy needs due");
-  }
+  Listed listed;
+  if (auto list = rd.require(root, "", "exercises"))
+    read_exercise_list(rd, *list, file, available, listed, out.errors);
+  read_requirements(rd, root, listed, a);
+  read_deadline(rd, root, a);
   if (root["leaderboard"]) {
     if (auto list = rd.strings(root["leaderboard"], "leaderboard", 8))
       for (size_t i = 0; i < list->size(); ++i)
@@ -343,9 +363,9 @@ AssignmentLoad load_assignment_text(YamlReader& rd, const fs::path& file, const 
           a.leaderboard.push_back(*w);
   }
 
-  for (const auto& [ex, pts] : picked) {
+  for (const auto& [ex, pts] : listed.picked) {
     a.exercises.push_back(assign(*ex, a, pts));
-    if (const auto it = file_entries.find(ex); it != file_entries.end())
+    if (const auto it = listed.file_entries.find(ex); it != listed.file_entries.end())
       a.exercises.back().file_entry = it->second;
     if (a.exercises.back().exercise.checks.empty())
       rd.error(root["exercises"], "exercises", rd.id("value"),
