@@ -789,10 +789,11 @@ void write_batch_reports(const BatchReports& reports, const fs::path& results,
   publish_report_set(results, std::move(files));
 }
 
-BatchSummary run_batch(const BatchOptions& options,
-                       const std::function<void(const BatchProgress&)>& progress) {
+namespace {
+
+// Results inside the submissions would be graded as a student by the next run (or resume).
+void check_results_outside_submissions(const BatchOptions& options) {
   std::error_code ec;
-  // Results inside the submissions would be graded as a student by the next run (or resume).
   const fs::path subs_c = fs::weakly_canonical(fs::absolute(options.submissions), ec);
   const fs::path results_c = fs::weakly_canonical(fs::absolute(options.results), ec);
   const auto [end, _] =
@@ -801,6 +802,78 @@ BatchSummary run_batch(const BatchOptions& options,
     throw Error("batch.usage", options.results.string(),
                 "the results folder (--out) must not be the submissions folder (--batch) or "
                 "inside it");
+}
+
+// Grades every submission on `jobs` threads; the first exception stops the others and is
+// rethrown here.
+void grade_in_parallel(Shared& shared, const std::vector<fs::path>& submissions, int jobs) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (;;) {
+      if (shared.cancelled()) return;
+      const size_t i = next++;
+      if (i >= submissions.size()) return;
+      try {
+        grade_submission(shared, submissions[i]);
+      } catch (...) {
+        std::lock_guard lock(shared.mutex);
+        if (!shared.error) shared.error = std::current_exception();
+        shared.stop = true;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+}
+
+// The reports come from the journal alone: what this run graded and what it found there.
+std::vector<JournalRecord> records_of_this_run(const fs::path& journal_path, const Shared& shared) {
+  JournalContents final_contents = read_journal(journal_path);
+  std::vector<JournalRecord> records;
+  for (auto& r : final_contents.records)
+    if (shared.expected.count(r.key)) {
+      // Only the check results come from the journal; the notes are this run's.
+      const auto note = shared.notes.find(r.key.submission);
+      r.note = note == shared.notes.end() ? std::string() : note->second;
+      records.push_back(std::move(r));
+    }
+  if (records.size() != shared.expected.size())
+    throw Error("io.read", journal_path.string(),
+                "the journal lacks " + std::to_string(shared.expected.size() - records.size()) +
+                    " result(s) this run graded");
+  return records;
+}
+
+// The class roster under an assignment (empty without one), and in `shipped` the digests of
+// the bundled plugins, against which the graded files are compared.
+std::vector<grade::RosterRow> class_roster(const BatchOptions& options, const BatchReports& reports,
+                                           const std::vector<JournalRecord>& records,
+                                           const std::vector<fs::path>& submissions,
+                                           DigestCache& digests, const TimeInputs& times,
+                                           std::map<std::string, std::string>& shipped) {
+  if (!options.assignment) return {};
+  std::error_code ec;
+  std::set<uintmax_t> graded_sizes;
+  for (const auto& r : records)
+    if (!r.plugin_file.empty())
+      graded_sizes.insert(
+          fs::file_size(options.submissions / r.key.submission / r.plugin_file, ec));
+  shipped = shipped_plugin_hashes(graded_sizes, digests);
+  // The files' times as they are now, not as the journal saw them: a resume publishes what the
+  // folder and the time inputs given to it say.
+  std::map<std::string, int64_t> mtimes;
+  for (const auto& folder : submissions) mtimes[folder.filename().string()] = newest_mtime(folder);
+  return roster_rows(reports, records, *options.assignment, shipped, times, mtimes);
+}
+
+}  // namespace
+
+BatchSummary run_batch(const BatchOptions& options,
+                       const std::function<void(const BatchProgress&)>& progress) {
+  check_results_outside_submissions(options);
   // Held to the end: no other batch or merge works in these results meanwhile.
   const ResultsFolder claimed = ResultsFolder::claim(options.results, ResultsKind::kBatch);
   const auto everyone = list_submissions(options.submissions);
@@ -847,27 +920,7 @@ BatchSummary run_batch(const BatchOptions& options,
                 nullptr,      {}};
   shared.summary.journal_warnings = contents.warnings;
 
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (;;) {
-      if (shared.cancelled()) return;
-      const size_t i = next++;
-      if (i >= submissions.size()) return;
-      try {
-        grade_submission(shared, submissions[i]);
-      } catch (...) {
-        std::lock_guard lock(shared.mutex);
-        if (!shared.error) shared.error = std::current_exception();
-        shared.stop = true;
-        return;
-      }
-    }
-  };
-  const int jobs = std::clamp(options.jobs, 1, std::max(1, total));
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  grade_in_parallel(shared, submissions, std::clamp(options.jobs, 1, std::max(1, total)));
   try {
     digests.save(digests_path);
   } catch (const Error&) {
@@ -880,35 +933,11 @@ BatchSummary run_batch(const BatchOptions& options,
     return summary;  // no reports from a partial run; resume it to finish
   }
 
-  // The reports come from the journal alone: what this run graded and what it found there.
-  JournalContents final_contents = read_journal(journal_path);
-  std::vector<JournalRecord> records;
-  for (auto& r : final_contents.records)
-    if (shared.expected.count(r.key)) {
-      r.note = shared.notes[r.key.submission];  // only the check results come from the journal
-      records.push_back(std::move(r));
-    }
-  if (records.size() != shared.expected.size())
-    throw Error("io.read", journal_path.string(),
-                "the journal lacks " + std::to_string(shared.expected.size() - records.size()) +
-                    " result(s) this run graded");
+  const std::vector<JournalRecord> records = records_of_this_run(journal_path, shared);
   const BatchReports reports = build_batch_reports(records);
-  std::vector<grade::RosterRow> roster;
   std::map<std::string, std::string> shipped;
-  if (options.assignment) {
-    std::set<uintmax_t> graded_sizes;
-    for (const auto& r : records)
-      if (!r.plugin_file.empty())
-        graded_sizes.insert(
-            fs::file_size(options.submissions / r.key.submission / r.plugin_file, ec));
-    shipped = shipped_plugin_hashes(graded_sizes, digests);
-    // The files' times as they are now, not as the journal saw them: a resume publishes what
-    // the folder and the time inputs given to it say.
-    std::map<std::string, int64_t> mtimes;
-    for (const auto& folder : submissions)
-      mtimes[folder.filename().string()] = newest_mtime(folder);
-    roster = roster_rows(reports, records, *options.assignment, shipped, times, mtimes);
-  }
+  const std::vector<grade::RosterRow> roster =
+      class_roster(options, reports, records, submissions, digests, times, shipped);
   std::vector<ReportFile> manifest;
   if (options.shard) {
     ShardManifest m =
