@@ -222,6 +222,7 @@ CheckDef predicate(CheckDef def) {
 
 }  // namespace
 
+// Long for a reason: one registration per check, each with its parameters, as a table.
 void register_expect_checks(Registry& r) {
   const unsigned weights = kReadsWeights, context = kReadsContext, scores = kReadsScores;
   // The keys the predicates take, required unless said otherwise.

@@ -279,6 +279,8 @@ int run_bench(const BenchOptions& o) {
 
 }  // namespace
 
+// Long for a reason: the command's options one after another, each with its help and check, so
+// that `awb bench --help` and this list read the same.
 void add_bench_command(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(

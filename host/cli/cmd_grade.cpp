@@ -338,6 +338,8 @@ int run_grade(const GradeOptions& o) {
 
 }  // namespace
 
+// Long for a reason: the command's options one after another, each with its help and check, so
+// that `awb grade --help` and this list read the same.
 void add_grade_command(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<GradeOptions>();
   CLI::App* cmd = app.add_subcommand(

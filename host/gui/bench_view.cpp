@@ -26,6 +26,8 @@ constexpr const char* kDefaultTokens = "128, 256, 512, 1024, 2048, 4096";
 
 }  // namespace
 
+// Long for a reason: the widget tree, built top to bottom in the order it is shown, with its
+// connections beside each widget.
 BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
   variants_ = new QListWidget;
   variants_->setToolTip(

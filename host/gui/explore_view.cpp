@@ -51,6 +51,8 @@ QHBoxLayout* flow_group(FlowLayout* flow) {
 
 }  // namespace
 
+// Long for a reason: the widget tree, built top to bottom in the order it is shown, with its
+// connections beside each widget.
 ExploreView::ExploreView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
   // The chips wrap onto more lines where the width runs out (eleven tokens at 200 %).
   chips_layout_ = new FlowLayout;

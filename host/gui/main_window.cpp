@@ -56,6 +56,8 @@ class ViewScroller : public QScrollArea {
 
 }  // namespace
 
+// Long for a reason: the widget tree, built top to bottom in the order it is shown, with its
+// connections beside each widget.
 MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent), session_(session) {
   setWindowTitle(tr("Attention Workbench"));
   plugins_ = new QTreeWidget;

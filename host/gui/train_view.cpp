@@ -59,6 +59,8 @@ QTableWidgetItem* cell(const QString& text, std::optional<grade::Status> status 
 
 }  // namespace
 
+// Long for a reason: the widget tree, built top to bottom in the order it is shown, with its
+// connections beside each widget.
 TrainView::TrainView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
   start_ = new QPushButton(tr("&Start"));
   start_->setToolTip(tr("Train to the end of the exercise's step budget at the chosen speed"));

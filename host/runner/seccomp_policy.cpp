@@ -211,6 +211,7 @@ constexpr const char* kForbiddenNames[] = {"fork",
                                            "landlock_restrict_self",
                                            "seccomp"};
 
+// Long for a reason: the allowlist is one table, read whole when a call is added or removed.
 // The allowlist for a process whose pid is `self` (signals go to itself only), or null with
 // `why`. Fills the table of forbidden calls' names afresh.
 scmp_filter_ctx build_filter(bool writable_files, pid_t self, std::string& why) {
