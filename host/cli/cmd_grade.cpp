@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cli/build_options.hpp"
@@ -237,6 +238,46 @@ int run_grade_batch(const GradeOptions& o, const std::vector<const core::Exercis
   return kExitOk;
 }
 
+// --variant's specs with every source folder built first, as a batch builds it: its plugins are
+// then what is graded. Nothing when a build fails (it has said why).
+std::optional<std::vector<std::string>> built_specs(const GradeOptions& o) {
+  std::vector<std::string> specs = o.plugins;
+  for (auto& spec : specs) {
+    if (!core::is_source_tree(spec)) continue;
+    const core::BuildOutcome built = build_submission(spec, o.build);
+    if (!built.built) return std::nullopt;
+    std::cerr << "built" << (built.cached ? " (cached)" : "")
+              << "; its plugins: " << grade::terminal_text(built.plugins.string()) << '\n';
+    spec = built.plugins.string();
+  }
+  return specs;
+}
+
+// Grades each variant; without an assignment or a named exercise, each gets the exercises that
+// are for it and the others are listed once, not graded. `all_passed` says whether every check
+// of every report passed.
+std::vector<grade::GradeReport> grade_each(const std::vector<core::VariantRef>& variants,
+                                           const std::vector<const core::Exercise*>& exercises,
+                                           const core::GradeOptions& go, bool default_set,
+                                           bool& all_passed) {
+  std::vector<grade::GradeReport> reports;
+  all_passed = true;
+  for (const auto& v : variants) {
+    std::vector<std::pair<std::string, std::string>> not_mine;
+    const auto mine =
+        default_set ? exercises_for(*v.variant, exercises, go.scalar, not_mine) : exercises;
+    reports.push_back(core::grade_variant(v, mine, go));
+    reports.back().not_for_variant = std::move(not_mine);
+    for (const auto& ex : reports.back().exercises) {
+      if (!ex.not_gradable.empty()) all_passed = false;
+      for (const auto& c : ex.checks)
+        if (c.status != grade::Status::kPassed && c.status != grade::Status::kNotRun)
+          all_passed = false;
+    }
+  }
+  return reports;
+}
+
 int run_grade(const GradeOptions& o) {
   // --exercise takes ids, or files and folders to load.
   std::vector<std::filesystem::path> dirs;
@@ -258,16 +299,9 @@ int run_grade(const GradeOptions& o) {
     return run_grade_batch(o, exercises, assignment ? &*assignment : nullptr);
   }
 
-  // A source folder is built first, as a batch builds it; its plugins are then what is graded.
-  std::vector<std::string> specs = o.plugins;
-  for (auto& spec : specs) {
-    if (!core::is_source_tree(spec)) continue;
-    const core::BuildOutcome built = build_submission(spec, o.build);
-    if (!built.built) return kExitFailed;
-    std::cerr << "built" << (built.cached ? " (cached)" : "")
-              << "; its plugins: " << grade::terminal_text(built.plugins.string()) << '\n';
-    spec = built.plugins.string();
-  }
+  const std::optional<std::vector<std::string>> built = built_specs(o);
+  if (!built) return kExitFailed;
+  const std::vector<std::string>& specs = *built;
   std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   for (const auto& p : specs) {
     std::error_code ec;
@@ -300,24 +334,9 @@ int run_grade(const GradeOptions& o) {
   for (const auto& v : variants) takers.push_back({v.variant->id, &v.variant->params});
   check_params(o.inputs.params, takers, "variant graded here");
 
-  // Without an assignment or a named exercise, each variant gets the exercises that are for it;
-  // the others are listed once, not graded.
-  const bool default_set = !assignment && o.exercises.empty();
-  std::vector<grade::GradeReport> reports;
   bool all_passed = true;
-  for (const auto& v : variants) {
-    std::vector<std::pair<std::string, std::string>> not_mine;
-    const auto mine =
-        default_set ? exercises_for(*v.variant, exercises, go.scalar, not_mine) : exercises;
-    reports.push_back(core::grade_variant(v, mine, go));
-    reports.back().not_for_variant = std::move(not_mine);
-    for (const auto& ex : reports.back().exercises) {
-      if (!ex.not_gradable.empty()) all_passed = false;
-      for (const auto& c : ex.checks)
-        if (c.status != grade::Status::kPassed && c.status != grade::Status::kNotRun)
-          all_passed = false;
-    }
-  }
+  const std::vector<grade::GradeReport> reports =
+      grade_each(variants, exercises, go, !assignment && o.exercises.empty(), all_passed);
 
   const grade::View view = view_for(o.inputs, assignment ? &*assignment : nullptr);
   const grade::ReportFormat& format = *grade::find_report_format(o.format);  // --format checked it
