@@ -30,6 +30,49 @@ struct RunOptions {
   IsolationFlags isolation;
 };
 
+// One variant through every layer of the input: printed as text, or into `jr`. Throws its
+// error (run.cannot_run, plugin.*, runner.*).
+void run_variant(const core::VariantRef& ref, const RunInput& input, Scalar scalar,
+                 const RunOptions& o, bool text, nlohmann::json& jr) {
+  const auto session = core::open_session(ref, o.isolation.session());
+  core::ForwardOptions fo;
+  fo.scalar = scalar;
+  fo.want_weights = fo.want_scores = !o.no_weights;
+  // With --all, a value a variant does not declare is meant for another one.
+  fo.params = {ref.variant->params, "variant '" + ref.variant->id + "'", !o.all};
+  if (!ref.variant->params.empty()) {
+    const auto values =
+        resolve_params(fo.params.decls, input.params.variant, fo.params.owner, fo.params.strict);
+    const std::string shown = params_text(fo.params.decls, values);
+    if (text) std::cout << "   parameters: " << shown << '\n';
+    jr["params"] = shown;
+  }
+  size_t layer = 0;
+  run_layers(input, [&](const ProblemSpec& raw) {
+    validate(raw);
+    const auto fitted =
+        core::adapt(raw, ref.variant->capabilities, scalar, core::Fit::kDemonstrate);
+    for (const auto& n : fitted.notes) {
+      if (text) std::cout << "   note: " << n << '\n';
+      jr["notes"].push_back(n);
+    }
+    if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
+    const auto& p = *fitted.problem;
+    const ForwardResult r = core::run_forward(session->as_raw(), p, fo);
+    if (text) {
+      if (input.layers.size() > 1) std::cout << "-- layer " << layer << '\n';
+      std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model() << ", heads "
+                << p.heads << ", sharpness " << p.sharpness << ", scale "
+                << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
+      print_result_text(std::cout, p, r);
+    } else {
+      jr["layers"].push_back(result_json(p, r));
+    }
+    ++layer;
+    return r;
+  });
+}
+
 int run_run(const RunOptions& o) {
   const LoadedProblem loaded = load_problem(o.source);
   const std::string& source = loaded.label;
@@ -63,43 +106,7 @@ int run_run(const RunOptions& o) {
       std::cout << "== " << ref.variant->id << " (" << ref.plugin->id << " " << ref.plugin->version
                 << ") on " << source << ", " << to_string(scalar) << '\n';
     try {
-      const auto session = core::open_session(ref, o.isolation.session());
-      core::ForwardOptions fo;
-      fo.scalar = scalar;
-      fo.want_weights = fo.want_scores = !o.no_weights;
-      // With --all, a value a variant does not declare is meant for another one.
-      fo.params = {ref.variant->params, "variant '" + ref.variant->id + "'", !o.all};
-      if (!ref.variant->params.empty()) {
-        const auto values = resolve_params(fo.params.decls, input.params.variant, fo.params.owner,
-                                           fo.params.strict);
-        const std::string shown = params_text(fo.params.decls, values);
-        if (text) std::cout << "   parameters: " << shown << '\n';
-        jr["params"] = shown;
-      }
-      size_t layer = 0;
-      run_layers(input, [&](const ProblemSpec& raw) {
-        validate(raw);
-        const auto fitted =
-            core::adapt(raw, ref.variant->capabilities, scalar, core::Fit::kDemonstrate);
-        for (const auto& n : fitted.notes) {
-          if (text) std::cout << "   note: " << n << '\n';
-          jr["notes"].push_back(n);
-        }
-        if (!fitted.problem) throw Error("run.cannot_run", fitted.reason);
-        const auto& p = *fitted.problem;
-        const ForwardResult r = core::run_forward(session->as_raw(), p, fo);
-        if (text) {
-          if (input.layers.size() > 1) std::cout << "-- layer " << layer << '\n';
-          std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model() << ", heads "
-                    << p.heads << ", sharpness " << p.sharpness << ", scale "
-                    << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
-          print_result_text(std::cout, p, r);
-        } else {
-          jr["layers"].push_back(result_json(p, r));
-        }
-        ++layer;
-        return r;
-      });
+      run_variant(ref, input, scalar, o, text, jr);
       if (text) std::cout << '\n';
     } catch (const Error& e) {
       const bool cannot = e.id() == "run.cannot_run";
