@@ -224,6 +224,51 @@ void cross_check(YamlReader& rd, const YAML::Node& n, const std::string& cp,
                  std::to_string(ex.layers.size()) + ")");
 }
 
+// The check's name within its kind: the value of the kind's selector key (`predicate:`,
+// `property:`, ...), or the kind itself for a kind with one check. `keys` gains the selector.
+// Nothing (an error said) when it is missing or names no check of the kind.
+std::optional<std::string> check_name(YamlReader& rd, const YAML::Node& cn, const std::string& cp,
+                                      CheckKind kind, std::vector<std::string>& keys) {
+  const auto& registry = grade::Registry::instance();
+  const std::string selector(check_selector(kind));
+  if (selector.empty()) return std::string(grade::to_string(kind));
+  keys.push_back(selector);
+  if (!cn[selector]) {
+    // A misspelt selector (`predicat:`) is reported as the typo, not as a missing key: the keys
+    // of every check of this kind are allowed for now, so only a stranger is unknown.
+    std::vector<std::string> any = keys;
+    for (const auto& name : registry.names(kind))
+      for (const auto& k : registry.find(kind, name)->keys) any.push_back(k.name);
+    rd.check_keys(cn, cp, any);
+  }
+  const auto sel = rd.require(cn, cp, selector);
+  if (!sel) return std::nullopt;
+  return rd.word(*sel, cp + "." + selector, registry.names(kind));
+}
+
+// The keys every check may have: points, hint, visibility, scalar.
+void read_common_keys(YamlReader& rd, const YAML::Node& cn, const std::string& cp,
+                      CheckSpec& spec) {
+  if (cn["points"]) {
+    if (auto v = rd.number(cn["points"], cp + ".points")) {
+      if (*v < 0)
+        rd.error(cn["points"], cp + ".points", rd.id("value"), "must be >= 0");
+      else if (*v > kMaxPoints)
+        rd.error(cn["points"], cp + ".points", rd.id("value"),
+                 "must be at most " + grade::format_points(kMaxPoints));
+      else
+        spec.points = *v;
+    }
+  }
+  if (cn["hint"])
+    if (auto s = rd.string(cn["hint"], cp + ".hint")) spec.hint = *s;
+  if (cn["visibility"])
+    if (auto w = rd.choice<grade::Visibility>(cn["visibility"], cp + ".visibility"))
+      spec.visibility = *w;
+  if (cn["scalar"])
+    if (auto w = rd.choice<Scalar>(cn["scalar"], cp + ".scalar")) spec.scalar = *w;
+}
+
 }  // namespace
 
 void checks(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
@@ -267,49 +312,15 @@ void checks(YamlReader& rd, const YAML::Node& n, const std::string& path, const 
     if (!kind) continue;
     spec.kind = *kind;
     std::vector<std::string> keys = key_names(Section::kCheck);
-    const std::string selector(check_selector(spec.kind));
-    if (selector.empty()) {
-      spec.name = grade::to_string(spec.kind);
-    } else {
-      keys.push_back(selector);
-      if (!cn[selector]) {
-        // A misspelt selector (`predicat:`) is reported as the typo, not as a missing key: the
-        // keys of every check of this kind are allowed for now, so only a stranger is unknown.
-        std::vector<std::string> any = keys;
-        for (const auto& name : registry.names(spec.kind))
-          for (const auto& k : registry.find(spec.kind, name)->keys) any.push_back(k.name);
-        rd.check_keys(cn, cp, any);
-      }
-      const auto sel = rd.require(cn, cp, selector);
-      if (!sel) continue;
-      const auto name = rd.word(*sel, cp + "." + selector, registry.names(spec.kind));
-      if (!name) continue;
-      spec.name = *name;
-    }
+    const auto name = check_name(rd, cn, cp, spec.kind, keys);
+    if (!name) continue;
+    spec.name = *name;
     const grade::CheckDef* def = registry.find(spec.kind, spec.name);
     for (const auto& k : def->keys) keys.push_back(k.name);
     rd.check_keys(cn, cp, keys);
     for (const auto& k : def->keys)
       if (k.required) rd.require(cn, cp, k.name);
-
-    if (cn["points"]) {
-      if (auto v = rd.number(cn["points"], cp + ".points")) {
-        if (*v < 0)
-          rd.error(cn["points"], cp + ".points", rd.id("value"), "must be >= 0");
-        else if (*v > kMaxPoints)
-          rd.error(cn["points"], cp + ".points", rd.id("value"),
-                   "must be at most " + grade::format_points(kMaxPoints));
-        else
-          spec.points = *v;
-      }
-    }
-    if (cn["hint"])
-      if (auto s = rd.string(cn["hint"], cp + ".hint")) spec.hint = *s;
-    if (cn["visibility"])
-      if (auto w = rd.choice<grade::Visibility>(cn["visibility"], cp + ".visibility"))
-        spec.visibility = *w;
-    if (cn["scalar"])
-      if (auto w = rd.choice<Scalar>(cn["scalar"], cp + ".scalar")) spec.scalar = *w;
+    read_common_keys(rd, cn, cp, spec);
     if (ex.cases.empty()) continue;  // no sentence loaded: tokens cannot be resolved
     spec.case_id = ex.cases.front().id;
     if (cn["case"]) {
