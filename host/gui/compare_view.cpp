@@ -45,6 +45,62 @@ Matrix floored_difference(const Matrix& a, const Matrix& b) {
   return d;
 }
 
+namespace {
+
+// Each variant's head against the reference's (empty where there is none to pair), and in
+// `diff_max` the one range they share, so that their colours compare across variants.
+std::vector<Matrix> head_differences(const core::Comparison& c, const Matrix* ref, int head,
+                                     double& diff_max) {
+  std::vector<Matrix> diffs;
+  diff_max = 0;
+  for (const auto& e : c.entries) {
+    const Matrix* a = head_of(e.output, head);
+    diffs.push_back(a && ref ? floored_difference(*a, *ref) : Matrix());
+    for (double v : diffs.back().data) diff_max = std::max(diff_max, v);
+  }
+  if (diff_max <= 0) diff_max = 1;  // every difference within the tolerance
+  return diffs;
+}
+
+// A variant's notes for its row: what it did not understand, its error, and a head count that
+// differs from the reference's (heads are paired by index, so a single-head variant's agreement
+// is not read as the whole layer's).
+QStringList entry_notes(const core::CompareEntry& e, const RunOutput& reference) {
+  QStringList notes;
+  for (const auto& n : e.notes) notes << QString::fromStdString(n);
+  if (!e.error.empty()) notes << QString::fromStdString(e.error);
+  if (e.error.empty() && !e.output.layers.empty() && !reference.layers.empty()) {
+    const auto pairing = core::compare_layer(e.output.layers.back(), reference.layers.back(),
+                                             std::nullopt, 1, "reference")
+                             .pairing_note;
+    if (!pairing.empty()) notes << QString::fromStdString(pairing);
+  }
+  return notes;
+}
+
+// The weight maps compare only on one range: a min–max spans all of them; the difference maps
+// share theirs.
+void share_ranges(const QList<HeatmapWidget*>& maps, const QList<HeatmapWidget*>& diffs,
+                  ColorRange range) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (auto* w : maps) {
+    lo = std::min(lo, w->ownMinMax().first);
+    hi = std::max(hi, w->ownMinMax().second);
+  }
+  for (auto* w : maps) {
+    w->setSharedMinMax(lo, hi);
+    w->setColorRange(range);
+  }
+  for (auto* w : diffs) {
+    w->setColorRange(ColorRange::kScale);
+    w->setScaleNote(
+        QObject::tr("shared by every |A − ref| map; differences ≤ 10⁻¹² (the f64 "
+                    "tolerance) drawn as 0"));
+  }
+}
+
+}  // namespace
+
 CompareView::CompareView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
   auto* top = new QHBoxLayout;
   head_box_ = new QComboBox;
@@ -209,15 +265,8 @@ void CompareView::showComparison() {
     return w;
   };
   if (ref) maps_ << add_map(tr("reference, head %1").arg(head_), *ref, 1, reference_mask_, 0, 0);
-  // One range for every diff map, so their colours compare across variants.
-  double diff_max = 0;
-  std::vector<Matrix> diffs;
-  for (const auto& e : comparison_.entries) {
-    const Matrix* a = head_of(e.output, head_);
-    diffs.push_back(a && ref ? floored_difference(*a, *ref) : Matrix());
-    for (double v : diffs.back().data) diff_max = std::max(diff_max, v);
-  }
-  if (diff_max <= 0) diff_max = 1;  // every difference within the tolerance
+  double diff_max = 1;
+  const std::vector<Matrix> diffs = head_differences(comparison_, ref, head_, diff_max);
   table_->setRowCount(0);
   auto add_row = [&](const QStringList& cells) {
     const int r = table_->rowCount();
@@ -239,18 +288,7 @@ void CompareView::showComparison() {
     diffs_ << (diffs[i].empty() ? nullptr
                                 : add_map(tr("|%1 − reference|").arg(label), diffs[i], diff_max,
                                           common_cells(mask_of(i), reference_mask_), 1, col));
-    QStringList notes;
-    for (const auto& n : e.notes) notes << QString::fromStdString(n);
-    if (!e.error.empty()) notes << QString::fromStdString(e.error);
-    // Heads are paired by index: a head count that differs from the reference's is said, so a
-    // single-head variant's agreement is not read as the whole layer's.
-    if (e.error.empty() && !e.output.layers.empty() && !comparison_.reference.layers.empty()) {
-      const auto pairing =
-          core::compare_layer(e.output.layers.back(), comparison_.reference.layers.back(),
-                              std::nullopt, 1, "reference")
-              .pairing_note;
-      if (!pairing.empty()) notes << QString::fromStdString(pairing);
-    }
+    const QStringList notes = entry_notes(e, comparison_.reference);
     const auto& m = e.metrics;
     add_row({label, e.error.empty() ? error_text(m.max_abs_error) : tr("failed"),
              value_text(m.max_abs_diff), value_text(m.row_entropy), value_text(m.argmax_agreement),
@@ -258,22 +296,7 @@ void CompareView::showComparison() {
   }
   maps_.removeAll(nullptr);
   diffs_.removeAll(nullptr);
-  // The weight maps compare only on one range: a min–max spans all of them.
-  double lo = INFINITY, hi = -INFINITY;
-  for (auto* w : maps_) {
-    lo = std::min(lo, w->ownMinMax().first);
-    hi = std::max(hi, w->ownMinMax().second);
-  }
-  for (auto* w : maps_) {
-    w->setSharedMinMax(lo, hi);
-    w->setColorRange(color_range_of(range_box_));
-  }
-  for (auto* w : diffs_) {
-    w->setColorRange(ColorRange::kScale);
-    w->setScaleNote(
-        tr("shared by every |A − ref| map; differences ≤ 10⁻¹² (the f64 tolerance) "
-           "drawn as 0"));
-  }
+  share_ranges(maps_, diffs_, color_range_of(range_box_));
   // Every map equally large, however many columns the last comparison had.
   const int columns = static_cast<int>(comparison_.entries.size()) + 1;
   for (int c = 0; c < grid_->columnCount(); ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
