@@ -39,6 +39,7 @@ void bench_sweep_job(QPromise<BenchPoint>& promise, const CatalogPtr& catalog,
   core::BenchGrid grid;
   grid.scalars = {request.scalar};
   grid.want_weights = {request.want_weights};
+  grid.w_o = {request.w_o};
   grid.causal = {request.causal};
   grid.dims = {request.d};
   grid.tokens = request.tokens;
@@ -83,7 +84,8 @@ void bench_sweep_job(QPromise<BenchPoint>& promise, const CatalogPtr& catalog,
 QString bench_csv(const std::vector<BenchPoint>& points) {
   // The key names of `awb bench --format csv`, so the two files read alike.
   QString out = QStringLiteral(
-      "variant,mode,tokens,d,scalar,causal,want_a,median_ms,n,ci_low_ms,ci_high_ms,min_ms,max_ms,"
+      "variant,mode,tokens,d,scalar,causal,want_a,w_o,median_ms,n,ci_low_ms,ci_high_ms,min_ms,max_"
+      "ms,"
       "gflops,gemm_gflops,gemm_ratio,peak_mib\n");
   for (const auto& p : points) {
     if (p.result.status != "ok") continue;
@@ -96,6 +98,7 @@ QString bench_csv(const std::vector<BenchPoint>& points) {
                             QString::fromUtf8(to_string(s.scalar)),
                             s.causal ? "1" : "0",
                             s.want_weights ? "1" : "0",
+                            s.w_o ? "1" : "0",
                             number(m.median * 1e3),
                             QString::number(m.interval.n),
                             number(m.interval.low * 1e3),

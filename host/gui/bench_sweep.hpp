@@ -23,6 +23,7 @@ struct BenchRequest {
   Scalar scalar = Scalar::kF32;
   bool causal = false;
   bool want_weights = false;   // A requested: the materialised path
+  bool w_o = false;            // W_o given (off, as `awb bench`, for every variant)
   bool quick = false;          // fewer calls per point
   int warmup = -1, reps = -1;  // overrides of the core's defaults (< 0: none)
   ParamValues params;          // variant parameters for every point, as written

@@ -42,6 +42,9 @@ BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), sessi
   scalar_->addItems({"f32", "f64"});
   causal_ = new QCheckBox(tr("causal mask"));
   want_a_ = new QCheckBox(tr("A wanted (materialised path)"));
+  // Off for every variant, as in `awb bench`: on, a variant with an output projection takes W_o
+  // and one without it skips the point (the note says why).
+  w_o_ = new QCheckBox(tr("W_o (output projection)"));
   quick_ = new QCheckBox(tr("quick (fewer calls per point)"));
   run_ = new QPushButton(tr("&Run"));
   cancel_button_ = new QPushButton(tr("Cancel"));
@@ -63,7 +66,7 @@ BenchView::BenchView(Session& session, QWidget* parent) : QWidget(parent), sessi
   controls->addWidget(new QLabel(tr("variants")));
   controls->addWidget(variants_, 1);
   controls->addLayout(form);
-  for (QCheckBox* box : {causal_, want_a_, quick_}) controls->addWidget(box);
+  for (QCheckBox* box : {causal_, want_a_, w_o_, quick_}) controls->addWidget(box);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(run_);
   buttons->addWidget(cancel_button_);
@@ -185,6 +188,7 @@ std::optional<BenchRequest> BenchView::request(QString* error) const {
   r.scalar = core::parse_scalar(scalar_->currentText().toStdString());
   r.causal = causal_->isChecked();
   r.want_weights = want_a_->isChecked();
+  r.w_o = w_o_->isChecked();
   r.quick = quick_->isChecked();
   return r;
 }
@@ -319,7 +323,8 @@ QString BenchView::caption() const {
   QString params;  // "window=16, " when the request sets any
   for (const auto& [name, value] : r.params)
     params += QString::fromStdString(name + "=" + value) + QStringLiteral(", ");
-  return tr("%12d = %1, %2, causal %3, A %4, quick %5, %6 threads, %7, run %8; %9 (%10), awb %11")
+  return tr("%12d = %1, %2, causal %3, A %4, W_o %13, quick %5, %6 threads, %7, run %8; %9 "
+            "(%10), awb %11")
       .arg(r.d)
       .arg(QString::fromUtf8(to_string(r.scalar)))
       .arg(r.causal ? tr("on") : tr("off"))
@@ -335,7 +340,8 @@ QString BenchView::caption() const {
         return isa;
       }()))
       .arg(QStringLiteral(AWB_VERSION))
-      .arg(params);
+      .arg(params)
+      .arg(r.w_o ? tr("on") : tr("off"));
 }
 
 bool BenchView::exportPng(const QString& path, double device_pixel_ratio) const {

@@ -82,7 +82,7 @@ class BenchView : public QWidget {
   QLineEdit* tokens_;
   QSpinBox* d_;
   QComboBox* scalar_;
-  QCheckBox *causal_, *want_a_, *quick_;
+  QCheckBox *causal_, *want_a_, *w_o_, *quick_;
   QPushButton *run_, *cancel_button_, *export_png_, *export_csv_;
   QProgressBar* progress_;
   QLabel *status_, *notes_, *caption_;

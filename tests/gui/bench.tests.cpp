@@ -189,3 +189,28 @@ TEST_CASE("bench view: points a variant cannot run are notes, not plotted, Cance
   REQUIRE(test::wait_for([&] { return !bv->busy(); }, 180000));
   CHECK(bv->points().size() < 12);
 }
+
+TEST_CASE("bench view: W_o is off for every variant unless asked, and a variant without it skips",
+          "[gui][bench]") {
+  gui::MainWindow w(test::gui_session());
+  w.resize(1280, 800);
+  w.show();
+  REQUIRE(w.setView("bench"));
+  REQUIRE(w.selectVariants({"multi-head", "qkv"}));
+  auto* bv = w.bench();
+  bv->tokensEdit()->setText("16");
+  gui::BenchRequest r = tiny(bv);
+  CHECK_FALSE(r.w_o);  // the default, as `awb bench`'s
+  r.d = 8;
+  r.w_o = true;
+  bv->start(r);
+  REQUIRE(test::wait_for([&] { return !bv->busy(); }, 180000));
+  REQUIRE(bv->points().size() == 2);
+  for (const auto& p : bv->points()) {
+    INFO(p.variant.toStdString() << ": " << p.result.note);
+    CHECK(p.shape.w_o);
+    CHECK(p.result.status == (p.variant == "qkv" ? "skipped" : "ok"));
+  }
+  CHECK(bv->notes()->text().contains("qkv, T = 16: skipped (the variant has no output projection"));
+  CHECK(bv->csv().contains(",w_o,"));
+}
