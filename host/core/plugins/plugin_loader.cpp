@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -125,6 +126,74 @@ std::vector<fs::path> plugin_search_path(const std::vector<fs::path>& extra) {
   return out;
 }
 
+namespace {
+
+// Why a descriptor's own fields are unsound (the stage that refuses it and the message), or
+// nothing.
+std::optional<std::pair<LoadStage, std::string>> descriptor_problem(
+    const runner::RawDescriptor& d) {
+  auto bad = [](LoadStage stage, std::string message) {
+    return std::optional<std::pair<LoadStage, std::string>>({stage, std::move(message)});
+  };
+  if (!d.present) return bad(LoadStage::kDescriptor, "awb_plugin_entry() returned NULL");
+  constexpr size_t kHeader = offsetof(awb_plugin_descriptor, abi_minor) + sizeof(uint32_t);
+  if (d.struct_size < kHeader)
+    return bad(LoadStage::kDescriptor,
+               "descriptor struct_size " + std::to_string(d.struct_size) + " is too small");
+  if (d.abi_major != AWB_ABI_MAJOR)
+    return bad(LoadStage::kAbi, "plugin built for ABI " + std::to_string(d.abi_major) + "." +
+                                    std::to_string(d.abi_minor) + ", this host speaks ABI " +
+                                    std::to_string(AWB_ABI_MAJOR) + "." +
+                                    std::to_string(AWB_ABI_MINOR) + " (majors must match)");
+  constexpr size_t kRequired = offsetof(awb_plugin_descriptor, variants) + sizeof(void*);
+  if (d.struct_size < kRequired)
+    return bad(LoadStage::kDescriptor, "descriptor struct_size " + std::to_string(d.struct_size) +
+                                           " does not cover the required fields");
+  if (!d.unreadable.empty())
+    return bad(LoadStage::kDescriptor, d.unreadable +
+                                           " is not a string: not readable up to a NUL within "
+                                           "4096 bytes (unterminated?)");
+  if (!valid_plugin_id(d.id.c_str()))
+    return bad(LoadStage::kDescriptor,
+               "plugin id '" + d.id + "' is not reverse-DNS ([a-z0-9._-], with a dot)");
+  if (d.name.empty()) return bad(LoadStage::kDescriptor, "plugin name is empty");
+  if (d.version.empty()) return bad(LoadStage::kDescriptor, "plugin version is empty");
+  if (d.n_variants < 1 || d.n_variants > kMaxVariants || !d.has_variants)
+    return bad(LoadStage::kDescriptor,
+               "plugin lists " + std::to_string(d.n_variants) + " variants (1 to 256 allowed)");
+  if (d.variants.size() != d.n_variants)
+    return bad(LoadStage::kDescriptor, "the variant list does not match n_variants");
+  return std::nullopt;
+}
+
+// Why variant `i` is unsound (its id repeated among `seen`, a missing entry point, ...), or
+// nothing; `seen` gains its id.
+std::optional<std::string> variant_problem(const runner::RawVariant& v, size_t i,
+                                           uint32_t abi_minor, std::set<std::string>& seen) {
+  const std::string where = "variant #" + std::to_string(i + 1);
+  if (!v.present) return where + " is NULL";
+  constexpr size_t kVarRequired = offsetof(awb_variant, forward) + sizeof(void*);
+  if (v.struct_size < kVarRequired)
+    return where + ": struct_size " + std::to_string(v.struct_size) + " is too small";
+  if (!valid_variant_id(v.id.c_str()))
+    return where + ": id '" + v.id + "' must be 1-64 of [a-z0-9-]";
+  const std::string vname = where + " '" + v.id + "'";
+  if (!seen.insert(v.id).second) return vname + ": the id appears twice in this plugin";
+  if (v.name.empty()) return vname + ": name is empty";
+  if (!v.has_create) return vname + ": create() is missing";
+  if (!v.has_destroy) return vname + ": destroy() is missing";
+  if (!v.has_forward) return vname + ": forward() is missing";
+  if (auto why = inconsistent_capabilities(v.capabilities, abi_minor))
+    return vname + ": inconsistent capabilities: " + *why;
+  if (!v.params_valid)
+    return vname + ": the parameter list cannot be read (more than " +
+           std::to_string(runner::kMaxParams) +
+           " parameters, a NULL entry, a short struct_size or too many choices)";
+  return std::nullopt;
+}
+
+}  // namespace
+
 LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& path) {
   LoadResult result;
   auto fail = [&](LoadStage stage, std::string message) {
@@ -132,34 +201,7 @@ LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& p
         std::make_unique<LoadFailure>(LoadFailure{path, stage, std::move(message), {}});
     return std::move(result);
   };
-  if (!d.present) return fail(LoadStage::kDescriptor, "awb_plugin_entry() returned NULL");
-  constexpr size_t kHeader = offsetof(awb_plugin_descriptor, abi_minor) + sizeof(uint32_t);
-  if (d.struct_size < kHeader)
-    return fail(LoadStage::kDescriptor,
-                "descriptor struct_size " + std::to_string(d.struct_size) + " is too small");
-  if (d.abi_major != AWB_ABI_MAJOR)
-    return fail(LoadStage::kAbi, "plugin built for ABI " + std::to_string(d.abi_major) + "." +
-                                     std::to_string(d.abi_minor) + ", this host speaks ABI " +
-                                     std::to_string(AWB_ABI_MAJOR) + "." +
-                                     std::to_string(AWB_ABI_MINOR) + " (majors must match)");
-  constexpr size_t kRequired = offsetof(awb_plugin_descriptor, variants) + sizeof(void*);
-  if (d.struct_size < kRequired)
-    return fail(LoadStage::kDescriptor, "descriptor struct_size " + std::to_string(d.struct_size) +
-                                            " does not cover the required fields");
-  if (!d.unreadable.empty())
-    return fail(LoadStage::kDescriptor, d.unreadable +
-                                            " is not a string: not readable up to a NUL within "
-                                            "4096 bytes (unterminated?)");
-  if (!valid_plugin_id(d.id.c_str()))
-    return fail(LoadStage::kDescriptor,
-                "plugin id '" + d.id + "' is not reverse-DNS ([a-z0-9._-], with a dot)");
-  if (d.name.empty()) return fail(LoadStage::kDescriptor, "plugin name is empty");
-  if (d.version.empty()) return fail(LoadStage::kDescriptor, "plugin version is empty");
-  if (d.n_variants < 1 || d.n_variants > kMaxVariants || !d.has_variants)
-    return fail(LoadStage::kDescriptor,
-                "plugin lists " + std::to_string(d.n_variants) + " variants (1 to 256 allowed)");
-  if (d.variants.size() != d.n_variants)
-    return fail(LoadStage::kDescriptor, "the variant list does not match n_variants");
+  if (auto problem = descriptor_problem(d)) return fail(problem->first, problem->second);
 
   auto plugin = std::make_unique<PluginDesc>();
   plugin->path = path;
@@ -173,34 +215,15 @@ LoadResult validate_descriptor(const runner::RawDescriptor& d, const fs::path& p
   std::set<std::string> seen;
   for (size_t i = 0; i < d.variants.size(); ++i) {
     const runner::RawVariant& v = d.variants[i];
-    const std::string where = "variant #" + std::to_string(i + 1);
-    if (!v.present) return fail(LoadStage::kDescriptor, where + " is NULL");
-    constexpr size_t kVarRequired = offsetof(awb_variant, forward) + sizeof(void*);
-    if (v.struct_size < kVarRequired)
-      return fail(LoadStage::kDescriptor,
-                  where + ": struct_size " + std::to_string(v.struct_size) + " is too small");
-    if (!valid_variant_id(v.id.c_str()))
-      return fail(LoadStage::kDescriptor, where + ": id '" + v.id + "' must be 1-64 of [a-z0-9-]");
-    const std::string vname = where + " '" + v.id + "'";
-    if (!seen.insert(v.id).second)
-      return fail(LoadStage::kDescriptor, vname + ": the id appears twice in this plugin");
-    if (v.name.empty()) return fail(LoadStage::kDescriptor, vname + ": name is empty");
-    if (!v.has_create) return fail(LoadStage::kDescriptor, vname + ": create() is missing");
-    if (!v.has_destroy) return fail(LoadStage::kDescriptor, vname + ": destroy() is missing");
-    if (!v.has_forward) return fail(LoadStage::kDescriptor, vname + ": forward() is missing");
-    if (auto why = inconsistent_capabilities(v.capabilities, d.abi_minor))
-      return fail(LoadStage::kDescriptor, vname + ": inconsistent capabilities: " + *why);
-    if (!v.params_valid)
-      return fail(LoadStage::kDescriptor,
-                  vname + ": the parameter list cannot be read (more than " +
-                      std::to_string(runner::kMaxParams) +
-                      " parameters, a NULL entry, a short struct_size or too many choices)");
+    if (auto why = variant_problem(v, i, d.abi_minor, seen))
+      return fail(LoadStage::kDescriptor, *why);
     std::vector<ParamDecl> params;
     for (const auto& p : v.params)
       params.push_back(ParamDecl{p.name, static_cast<ParamType>(p.type), p.doc, p.default_value,
                                  p.min_value, p.max_value, p.choices});
     if (auto why = invalid_declarations(params); !why.empty())
-      return fail(LoadStage::kDescriptor, vname + ": " + why);
+      return fail(LoadStage::kDescriptor,
+                  "variant #" + std::to_string(i + 1) + " '" + v.id + "': " + why);
     plugin->variants.push_back(VariantDesc{v.id, v.name, v.description, v.capabilities, nullptr,
                                            static_cast<uint32_t>(i), v.has_backward, v.has_cost,
                                            std::move(params)});
