@@ -83,17 +83,21 @@ struct Lineup {
 Lineup line_up(const CompareOptions& o, const core::Catalog& cat, const LoadedProblem& problem) {
   Lineup l;
   std::vector<ParamTaker> takers;
+  std::vector<core::VariantRef> refs;
   for (const auto& text : o.variants) l.specs.push_back(parse_variant_spec(text));  // param.syntax
   for (const auto& spec : l.specs) {
-    const core::VariantRef ref = core::find_variant(cat, spec.id);
-    check_spec_params(spec, ref.variant->params);
-    takers.push_back({ref.variant->id, &ref.variant->params});
+    refs.push_back(core::find_variant(cat, spec.id));
+    check_spec_params(spec, refs.back().variant->params);
+    takers.push_back({refs.back().variant->id, &refs.back().variant->params});
   }
   // --param's names: each must be taken by some variant here.
   check_params(o.source.params, takers, "variant compared here");
+  // The plugins' digests go into metrics.json only: hashed when it is written (JSON, an export).
+  const bool provenance = o.format == "json" || !o.export_dir.empty();
   PluginDigests digests;
-  for (const auto& spec : l.specs) {
-    const core::VariantRef ref = core::find_variant(cat, spec.id);
+  for (size_t i = 0; i < l.specs.size(); ++i) {
+    const VariantSpec& spec = l.specs[i];
+    const core::VariantRef& ref = refs[i];
     const auto& decls = ref.variant->params;
     // What it runs with: the problem's values it takes, its own over them, defaults filled in.
     ParamValues values;
@@ -105,7 +109,7 @@ Lineup line_up(const CompareOptions& o, const core::Catalog& cat, const LoadedPr
     VariantInfo info{ref.variant->id,
                      ref.plugin->id,
                      ref.plugin->path.filename().string(),
-                     digests.of(ref.plugin->path),
+                     provenance ? digests.of(ref.plugin->path) : std::string(),
                      {}};
     try {
       info.params = canonical_params(decls, values, ref.variant->id);

@@ -53,12 +53,15 @@ if mode == "compare_pdf":
     check("a whole PDF", data.startswith(b"%PDF-") and b"%%EOF" in data[-64:])
     check("no temporary file left beside it", sorted(p.name for p in work.iterdir()) == ["fig.pdf"],
           str(list(work.iterdir())))
-    if shutil.which("pdftotext"):
+    # poppler-utils is installed by cmake/install-deps.sh: without it the check fails, never
+    # passes unseen.
+    missing = [t for t in ("pdftotext", "pdftoppm") if not shutil.which(t)]
+    check("pdftotext and pdftoppm are installed (poppler-utils)", not missing, str(missing))
+    if not missing:
         text = subprocess.run(["pdftotext", str(fig), "-"], capture_output=True, text=True).stdout
         words = set(text.split())
         check("its tokens and variants are text", all(t in words for t in JOURNEY) and
               "multi-head" in text and "parameter-free" in text and "heads" in text, text[:400])
-    if shutil.which("pdftoppm"):
         subprocess.run(["pdftoppm", "-png", "-r", "80", str(fig), str(work / "page")], check=True)
         pages = list(work.glob("page*.png"))
         check("pdftoppm renders one page", len(pages) == 1 and pages[0].stat().st_size > 10000)

@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether `dir` may be replaced: absent (false returned through `exists`), an empty folder or an
-// earlier export. Throws export.usage for anything else.
+// Whether `dir` exists and may be replaced (an empty folder or an earlier export); false when it
+// is absent. Throws export.usage for anything else.
 bool replaceable(const fs::path& dir) {
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) {
