@@ -17,19 +17,41 @@
 # declares the entries and picks one (awb::isa::choose_world).
 include_guard(GLOBAL)
 
-if(AWB_NATIVE OR NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+# The worlds are the rows of sdk/include/awb/isa_levels.def for this processor, which the C++ side
+# (awb/isa.hpp) reads too: AWB_ISA_FLAGS_<world> are their flags.
+set(AWB_ISA_LEVELS_FILE "${PROJECT_SOURCE_DIR}/sdk/include/awb/isa_levels.def")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${AWB_ISA_LEVELS_FILE}")
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(awb_isa_architecture x86_64)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+  set(awb_isa_architecture aarch64)
+else()
+  set(awb_isa_architecture "${CMAKE_SYSTEM_PROCESSOR}")
+endif()
+set(awb_isa_row "^AWB_ISA_LEVEL\\(([A-Za-z0-9_]+), \"([a-z0-9_]+)\", ([a-z0-9_]+), \"([^\"]*)\"")
+file(STRINGS "${AWB_ISA_LEVELS_FILE}" awb_isa_rows REGEX "^AWB_ISA_LEVEL\\(")
+set(AWB_ISA_WORLDS "")
+foreach(row IN LISTS awb_isa_rows)
+  if(NOT row MATCHES "${awb_isa_row}")
+    message(FATAL_ERROR "${AWB_ISA_LEVELS_FILE}: a row CMake cannot read: ${row}")
+  endif()
+  if(CMAKE_MATCH_3 STREQUAL awb_isa_architecture)
+    list(APPEND AWB_ISA_WORLDS ${CMAKE_MATCH_2})
+    separate_arguments(AWB_ISA_FLAGS_${CMAKE_MATCH_2} UNIX_COMMAND "${CMAKE_MATCH_4}")
+  endif()
+endforeach()
+list(LENGTH AWB_ISA_WORLDS awb_isa_world_count)
+if(AWB_NATIVE OR awb_isa_world_count LESS 2)
   # One world, with the flags of every other target (-march=native under AWB_NATIVE).
   set(AWB_ISA_WORLDS native)
-else()
-  set(AWB_ISA_WORLDS baseline avx2 avx512)
+  set(AWB_ISA_FLAGS_native "")
 endif()
-set(AWB_ISA_FLAGS_native "")
-set(AWB_ISA_FLAGS_baseline "")
-set(AWB_ISA_FLAGS_avx2 -march=x86-64-v3)
 # GCC 12's AVX-512 header trips its uninitialised-use warnings (GCC bug 105593, fixed in 13).
-set(AWB_ISA_FLAGS_avx512 -march=x86-64-v4
-    $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-uninitialized>
-    $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-maybe-uninitialized>)
+set(awb_gcc12 $<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>)
+if(DEFINED AWB_ISA_FLAGS_avx512)
+  list(APPEND AWB_ISA_FLAGS_avx512 $<${awb_gcc12}:-Wno-uninitialized>
+       $<${awb_gcc12}:-Wno-maybe-uninitialized>)
+endif()
 set(AWB_ISA_WORLD_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/awb_isa_world.cmake")
 
 function(awb_add_isa_worlds target)

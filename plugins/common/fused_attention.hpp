@@ -1,8 +1,8 @@
-// fused_attention.hpp: the streaming attention of the AVX2+FMA and AVX-512 worlds, on the kernels'
-// own register-blocked micro-kernels instead of Eigen's GEMM: K and V are packed once per call,
-// and each block of queries runs Q·Kᵀ, the online softmax and P·V tile by tile, so a tile's scores
-// never leave the first-level cache. One source for both ISAs and both scalar types: the micro-
-// kernels are written in Eigen's packet primitives, whose width is the world's vector width.
+// fused_attention.hpp: the streaming attention of the worlds with FMA (AVX2, AVX-512), on the
+// kernels' own register-blocked micro-kernels instead of Eigen's GEMM: K and V are packed once per
+// call, and each block of queries runs Q·Kᵀ, the online softmax and P·V tile by tile, so a tile's
+// scores never leave the first-level cache. One source for both ISAs and both scalar types: the
+// micro- kernels are written in Eigen's packet primitives, whose width is the world's vector width.
 //
 // Blocking (the names of the GEMM literature): a micro-block is kRows queries; a panel is
 // kVectors packets of keys (Q·Kᵀ) or of output columns (P·V); the kRows × kVectors accumulators
@@ -15,6 +15,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <awb/isa.hpp>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -24,13 +25,9 @@
 
 namespace awb::kernels::fused {
 
-// Whether this world runs the fused path: a vector unit with fused multiply-add. The baseline
-// (SSE2, no FMA) keeps the Eigen kernel.
-#if (defined(__AVX2__) && defined(__FMA__)) || defined(__AVX512F__)
-inline constexpr bool kEnabled = true;
-#else
-inline constexpr bool kEnabled = false;
-#endif
+// Whether this world runs the fused path: a vector unit with fused multiply-add (the `fused`
+// column of isa_levels.def). The x86-64 baseline (SSE2, no FMA) keeps the Eigen kernel.
+inline constexpr bool kEnabled = isa::info(isa::kCompiledLevel).fused;
 
 template <class Scalar>
 struct Blocking {

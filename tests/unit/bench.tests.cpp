@@ -368,7 +368,7 @@ void check_yardstick_gemm(const core::GemmWorld& w,
 
 TEST_CASE("the yardstick GEMM multiplies correctly in every world this CPU runs", "[bench][isa]") {
   int worlds = 0;
-  for (auto level : {isa::Level::kBaseline, isa::Level::kAvx2, isa::Level::kAvx512}) {
+  for (auto level : isa::levels_here()) {
     const core::GemmWorld* w = core::gemm_world_at(level);
     if (!w) continue;
     ++worlds;

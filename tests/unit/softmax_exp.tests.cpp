@@ -103,7 +103,7 @@ TEST_CASE("the vectorised exp and 2^x of a shifted row match std::exp and std::e
     check_type<float>(&awb::kernels::exp_shifted_sum<float, ExpBase::kTwo>, 4, true);
   }
   using awb::isa::Level;
-  for (Level level : {Level::kBaseline, Level::kAvx2, Level::kAvx512}) {
+  for (Level level : awb::isa::levels_here()) {
     const awb::kernels::KernelWorld* world = awb::kernels::kernel_world(level);
     if (!world) continue;  // not built in, or this CPU cannot run it
     INFO("kernel world " << world->name);

@@ -64,14 +64,14 @@ AWB_FMA_LOOP(fma_sse2_f64, "sse2", __m128d, _mm_set1_pd, AWB_MUL_ADD_PD, 2)
 
 using isa::Level;
 
+// Each level's FMA loop is the `peak` column of isa_levels.def.
 double fma_run(Level level, bool f64) {
   switch (level) {
-    case Level::kAvx512:
-      return f64 ? fma_avx512_f64() : fma_avx512_f32();
-    case Level::kAvx2:
-      return f64 ? fma_avx2_f64() : fma_avx2_f32();
-    case Level::kBaseline:
-      break;
+#define AWB_ISA_LEVEL(enumerator, name, architecture, flags, cpu, fused, peak, ...) \
+  case Level::enumerator:                                                           \
+    return f64 ? peak##_f64() : peak##_f32();
+#include <awb/isa_levels.def>
+#undef AWB_ISA_LEVEL
   }
   return f64 ? fma_sse2_f64() : fma_sse2_f32();
 }
@@ -204,15 +204,7 @@ double EigenYardstick::fma_peak_gflops(Scalar scalar, int threads) {
 }
 
 std::string EigenYardstick::fma_isa() const {
-  switch (isa::best_supported()) {
-    case Level::kAvx512:
-      return "avx512f";
-    case Level::kAvx2:
-      return "avx2+fma";
-    case Level::kBaseline:
-      break;
-  }
-  return "sse2 (mul+add)";
+  return std::string(isa::info(isa::best_supported()).peak_label);
 }
 
 }  // namespace awb::core
