@@ -220,6 +220,8 @@ struct CheckKey {
 struct CheckDef {
   CheckKind kind = CheckKind::kProperty;
   std::string name = {};
+  // What it holds, one line of Markdown: FORMAT.md's property and predicate tables are generated
+  // from it.
   std::string description = {};
   // Besides the common ones; the required ones are reported missing in this order.
   std::vector<CheckKey> keys = {};

@@ -231,17 +231,19 @@ void register_expect_checks(Registry& r) {
       k{"k", KeyType::kCount, true}, value{"value", KeyType::kNumber, true},
       margin{"margin", KeyType::kNumber, true},
       tolerance{"tolerance", KeyType::kAbsTolerance, true};
-  r.add(predicate({.name = "argmax_is",
-                   .description = "key has the largest weight in query's row, strictly (a tie "
-                                  "is no argmax)",
-                   .keys = {query, key},
-                   .reads = weights,
-                   .judge = argmax_is}));
-  r.add(predicate({.name = "in_top_k",
-                   .description = "fewer than k other weights of query's row are >= key's",
-                   .keys = {query, key, k},
-                   .reads = weights,
-                   .judge = in_top_k}));
+  r.add(
+      predicate({.name = "argmax_is",
+                 .description =
+                     "`key` has the largest weight in `query`'s row, strictly (a tie is no argmax)",
+                 .keys = {query, key},
+                 .reads = weights,
+                 .judge = argmax_is}));
+  r.add(
+      predicate({.name = "in_top_k",
+                 .description = "fewer than `k` other weights of `query`'s row are ≥ A[query, key]",
+                 .keys = {query, key, k},
+                 .reads = weights,
+                 .judge = in_top_k}));
   r.add(predicate({.name = "weight_above",
                    .description = "A[query, key] > value",
                    .keys = {query, key, value},
@@ -253,7 +255,8 @@ void register_expect_checks(Registry& r) {
                    .reads = weights,
                    .judge = weight_below}));
   r.add(predicate({.name = "only_query_above",
-                   .description = "A[query, key] > value and A[t, key] < value for t != query",
+                   .description = "A[query, key] > value, and A[t, key] < value for every other "
+                                  "row t: the key is the query's, not every row's",
                    .keys = {query, key, value},
                    .reads = weights,
                    .judge = only_query_above}));
@@ -279,39 +282,41 @@ void register_expect_checks(Registry& r) {
        .needs_query_or_all_rows = true,
        .reads = weights,
        .judge = [](const CheckSpec& s, CheckContext& c) { return entropy_bound(s, c, false); }}));
-  r.add(predicate({.name = "uniform_rows",
-                   .description = "every row within tolerance of uniform",
-                   .keys = {tolerance},
-                   .reads = weights,
-                   .judge = uniform_rows}));
+  r.add(
+      predicate({.name = "uniform_rows",
+                 .description = "every row is within `tolerance` of 1/T (of 1/visible when causal)",
+                 .keys = {tolerance},
+                 .reads = weights,
+                 .judge = uniform_rows}));
   r.add(predicate({.name = "one_hot_rows",
-                   .description = "every row's top weight > 1 - tolerance",
+                   .description = "every row's largest weight is > 1 − `tolerance`",
                    .keys = {tolerance},
                    .reads = weights,
                    .judge = one_hot_rows}));
   r.add(predicate({.name = "context_close",
-                   .description = "Z[query] within tolerance of value",
+                   .description = "Z[query] is within `tolerance` (max abs) of `value`",
                    .keys = {query, {"value", KeyType::kVector, true}, tolerance},
                    .reads = context,
                    .judge = context_close}));
-  r.add(predicate({.name = "cosine_closer_to",
-                   .description = "cos(Z[query], x[to]) > cos(Z[query], x[than])",
-                   .keys = {query, to, than},
-                   .reads = context,
-                   .judge = cosine_closer_to}));
+  r.add(predicate(
+      {.name = "cosine_closer_to",
+       .description = "cos(Z[query], x[to]) > cos(Z[query], x[than]) (x: the layer's input)",
+       .keys = {query, to, than},
+       .reads = context,
+       .judge = cosine_closer_to}));
   r.add(predicate({.name = "scores_asymmetric",
-                   .description = "S[query, key] - S[key, query] > margin",
+                   .description = "S[query, key] − S[key, query] > margin",
                    .keys = {query, key, margin},
                    .reads = scores,
                    .judge = scores_asymmetric}));
   r.add(predicate({.name = "scores_symmetric",
-                   .description = "S equals S transposed within tolerance",
+                   .description = "S equals Sᵀ within `tolerance`",
                    .keys = {tolerance},
                    .reads = scores,
                    .judge = scores_symmetric}));
   // A sweep reads runs of its own; monotone() looks at each of them.
   r.add(predicate({.name = "monotone",
-                   .description = "a measure moves one way over a sweep",
+                   .description = "the measure moves in `direction` over the sweep",
                    .keys = {{"sweep", KeyType::kSweep, true},
                             {"measure", KeyType::kMeasure, true},
                             {"direction", KeyType::kDirection, true}},

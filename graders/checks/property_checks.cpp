@@ -235,7 +235,7 @@ void register_property_checks(Registry& r) {
   const CheckKind kind = CheckKind::kProperty;
   r.add({.kind = kind,
          .name = "rows_sum_to_one",
-         .description = "every row of A is >= 0 and sums to 1",
+         .description = "every row of A is ≥ 0 and sums to 1 (within 1e-9 in f64, 1e-5 in f32)",
          .reads = weights,
          .judge = rows_sum_to_one});
   r.add({.kind = kind,
@@ -245,37 +245,41 @@ void register_property_checks(Registry& r) {
          .judge = finite});
   r.add({.kind = kind,
          .name = "shape",
-         .description = "Z is T x d_out",
+         .description = "Z is T × d_out (the host checks shapes before anything else; this makes "
+                        "it a scored check)",
          .reads = context,
          .judge = shape});
   r.add({.kind = kind,
          .name = "masked_zero",
-         .description = "masked weights are exactly 0",
+         .description = "with the causal mask, A[t, t2] is exactly 0 for every t2 > t",
          .needs_causal = true,
          .reads = weights,
          .judge = masked_zero});
   r.add({.kind = kind,
          .name = "deterministic",
-         .description = "a rerun gives bit-identical outputs",
+         .description = "a second run gives bit-identical outputs",
          .strictness = 2,
          .reads = weights | context,
          .judge = deterministic});
   r.add({.kind = kind,
          .name = "causal_no_leak",
-         .description = "later tokens cannot change earlier outputs",
+         .description = "changing the embeddings of tokens after t changes no output row ≤ t",
          .strictness = 2,
          .needs_causal = true,
          .reads = context,
          .judge = causal_no_leak});
   r.add({.kind = kind,
          .name = "context_alone",
-         .description = "asked for Z alone (A and S null), the plugin writes neither and returns "
-                        "the same Z",
+         .description = "asked for Z alone (A and S not requested: null, which the plugin must not "
+                        "write), the call succeeds and Z is the same (relative 1e-9 in f64, 1e-4 "
+                        "in f32); a write through the null A or S faults (plugin.hpp throws, a raw "
+                        "write crashes the runner) and fails the check",
          .reads = context,
          .judge = context_alone});
   r.add({.kind = kind,
          .name = "permutation_equivariant",
-         .description = "permuting tokens permutes outputs (no positions)",
+         .description = "permuting the rows of X permutes the output rows the same way (relative "
+                        "1e-9 in f64, 1e-4 in f32); not with the causal mask",
          .strictness = 2,
          .forbids_causal = true,
          .reads = context,

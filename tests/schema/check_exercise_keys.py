@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """check_exercise_keys.py: holds exercise.schema.json and FORMAT.md to the loader's key table.
 
+Both are generated from that table (host/tools/exercise_format); this reads them back on its own,
+so a generator that wrote the wrong thing is caught as well as a stale copy.
+
 Usage: check_exercise_keys.py PRINT_PROGRAM SCHEMA FORMAT_MD
 
 PRINT_PROGRAM prints the loader's table of exercise keys (section, key, type, required) and every

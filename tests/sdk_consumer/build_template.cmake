@@ -20,6 +20,13 @@ if(rc)
   message(FATAL_ERROR "awb new-plugin failed (${rc})")
 endif()
 file(TOUCH "${SOURCE}/.awb-generated-by-test")
+# The installed SDK carries its extension headers: the core header includes those of ABI 1.1 and
+# 1.2, and a plugin includes a later one itself.
+foreach(header awb_plugin.h ext/backward.h ext/cost.h)
+  if(NOT EXISTS "${PREFIX}/include/awb/${header}")
+    message(FATAL_ERROR "the installed SDK lacks include/awb/${header}")
+  endif()
+endforeach()
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${BINARY}" -G "${GENERATOR}"
           "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DCMAKE_CXX_COMPILER=${CXX}"

@@ -20,7 +20,8 @@
  *   treats missing trailing fields as zero. Host-filled structs (problem, results) carry the
  *   host's size, so a plugin built against an older header simply ignores the tail.
  * - New capabilities beyond the core (a backward pass, ...) are extensions looked up by string id
- *   through `get_extension`, so the core structs never have to change for them.
+ *   through `get_extension`, each declared in a header of its own under awb/ext/, so neither the
+ *   core structs nor this header have to change for them.
  *
  * Threads
  * -------
@@ -309,84 +310,19 @@ typedef struct awb_plugin_descriptor {
 /* The entry point's type. It takes no arguments, allocates nothing and never fails. */
 typedef const awb_plugin_descriptor* (*awb_plugin_entry_fn)(void);
 
-/*
- * Extension "org.awb.backward/1": the backward pass of a trainable variant.
- * --------------------------------------------------------------------------
- * Looked up with variant->get_extension(variant, AWB_EXT_BACKWARD); a variant without a backward
- * pass returns NULL (or has no get_extension at all). The returned table is static and valid
- * while the library is loaded; the host reads `backward` only when `struct_size` covers it.
- *
- * Given a problem, the forward results for exactly that problem, the upstream gradient dZ = ∂L/∂Z
- * and optionally dA = ∂L/∂A (a loss on the attention weights themselves), backward() writes
- * ∂L/∂X and the gradient of every weight the variant reads. Because Z and A both depend on the
- * weights, the total is the sum of both paths: through Z (dZ) and directly through A (dA).
- *
- * Shapes (the same letters as awb_problem):
- *   forward  the awb_results forward() wrote for this problem. z is always present; a and s are
- *            present when the host kept them (data == NULL otherwise). A plugin may use them or
- *            recompute what it needs: the host does not promise a or s.
- *   dz       T × d_out, always present (all zeros when the loss reads only A).
- *   da       h × T × T, or absent (data == NULL: the loss does not read A). Entries at masked
- *            positions carry no gradient (A is exactly 0 there whatever the scores are); a
- *            plugin ignores them.
- *   grads    dx T × d_model always present. dw_q, dw_k, dw_v, dw_o present exactly when the
- *            problem's w_q, w_k, w_v, w_o are, with the same shapes. A parameter-free variant
- *            (Q = K = V = X) gets only dx: its three paths into X all add up there.
- * Every gradient buffer must be written completely (the host does not zero it first).
- * Ownership, threads and errors: as for forward(). The call is on the same instance as the
- * forward() that produced `forward` and never concurrent with another call on that instance; it
- * must not depend on state left by that forward() (the host may call forward() on other problems
- * in between). On a non-OK status no gradient buffer holds meaningful data.
- */
-#define AWB_EXT_BACKWARD "org.awb.backward/1"
-
-typedef struct awb_gradients {
-  size_t struct_size; /* sizeof(awb_gradients) in the host's header */
-  awb_tensor dx;      /* T × d_model */
-  awb_tensor dw_q;    /* d_model × h·d_k, absent when the problem has no w_q */
-  awb_tensor dw_k;    /* idem */
-  awb_tensor dw_v;    /* d_model × h·d_v, absent when the problem has no w_v */
-  awb_tensor dw_o;    /* h·d_v × d_out, absent when the problem has no w_o */
-} awb_gradients;
-
-typedef struct awb_backward_ext {
-  size_t struct_size; /* sizeof(awb_backward_ext) in the plugin's header */
-  awb_status (*backward)(void* instance, const awb_problem* problem, const awb_results* forward,
-                         const awb_tensor* dz, const awb_tensor* da, awb_gradients* grads,
-                         char* error, size_t error_capacity);
-} awb_backward_ext;
-
-/*
- * Extension "org.awb.cost/1": what one forward pass costs (1.2).
- * ---------------------------------------------------------------
- * Looked up like the backward extension. Benchmarks divide the FLOP count by the measured time
- * (GFLOP/s, share of the machine's peak); without the extension they report time and memory only,
- * since the workbench cannot know what a variant computes.
- *
- * cost() receives a problem whose tensors carry their shapes but no data (data == NULL for every
- * tensor; `x.shape` is T × d_model, the weights' shapes say h, d_k, d_v and d_out) and the
- * parameters' values, and whether the pass writes the attention weights (A, and then S). It
- * writes the floating-point operations of one forward pass (a fused multiply-add counts 2) and
- * the bytes the pass must at least move between memory and the cores (its inputs read once and
- * its outputs written once, plus what its algorithm forces, e.g. A). It allocates nothing, calls
- * no other function of the plugin and is thread-safe and cheap.
- */
-#define AWB_EXT_COST "org.awb.cost/1"
-
-typedef struct awb_cost {
-  size_t struct_size; /* sizeof(awb_cost) in the host's header */
-  double flops;       /* floating-point operations of one forward pass */
-  double bytes;       /* bytes moved to and from memory, at least */
-} awb_cost;
-
-typedef struct awb_cost_ext {
-  size_t struct_size; /* sizeof(awb_cost_ext) in the plugin's header */
-  awb_status (*cost)(const awb_variant* variant, const awb_problem* problem, int32_t writes_weights,
-                     awb_cost* cost, char* error, size_t error_capacity);
-} awb_cost_ext;
-
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+/*
+ * Extensions
+ * ----------
+ * Each extension is declared in a header of its own under awb/ext/, so a new one adds a header
+ * and never touches this one. The extensions of ABI 1.1 and 1.2 are included here, after the core
+ * types they use, because plugins written before the split use them through this header alone.
+ * A later extension is included by the plugins that implement it.
+ */
+#include "ext/backward.h"
+#include "ext/cost.h"
 
 #endif /* AWB_PLUGIN_H_ */
