@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/bench/build_info.hpp"
+#include "graders/model/text.hpp"
 
 namespace awb::core {
 namespace {
@@ -21,12 +22,6 @@ std::string after_colon(const std::string& line) {
   if (colon == std::string::npos) return {};
   const auto start = line.find_first_not_of(" \t", colon + 1);
   return start == std::string::npos ? std::string() : line.substr(start);
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
-  return out;
 }
 
 }  // namespace
@@ -62,7 +57,7 @@ std::vector<std::string> machine_differences(const MachineInfo& a, const Machine
     if (x != y) out.push_back(std::string(what) + ": " + x + " -> " + y);
   };
   differ("CPU", a.cpu_model, b.cpu_model);
-  differ("instruction sets", join(a.isa), join(b.isa));
+  differ("instruction sets", join(a.isa, " "), join(b.isa, " "));
   differ("logical CPUs", std::to_string(a.logical_cpus), std::to_string(b.logical_cpus));
   differ("compiler", a.compiler, b.compiler);
   differ("build type", a.build_type, b.build_type);

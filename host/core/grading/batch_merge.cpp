@@ -13,6 +13,7 @@
 #include "core/grading/batch_results.hpp"
 #include "core/grading/batch_shard.hpp"
 #include "graders/model/error.hpp"
+#include "graders/model/text.hpp"
 
 namespace awb::core {
 namespace {
@@ -29,12 +30,6 @@ struct ShardFolder {
 
 std::string describe(const ShardFolder& s) {
   return "shard " + to_string(s.manifest.shard) + " (" + s.folder.string() + ")";
-}
-
-std::string join(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
-  return out;
 }
 
 // Whether `path` is `folder` or inside it (both as folder_path gives them).
@@ -115,7 +110,8 @@ std::string difference(const ShardManifest& a, const ShardManifest& b) {
     std::vector<std::string> ids_a, ids_b;
     for (const auto& e : a.exercises) ids_a.push_back(e.first);
     for (const auto& e : b.exercises) ids_b.push_back(e.first);
-    if (ids_a != ids_b) return "other exercises ([" + join(ids_b) + "], [" + join(ids_a) + "])";
+    if (ids_a != ids_b)
+      return "other exercises ([" + join(ids_b, ", ") + "], [" + join(ids_a, ", ") + "])";
     for (size_t i = 0; i < a.exercises.size(); ++i)
       if (a.exercises[i].second != b.exercises[i].second)
         return "another version of exercise " + a.exercises[i].first +
@@ -159,9 +155,9 @@ void check_together(const std::vector<ShardFolder>& shards) {
     if (!by_index.count(i)) missing.push_back(std::to_string(i));
   if (!missing.empty())
     throw Error("batch.shard_missing", "",
-                "shard(s) " + join(missing) + " of " + std::to_string(first.manifest.shard.count) +
-                    " not given (" + std::to_string(shards.size()) +
-                    " given): pass every shard's results folder");
+                "shard(s) " + join(missing, ", ") + " of " +
+                    std::to_string(first.manifest.shard.count) + " not given (" +
+                    std::to_string(shards.size()) + " given): pass every shard's results folder");
 
   std::map<std::string, const ShardFolder*> owner;
   for (const auto& s : shards)

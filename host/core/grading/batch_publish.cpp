@@ -248,21 +248,53 @@ void clean_results(const fs::path& results) {
   if (!leftovers.empty() || !generations.empty()) fsync_folder(results);
 }
 
+namespace {
+
+// Where a report of `files` would go, a file or folder that is not a link into current/ is the
+// user's: refused (batch.out_not_awb), never replaced.
+void refuse_users_files(const fs::path& results, const std::vector<ReportFile>& files) {
+  for (const auto& f : files) {
+    const fs::path path = results / f.name.substr(0, f.name.find('/'));
+    std::error_code ec;
+    const auto st = fs::symlink_status(path, ec);
+    if (fs::exists(st) && !fs::is_symlink(st))
+      throw Error("batch.out_not_awb", path.string(),
+                  "awb did not write this (its reports are links into current/), so it does not "
+                  "replace it: move it away and run again with --resume");
+  }
+}
+
+// Removes what the new set `files` makes stale: a familiar link into current/ for something the
+// set lacks (roster.csv of an earlier run with an assignment), or such a report as earlier
+// versions wrote it, flat (only where the folder is theirs).
+void remove_stale_reports(const fs::path& results, const std::vector<ReportFile>& files,
+                          bool flat_is_ours) {
+  auto in_set = [&](const std::string& name) {
+    return std::any_of(files.begin(), files.end(), [&](const ReportFile& f) {
+      return f.name == name || starts_with(f.name, name + "/");
+    });
+  };
+  std::vector<fs::path> stale;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(results, ec)) {
+    const std::string name = e.path().filename().string();
+    if (in_set(name)) continue;
+    const bool link = e.is_symlink(ec) && starts_with(fs::read_symlink(e.path(), ec).string(),
+                                                      std::string(kCurrent) + "/");
+    const bool flat = flat_is_ours && !e.is_symlink(ec) && kFlatReports.count(name) > 0;
+    if (link || flat) stale.push_back(e.path());
+  }
+  for (const auto& p : stale) remove_entry(p);
+}
+
+}  // namespace
+
 void publish_report_set(const fs::path& results, std::vector<ReportFile> files) {
   clean_results(results);
   // A report in the flat layout is awb's only where the folder was adopted from an earlier awb;
   // elsewhere a file (or folder) at a familiar path is the user's, and nothing replaces it.
   const bool flat_is_ours = results_adopted(results);
-  if (!flat_is_ours)
-    for (const auto& f : files) {
-      const fs::path path = results / f.name.substr(0, f.name.find('/'));
-      std::error_code ec;
-      const auto st = fs::symlink_status(path, ec);
-      if (fs::exists(st) && !fs::is_symlink(st))
-        throw Error("batch.out_not_awb", path.string(),
-                    "awb did not write this (its reports are links into current/), so it does not "
-                    "replace it: move it away and run again with --resume");
-    }
+  if (!flat_is_ours) refuse_users_files(results, files);
   const std::string previous = current_generation(results);
   const long g = next_generation(results);
   const std::string generation = kGenerationPrefix + std::to_string(g);
@@ -312,24 +344,7 @@ void publish_report_set(const fs::path& results, std::vector<ReportFile> files) 
   }
 
   // Past the swap nothing can fail the run: what is not removed now is removed next time.
-  // Stale: a familiar link into current/ for something the new set lacks (roster.csv of an
-  // earlier run with an assignment), or such a report as earlier versions wrote it, flat.
-  auto in_set = [&](const std::string& name) {
-    return std::any_of(files.begin(), files.end(), [&](const ReportFile& f) {
-      return f.name == name || starts_with(f.name, name + "/");
-    });
-  };
-  std::vector<fs::path> stale;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(results, ec)) {
-    const std::string name = e.path().filename().string();
-    if (in_set(name)) continue;
-    const bool link = e.is_symlink(ec) && starts_with(fs::read_symlink(e.path(), ec).string(),
-                                                      std::string(kCurrent) + "/");
-    const bool flat = flat_is_ours && !e.is_symlink(ec) && kFlatReports.count(name) > 0;
-    if (link || flat) stale.push_back(e.path());
-  }
-  for (const auto& p : stale) remove_entry(p);
+  remove_stale_reports(results, files, flat_is_ours);
   if (!previous.empty() && previous != generation) {
     remove_generation(results / previous);
     report_step_done();
