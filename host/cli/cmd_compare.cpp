@@ -156,37 +156,9 @@ std::string resolve_against(const std::string& against, const Lineup& l) {
   return matches.front();
 }
 
-int run_compare(const CompareOptions& o) {
-  check_figure(o.figure);
-  const LoadedProblem problem = load_problem(o.source);
-  std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
-  const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
-  print_load_notes(cat);
-  const Lineup lineup = line_up(o, cat, problem);
-  const auto& contenders = lineup.contenders;
-  const auto& infos = lineup.infos;
-  const std::string against = resolve_against(o.against, lineup);
-  const Scalar scalar = *awb::parse<Scalar>(o.scalar);  // --scalar admits only its names
-  const core::Comparison c = core::compare_variants(problem.input, problem.reference_capabilities,
-                                                    contenders, scalar, o.no_weights);
-  Report r{.source = problem.label,
-           .exercise = problem.exercise_id,
-           .case_id = problem.case_id,
-           .scalar = to_string(scalar),
-           .head = o.head,
-           .top_k = o.top_k,
-           .against = against,
-           .tokens = problem.input.tokens,
-           .rows = {},
-           .awb_version = AWB_VERSION,
-           .problem_sha256 = core::input_sha256(problem.input),
-           .machine = core::this_machine(),
-           .z_only = o.no_weights};
-  check_selection(o, problem.input, c, r);
-  if (r.tokens.empty())
-    for (int64_t t = 0; t < problem.input.x.rows; ++t) r.tokens.push_back("t" + std::to_string(t));
-
-  // The baseline's run, and every other run as a row against it.
+// The baseline's run (`against`), and every other run as a row of `r` against it.
+void add_rows(const CompareOptions& o, const core::Comparison& c,
+              const std::vector<VariantInfo>& infos, const std::string& against, Report& r) {
   const RunOutput* baseline = &c.reference;
   std::string baseline_error;
   for (const auto& e : c.entries)
@@ -219,6 +191,38 @@ int run_compare(const CompareOptions& o) {
     if (std::isnan(row.layer.z_error))
       row.z_shapes = shape(mine.result.z) + " against " + shape(base.result.z);
   }
+}
+
+int run_compare(const CompareOptions& o) {
+  check_figure(o.figure);
+  const LoadedProblem problem = load_problem(o.source);
+  std::vector<std::filesystem::path> pdirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
+  const core::Catalog cat = core::load_catalog(core::plugin_search_path(pdirs));
+  print_load_notes(cat);
+  const Lineup lineup = line_up(o, cat, problem);
+  const auto& contenders = lineup.contenders;
+  const std::string against = resolve_against(o.against, lineup);
+  const Scalar scalar = *awb::parse<Scalar>(o.scalar);  // --scalar admits only its names
+  const core::Comparison c = core::compare_variants(problem.input, problem.reference_capabilities,
+                                                    contenders, scalar, o.no_weights);
+  Report r{.source = problem.label,
+           .exercise = problem.exercise_id,
+           .case_id = problem.case_id,
+           .scalar = to_string(scalar),
+           .head = o.head,
+           .top_k = o.top_k,
+           .against = against,
+           .tokens = problem.input.tokens,
+           .rows = {},
+           .awb_version = AWB_VERSION,
+           .problem_sha256 = core::input_sha256(problem.input),
+           .machine = core::this_machine(),
+           .z_only = o.no_weights};
+  check_selection(o, problem.input, c, r);
+  if (r.tokens.empty())
+    for (int64_t t = 0; t < problem.input.x.rows; ++t) r.tokens.push_back("t" + std::to_string(t));
+
+  add_rows(o, c, lineup.infos, against, r);
 
   if (o.format == "json")
     std::cout << report_json(r).dump(2) << '\n';

@@ -24,13 +24,9 @@ bool set_limit(int resource, rlim_t soft, rlim_t hard) {
 
 std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
-}  // namespace
-
-LockdownReport lock_down(const LockdownConfig& c) {
-  LockdownReport report;
-  auto note = [&](std::string s) { report.notes.push_back(std::move(s)); };
-
-  // 1. Resource limits. CPU: the soft limit sends SIGXCPU, the hard one a second later SIGKILL.
+// Step 1 of lock_down(): the resource limits. CPU: the soft limit sends SIGXCPU, the hard one a
+// second later SIGKILL. False (with the reason noted) when one cannot be set.
+bool set_resource_limits(const LockdownConfig& c, std::vector<std::string>& notes) {
   const auto cpu = static_cast<rlim_t>(std::ceil(c.cpu_seconds));
   bool limits_ok = set_limit(RLIMIT_CPU, cpu, cpu + 1) && set_limit(RLIMIT_CORE, 0, 0) &&
                    set_limit(RLIMIT_NOFILE, static_cast<rlim_t>(c.open_files),
@@ -41,11 +37,20 @@ LockdownReport lock_down(const LockdownConfig& c) {
     limits_ok = limits_ok && set_limit(RLIMIT_AS, static_cast<rlim_t>(c.memory_mb) << 20,
                                        static_cast<rlim_t>(c.memory_mb) << 20);
   else
-    note("address-space limit: off (sanitizer build)");
-  if (!limits_ok) {
-    note(errno_text("setrlimit"));
-    return report;  // without limits even `process` does not hold; the host refuses below it
-  }
+    notes.push_back("address-space limit: off (sanitizer build)");
+  if (!limits_ok) notes.push_back(errno_text("setrlimit"));
+  return limits_ok;
+}
+
+}  // namespace
+
+// The steps are numbered in the order they must run: each relies on the one before.
+LockdownReport lock_down(const LockdownConfig& c) {
+  LockdownReport report;
+  auto note = [&](std::string s) { report.notes.push_back(std::move(s)); };
+
+  // 1. Resource limits: without them even `process` does not hold; the host refuses below it.
+  if (!set_resource_limits(c, report.notes)) return report;
 
   // Landlock's paths are opened now: the uid we drop to may not be able to reach them.
   const std::vector<PathRule> rules = c.target == Isolation::kConfined

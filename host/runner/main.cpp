@@ -78,13 +78,9 @@ extern "C" int __lsan_is_turned_off() { return 1; }
 
 namespace {
 
-int run_runner(int argc, char** argv) {
-  // Only the descriptors the protocol names survive, whatever the parent leaked.
-  ::close_range(kSharedFd + 1, ~0U, 0);
-  ::signal(SIGPIPE, SIG_IGN);
-
-  awb::runner::LockdownConfig config;
-  std::string plugin;
+// The runner's options (command_line.hpp names them) into `config` and `plugin`; usage() on any
+// that is unknown or malformed.
+void read_options(int argc, char** argv, awb::runner::LockdownConfig& config, std::string& plugin) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view flag = argv[i];
     if (i + 1 >= argc) usage(("missing value after " + std::string(flag)).c_str());
@@ -117,6 +113,16 @@ int run_runner(int argc, char** argv) {
       usage(("unknown option " + std::string(flag)).c_str());
     }
   }
+}
+
+int run_runner(int argc, char** argv) {
+  // Only the descriptors the protocol names survive, whatever the parent leaked.
+  ::close_range(kSharedFd + 1, ~0U, 0);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  awb::runner::LockdownConfig config;
+  std::string plugin;
+  read_options(argc, argv, config, plugin);
   if (plugin.empty() || config.scratch_dir.empty()) usage("--plugin and --scratch are required");
 #if defined(AWB_SANITIZED)
   // AddressSanitizer reserved terabytes of shadow address space before main(): any address-space

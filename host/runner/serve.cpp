@@ -12,6 +12,7 @@
 #include <exception>
 #include <functional>
 #include <new>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -41,7 +42,8 @@ void on_allocation_failure() {
   throw std::bad_alloc();
 }
 
-std::string join(const std::vector<std::string>& notes) {
+// The runner links nothing of the host's libraries, so it keeps this one of its own.
+std::string join_notes(const std::vector<std::string>& notes) {
   std::string out;
   for (const auto& n : notes) out += (out.empty() ? "" : "; ") + n;
   return out;
@@ -52,94 +54,183 @@ bool send_failure(int fd, const char* stage, std::string message, const char* sy
                           encode(LoadFailed{stage, std::move(message), system ? system : ""}));
 }
 
-}  // namespace
-
-int serve(int plugin_fd, const LockdownReport& report, int request_fd, int result_fd,
-          const SharedRegion& region) {
+// The plugin opened from `plugin_fd` and its descriptor; nullptr, after the host has been told
+// why, when it cannot be loaded.
+const awb_plugin_descriptor* open_plugin(boost::dll::shared_library& library, int plugin_fd,
+                                         int result_fd) {
   const std::string path = "/proc/self/fd/" + std::to_string(plugin_fd);
-  boost::dll::shared_library library;
   boost::dll::fs::error_code ec;
   ::dlerror();
   library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
   if (ec || !library.is_loaded()) {
     send_failure(result_fd, "open", "cannot load the shared library", ::dlerror());
-    return 0;
+    return nullptr;
   }
   if (!library.has(AWB_ENTRY_SYMBOL)) {
     send_failure(result_fd, "entry-symbol",
                  std::string("the library exports no '") + AWB_ENTRY_SYMBOL +
                      "' (build it with awb_add_plugin() and AWB_EXPORT_PLUGIN)",
                  ::dlerror());
-    return 0;
+    return nullptr;
   }
-  const auto* descriptor = library.get<const awb_plugin_descriptor*()>(AWB_ENTRY_SYMBOL)();
-  Hello hello{report.reached, join(report.notes), read_descriptor(descriptor)};
-  if (!wire::send_frame(result_fd, wire::Type::kHello, 0, 0, encode(hello))) return 0;
-  const size_t n_variants = hello.descriptor.variants.size();
+  return library.get<const awb_plugin_descriptor*()>(AWB_ENTRY_SYMBOL)();
+}
 
-  std::vector<void*> instances(n_variants, nullptr);
-  std::vector<bool> created(n_variants, false);
-  auto destroy_all = [&] {
-    for (size_t i = 0; i < n_variants; ++i)
-      if (created[i]) descriptor->variants[i]->destroy(instances[i]);
-  };
-  char message[4096];
-  // One plugin call on variant #v's instance (created on first use): the status, with the
-  // plugin's message (or why it was not called) in `message`. `call` is null when the variant
-  // cannot do what was asked.
-  using Call = std::function<awb_status(void* instance, char* error, size_t capacity)>;
-  auto invoke = [&](size_t v, const Call& call, const char* missing) {
-    message[0] = '\0';
+// One plugin call on an instance: its status, with the plugin's message in `error`.
+using Call = std::function<awb_status(void* instance, char* error, size_t capacity)>;
+
+// The plugin's variants as requests reach them: each instance is created on first use, and
+// every call is fenced (an exception stops at the boundary; a failed `new` is noted).
+class Variants {
+ public:
+  Variants(const awb_plugin_descriptor* descriptor, const Hello& hello)
+      : descriptor_(descriptor),
+        hello_(hello),
+        instances_(size(), nullptr),
+        created_(size(), false) {}
+
+  size_t size() const { return hello_.descriptor.variants.size(); }
+  const awb_variant* at(size_t v) const { return v < size() ? descriptor_->variants[v] : nullptr; }
+  const char* message() const { return message_; }
+
+  // Calls `call` on variant #v's instance. `call` is null when the variant cannot do what was
+  // asked: then `missing` is the message.
+  awb_status invoke(size_t v, const Call& call, const char* missing) {
+    message_[0] = '\0';
     awb_status status = AWB_ERR_INVALID_ARGUMENT;
     g_allocation_failed = false;
     std::set_new_handler(on_allocation_failure);
-    if (v >= n_variants || !hello.descriptor.variants[v].has_forward) {
-      std::snprintf(message, sizeof message, "no variant #%zu", v);
+    if (v >= size() || !hello_.descriptor.variants[v].has_forward) {
+      std::snprintf(message_, sizeof message_, "no variant #%zu", v);
     } else if (!call) {
       status = AWB_ERR_UNSUPPORTED;
-      std::snprintf(message, sizeof message, "%s", missing);
+      std::snprintf(message_, sizeof message_, "%s", missing);
     } else {
-      const awb_variant* variant = descriptor->variants[v];
-      status = AWB_OK;
       // A plugin written against the C header alone may let an exception out; it stops here.
       try {
-        if (!created[v]) {
-          status = variant->create(variant, &instances[v], message, sizeof message);
-          created[v] = status == AWB_OK;
-          if (status != AWB_OK) {
-            const std::string why = message;
-            std::snprintf(message, sizeof message, "create() failed: %s", why.c_str());
-          }
-        }
-        if (status == AWB_OK) status = call(instances[v], message, sizeof message);
+        status = create(v);
+        if (status == AWB_OK) status = call(instances_[v], message_, sizeof message_);
       } catch (const std::exception& e) {
         status = AWB_ERR_INTERNAL;
-        std::snprintf(message, sizeof message, "an exception escaped the plugin: %s", e.what());
+        std::snprintf(message_, sizeof message_, "an exception escaped the plugin: %s", e.what());
       } catch (...) {
         status = AWB_ERR_INTERNAL;
-        std::snprintf(message, sizeof message, "an exception of unknown type escaped the plugin");
+        std::snprintf(message_, sizeof message_, "an exception of unknown type escaped the plugin");
       }
     }
-    message[sizeof message - 1] = '\0';
+    message_[sizeof message_ - 1] = '\0';
     return status;
-  };
-  auto variant_at = [&](size_t v) { return v < n_variants ? descriptor->variants[v] : nullptr; };
+  }
+
+  void destroy_all() {
+    for (size_t i = 0; i < size(); ++i)
+      if (created_[i]) descriptor_->variants[i]->destroy(instances_[i]);
+  }
+
+ private:
+  awb_status create(size_t v) {
+    if (created_[v]) return AWB_OK;
+    const awb_variant* variant = descriptor_->variants[v];
+    const awb_status status = variant->create(variant, &instances_[v], message_, sizeof message_);
+    created_[v] = status == AWB_OK;
+    if (status != AWB_OK) {
+      const std::string why = message_;
+      std::snprintf(message_, sizeof message_, "create() failed: %s", why.c_str());
+    }
+    return status;
+  }
+
+  const awb_plugin_descriptor* descriptor_;
+  const Hello& hello_;
+  std::vector<void*> instances_;
+  std::vector<bool> created_;
+  char message_[4096] = {};
+};
+
+// Each request kind's answer, from its payload; nullopt for a payload that does not decode.
+// `piped` (the payload's own buffer when it came through the pipe) is freed once decoded.
+std::optional<std::vector<uint8_t>> answer_forward(Variants& variants,
+                                                   std::span<const uint8_t> payload,
+                                                   std::vector<uint8_t>& piped) {
+  auto request = decode_forward(payload);
+  piped = {};
+  if (!request) return std::nullopt;
+  const awb_variant* variant = variants.at(request->variant_index);
+  const awb_status status = variants.invoke(
+      request->variant_index,
+      [&](void* instance, char* error, size_t capacity) {
+        return variant->forward(instance, &request->problem, &request->results, error, capacity);
+      },
+      "");
+  return encode_result(status, g_allocation_failed, variants.message(), *request);
+}
+
+std::optional<std::vector<uint8_t>> answer_cost(Variants& variants,
+                                                std::span<const uint8_t> payload,
+                                                std::vector<uint8_t>& piped) {
+  auto request = decode_cost(payload);
+  piped = {};
+  if (!request) return std::nullopt;
+  const awb_variant* variant = variants.at(request->variant_index);
+  const awb_cost_ext* ext = cost_extension(variant);
+  awb_cost cost{sizeof(awb_cost), 0, 0};
+  Call call;
+  if (ext)
+    call = [&](void*, char* error, size_t capacity) {
+      return ext->cost(variant, &request->problem, request->writes_weights, &cost, error, capacity);
+    };
+  const awb_status status = variants.invoke(request->variant_index, call, kNoCost);
+  return encode_cost_result(status, variants.message(), cost);
+}
+
+std::optional<std::vector<uint8_t>> answer_backward(Variants& variants,
+                                                    std::span<const uint8_t> payload,
+                                                    std::vector<uint8_t>& piped) {
+  auto request = decode_backward(payload);
+  piped = {};
+  if (!request) return std::nullopt;
+  // The plugin gets a copy of the gradient descriptors: whatever it rewrites there is reported
+  // as it claims, while the data always comes from the runner's own buffers.
+  awb_gradients given = request->grads;
+  const awb_backward_ext* ext = backward_extension(variants.at(request->variant_index));
+  Call call;
+  if (ext)
+    call = [&](void* instance, char* error, size_t capacity) {
+      return ext->backward(instance, &request->problem, &request->forward, &request->dz,
+                           request->da.data ? &request->da : nullptr, &given, error, capacity);
+    };
+  const awb_status status = variants.invoke(request->variant_index, call, kNotTrainable);
+  return encode_backward_result(status, g_allocation_failed, variants.message(), *request, given);
+}
+
+}  // namespace
+
+int serve(int plugin_fd, const LockdownReport& report, int request_fd, int result_fd,
+          const SharedRegion& region) {
+  boost::dll::shared_library library;
+  const awb_plugin_descriptor* descriptor = open_plugin(library, plugin_fd, result_fd);
+  if (!descriptor) return 0;
+  const Hello hello{report.reached, join_notes(report.notes), read_descriptor(descriptor)};
+  if (!wire::send_frame(result_fd, wire::Type::kHello, 0, 0, encode(hello))) return 0;
+  Variants variants(descriptor, hello);
   for (;;) {
     wire::Header h;
     wait_briefly(request_fd);
     if (!wire::read_all(request_fd, &h, sizeof h)) break;  // the host went away
     if (h.magic != wire::kMagic || h.version != wire::kVersion) return 3;
     if (h.type == static_cast<uint16_t>(wire::Type::kBye)) break;
-    const bool in_region = SharedRegion::staged(h);
-    const uint16_t type = h.type & static_cast<uint16_t>(~wire::kInSharedRegion);
-    const bool is_forward = type == static_cast<uint16_t>(wire::Type::kForward);
-    const bool is_cost = type == static_cast<uint16_t>(wire::Type::kCost);
-    if (!is_forward && !is_cost && type != static_cast<uint16_t>(wire::Type::kBackward)) return 3;
+    const auto type =
+        static_cast<wire::Type>(h.type & static_cast<uint16_t>(~wire::kInSharedRegion));
+    const auto answer_for = type == wire::Type::kForward    ? &answer_forward
+                            : type == wire::Type::kCost     ? &answer_cost
+                            : type == wire::Type::kBackward ? &answer_backward
+                                                            : nullptr;
+    if (!answer_for) return 3;
     // A payload in the region is decoded from there (the decoders copy what they keep), before
     // the result can overwrite it; one in the pipe is read whole first.
     std::vector<uint8_t> piped;
     std::span<const uint8_t> payload;
-    if (in_region) {
+    if (SharedRegion::staged(h)) {
       if (!region.holds(h.payload_size)) return 3;
       payload = region.payload(h.payload_size);
     } else {
@@ -147,55 +238,11 @@ int serve(int plugin_fd, const LockdownReport& report, int request_fd, int resul
       if (!wire::read_all(request_fd, piped.data(), piped.size())) return 3;
       payload = piped;
     }
-    std::vector<uint8_t> answer;
-    if (is_forward) {
-      auto request = decode_forward(payload);
-      piped = {};
-      if (!request) return 3;
-      const awb_variant* variant = variant_at(request->variant_index);
-      const awb_status status = invoke(
-          request->variant_index,
-          [&](void* instance, char* error, size_t capacity) {
-            return variant->forward(instance, &request->problem, &request->results, error,
-                                    capacity);
-          },
-          "");
-      answer = encode_result(status, g_allocation_failed, message, *request);
-    } else if (is_cost) {
-      auto request = decode_cost(payload);
-      piped = {};
-      if (!request) return 3;
-      const awb_variant* variant = variant_at(request->variant_index);
-      const awb_cost_ext* ext = cost_extension(variant);
-      awb_cost cost{sizeof(awb_cost), 0, 0};
-      Call call;
-      if (ext)
-        call = [&](void*, char* error, size_t capacity) {
-          return ext->cost(variant, &request->problem, request->writes_weights, &cost, error,
-                           capacity);
-        };
-      const awb_status status = invoke(request->variant_index, call, kNoCost);
-      answer = encode_cost_result(status, message, cost);
-    } else {
-      auto request = decode_backward(payload);
-      piped = {};
-      if (!request) return 3;
-      // The plugin gets a copy of the gradient descriptors: whatever it rewrites there is
-      // reported as it claims, while the data always comes from the runner's own buffers.
-      awb_gradients given = request->grads;
-      const awb_backward_ext* ext = backward_extension(variant_at(request->variant_index));
-      Call call;
-      if (ext)
-        call = [&](void* instance, char* error, size_t capacity) {
-          return ext->backward(instance, &request->problem, &request->forward, &request->dz,
-                               request->da.data ? &request->da : nullptr, &given, error, capacity);
-        };
-      const awb_status status = invoke(request->variant_index, call, kNotTrainable);
-      answer = encode_backward_result(status, g_allocation_failed, message, *request, given);
-    }
-    if (!region.send(result_fd, wire::Type::kResult, h.request_id, h.nonce, answer)) break;
+    const auto answer = answer_for(variants, payload, piped);
+    if (!answer) return 3;
+    if (!region.send(result_fd, wire::Type::kResult, h.request_id, h.nonce, *answer)) break;
   }
-  destroy_all();
+  variants.destroy_all();
   ::_exit(0);
 }
 
