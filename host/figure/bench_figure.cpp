@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/bench_report.hpp"
-#include "gui/loglog_chart.hpp"
+#include "gui/charts/loglog_chart.hpp"
 
 namespace awb::figure {
 

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gui/colormap.hpp"
-#include "gui/labels.hpp"
+#include "gui/charts/colormap.hpp"
+#include "gui/charts/labels.hpp"
 
 namespace awb::figure {
 

@@ -16,8 +16,8 @@
 
 #include "figure/color_bar.hpp"
 #include "graders/model/tensor.hpp"
-#include "gui/cell_mask.hpp"
-#include "gui/heatmap_widget.hpp"
+#include "gui/charts/cell_mask.hpp"
+#include "gui/charts/heatmap_widget.hpp"
 
 namespace awb::figure {
 namespace {

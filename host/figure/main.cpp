@@ -17,7 +17,7 @@
 
 #include "figure/bench_figure.hpp"
 #include "figure/compare_figure.hpp"
-#include "gui/export.hpp"
+#include "gui/charts/export.hpp"
 
 int main(int argc, char** argv) {
   // A figure never needs a display: the same pixels on a server as on a desktop.

@@ -4,7 +4,7 @@
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 
-#include "gui/bench_view.hpp"
+#include "gui/views/bench/bench_view.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

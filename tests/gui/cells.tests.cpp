@@ -7,11 +7,11 @@
 #include <QRegularExpression>
 #include <catch2/catch.hpp>
 
-#include "gui/colormap.hpp"
-#include "gui/compare_view.hpp"
-#include "gui/heads_grid.hpp"
-#include "gui/labels.hpp"
-#include "gui/layer_view.hpp"
+#include "gui/charts/colormap.hpp"
+#include "gui/charts/labels.hpp"
+#include "gui/views/compare/compare_view.hpp"
+#include "gui/views/explore/heads_grid.hpp"
+#include "gui/views/explore/layer_view.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

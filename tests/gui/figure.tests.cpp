@@ -3,8 +3,8 @@
 #include <QApplication>
 #include <catch2/catch.hpp>
 
-#include "gui/heatmap_widget.hpp"
-#include "gui/loglog_chart.hpp"
+#include "gui/charts/heatmap_widget.hpp"
+#include "gui/charts/loglog_chart.hpp"
 
 using namespace awb;
 

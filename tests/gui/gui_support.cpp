@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 
-#include "gui/export.hpp"
+#include "gui/charts/export.hpp"
 
 namespace awb::test {
 

@@ -10,8 +10,8 @@
 #include <functional>
 #include <vector>
 
-#include "gui/main_window.hpp"
-#include "gui/session.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/session/session.hpp"
 
 namespace awb::test {
 

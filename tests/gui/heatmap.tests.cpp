@@ -7,9 +7,9 @@
 
 #include "core/grading/subject_factory.hpp"
 #include "core/plugins/subjects.hpp"
-#include "gui/colormap.hpp"
-#include "gui/labels.hpp"
-#include "gui/layout_check.hpp"
+#include "gui/charts/colormap.hpp"
+#include "gui/charts/labels.hpp"
+#include "gui/charts/layout_check.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

@@ -1,6 +1,6 @@
 // latest_run.tests.cpp: requests that arrive while a view's job runs collapse into one rerun
 // with the latest state, through the same run_async the views use.
-#include "gui/latest_run.hpp"
+#include "gui/session/latest_run.hpp"
 
 #include <QObject>
 #include <QSemaphore>
@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "gui/session.hpp"
+#include "gui/session/session.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

@@ -9,8 +9,8 @@
 #include <QVBoxLayout>
 #include <catch2/catch.hpp>
 
-#include "gui/bar_chart.hpp"
-#include "gui/layout_check.hpp"
+#include "gui/charts/bar_chart.hpp"
+#include "gui/charts/layout_check.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

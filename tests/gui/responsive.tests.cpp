@@ -7,7 +7,7 @@
 #include <QTimer>
 #include <catch2/catch.hpp>
 
-#include "gui/grade_view.hpp"
+#include "gui/views/grade/grade_view.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

@@ -17,8 +17,8 @@
 #include "core/exercises/questions.hpp"
 #include "core/grading/subject_factory.hpp"
 #include "core/plugins/subjects.hpp"
-#include "gui/headless.hpp"
-#include "gui/labels.hpp"
+#include "gui/app/headless.hpp"
+#include "gui/charts/labels.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

@@ -7,10 +7,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "gui/colormap.hpp"
-#include "gui/export.hpp"
-#include "gui/headless.hpp"
-#include "gui/layout_check.hpp"
+#include "gui/app/headless.hpp"
+#include "gui/charts/colormap.hpp"
+#include "gui/charts/export.hpp"
+#include "gui/charts/layout_check.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

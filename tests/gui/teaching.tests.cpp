@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "gui/grade_view.hpp"
-#include "gui/train_view.hpp"
+#include "gui/views/grade/grade_view.hpp"
+#include "gui/views/train/train_view.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

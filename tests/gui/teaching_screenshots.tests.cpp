@@ -5,11 +5,11 @@
 #include <QImage>
 #include <catch2/catch.hpp>
 
-#include "gui/headless.hpp"
-#include "gui/heads_grid.hpp"
-#include "gui/layer_view.hpp"
-#include "gui/question_panel.hpp"
-#include "gui/train_view.hpp"
+#include "gui/app/headless.hpp"
+#include "gui/views/explore/heads_grid.hpp"
+#include "gui/views/explore/layer_view.hpp"
+#include "gui/views/explore/question_panel.hpp"
+#include "gui/views/train/train_view.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

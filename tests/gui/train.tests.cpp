@@ -17,7 +17,7 @@
 
 #include "core/plugins/subjects.hpp"
 #include "core/runner_client/runner_zygote.hpp"
-#include "gui/headless.hpp"
+#include "gui/app/headless.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;

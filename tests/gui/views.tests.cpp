@@ -8,10 +8,10 @@
 #include <cmath>
 #include <set>
 
-#include "gui/bench_view.hpp"
-#include "gui/colormap.hpp"
-#include "gui/export.hpp"
-#include "gui/labels.hpp"
+#include "gui/charts/colormap.hpp"
+#include "gui/charts/export.hpp"
+#include "gui/charts/labels.hpp"
+#include "gui/views/bench/bench_view.hpp"
 #include "gui_support.hpp"
 
 using namespace awb;
