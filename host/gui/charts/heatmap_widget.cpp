@@ -257,12 +257,17 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
       std::max(l.plot.height(), (has_masked_ ? 4 : 3) * line) - (has_masked_ ? line + l.gap : 0);
   l.legend = QRectF(l.plot.right() + l.gap, l.plot.top(), legend_w, legend_h);
 
+  fitValues(l, line);
+  return l;
+}
+
+void HeatmapWidget::fitValues(Layout& l, double line) const {
   // Values in cells only when every unmasked cell's text fits, a sixth of a line clear of the
   // cell's edges: all or none, so a map never reads as if some cells had no value. Their type
   // grows with the cells (up to twice the text's size) and shrinks to three fifths of it before
   // the values are left out.
-  const double room = cell - 2 * std::ceil(line / 6);
-  if (room < 0.6 * line) return l;  // not even the smallest type fits (a long sequence)
+  const double room = l.cell - 2 * std::ceil(line / 6);
+  if (room < 0.6 * line) return;  // not even the smallest type fits (a long sequence)
   QStringList values;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c)
@@ -281,7 +286,6 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
       }
     }
   }
-  return l;
 }
 
 double HeatmapWidget::minimumCell() const {
@@ -376,18 +380,8 @@ QPointF HeatmapWidget::swatchPoint(int r, int c) const {
   return {cell.center().x(), (cell.top() + text.top()) / 2};
 }
 
-void HeatmapWidget::paintEvent(QPaintEvent*) {
-  QPainter painter(this);
-  const Layout& l = layout();
-  const QColor ink = palette().windowText().color();
-  painter.fillRect(rect(), palette().window());
-  painter.setPen(ink);
-  painter.drawText(l.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title_);
-  const QRectF p = l.plot;
-  if (p.isEmpty() || image_.isNull()) return;
-  painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-  painter.drawImage(p, image_);
-
+// The masked cells' hatch and, where they fit, every cell's value.
+void HeatmapWidget::paintCells(QPainter& painter, const Layout& l) const {
   const int n = static_cast<int>(matrix_.rows);
   if (has_masked_) {
     // The masked cells as one path of each row's runs (at most two per row for a band), so the
@@ -416,6 +410,41 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
       }
     painter.setFont(font());
   }
+}
+
+void HeatmapWidget::paintLegend(QPainter& painter, const Layout& l) const {
+  // Legend: the colour bar from the range's low end (bottom) to its high end (top), its
+  // numbers, the masked swatch, and the caption naming the range in force.
+  const double line = std::ceil(QFontMetricsF(font()).height());
+  const QRectF bar(l.legend.left(), l.legend.top(), line, l.legend.height());
+  QImage ramp(1, ColorMap::kSize, QImage::Format_RGB32);
+  for (int i = 0; i < ColorMap::kSize; ++i)
+    ramp.setPixel(0, ColorMap::kSize - 1 - i, ColorMap::instance().entry(i));
+  painter.drawImage(bar, ramp);
+  for (const auto& [text, box] : legendTexts())
+    painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
+  if (has_masked_) {
+    const QRectF sw(bar.left(), bar.bottom() + l.gap, line, line);
+    painter.fillRect(sw, masked_color());
+    painter.fillRect(sw, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
+  }
+  painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, rangeCaption());
+}
+
+void HeatmapWidget::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  const Layout& l = layout();
+  const QColor ink = palette().windowText().color();
+  painter.fillRect(rect(), palette().window());
+  painter.setPen(ink);
+  painter.drawText(l.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title_);
+  const QRectF p = l.plot;
+  if (p.isEmpty() || image_.isNull()) return;
+  painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+  painter.drawImage(p, image_);
+
+  const int n = static_cast<int>(matrix_.rows);
+  paintCells(painter, l);
   if (highlight_ >= 0 && highlight_ < n) {
     // Black and white outline: visible over every colour of the map.
     const QRectF row = cellRect(highlight_, 0).united(cellRect(highlight_, n - 1));
@@ -441,23 +470,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
       painter.drawText(box, Qt::AlignHCenter | Qt::AlignTop, columnLabel(c));
   }
 
-  // Legend: the colour bar from the range's low end (bottom) to its high end (top), its
-  // numbers, the masked swatch, and the caption naming the range in force.
-  if (!legend_shown_) return;
-  const double line = std::ceil(QFontMetricsF(font()).height());
-  const QRectF bar(l.legend.left(), l.legend.top(), line, l.legend.height());
-  QImage ramp(1, ColorMap::kSize, QImage::Format_RGB32);
-  for (int i = 0; i < ColorMap::kSize; ++i)
-    ramp.setPixel(0, ColorMap::kSize - 1 - i, ColorMap::instance().entry(i));
-  painter.drawImage(bar, ramp);
-  for (const auto& [text, box] : legendTexts())
-    painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
-  if (has_masked_) {
-    const QRectF sw(bar.left(), bar.bottom() + l.gap, line, line);
-    painter.fillRect(sw, masked_color());
-    painter.fillRect(sw, QBrush(QColor(70, 70, 70), Qt::BDiagPattern));
-  }
-  painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, rangeCaption());
+  if (legend_shown_) paintLegend(painter, l);
 }
 
 std::vector<std::pair<QString, QRectF>> HeatmapWidget::legendTexts() const {

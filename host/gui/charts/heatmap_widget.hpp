@@ -18,6 +18,8 @@
 #include "gui/charts/labels.hpp"
 #include "gui/charts/layout_check.hpp"
 
+class QPainter;
+
 namespace awb::gui {
 
 class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource {
@@ -107,6 +109,10 @@ class HeatmapWidget : public QWidget, public DrawnTextSource, public PlotSource 
     QFont value_font;     // in type that grows with the cells
   };
   const Layout& layout() const;
+  // Whether every unmasked cell's value fits in `l.cell`, and in which type (layout()'s end).
+  void fitValues(Layout& l, double line) const;
+  void paintCells(QPainter& painter, const Layout& l) const;
+  void paintLegend(QPainter& painter, const Layout& l) const;
   void invalidate();
   double legendWidth() const;  // the colour bar, its numbers and the masked swatch
   void resolveRange();
