@@ -18,12 +18,7 @@ Json exercise_json(const ExerciseReport& e, const View& view) {
   Json j;
   j["id"] = e.exercise_id;
   j["title"] = e.title;
-  j["provenance"] = Json{{"awb_version", e.provenance.awb_version},
-                         {"exercise_sha256", e.provenance.exercise_sha256},
-                         {"plugin_sha256", e.provenance.plugin_sha256},
-                         {"lockdown", e.provenance.lockdown}};
-  if (!e.provenance.plugin_sha256_of.empty())
-    j["provenance"]["plugin_sha256_of"] = e.provenance.plugin_sha256_of;
+  j["provenance"] = provenance_json(e.provenance);
   // Empty when gradable: the key is always there so readers need no existence test.
   j["not_gradable"] = e.not_gradable;
   j["score"] = finite(t.score);
@@ -38,6 +33,15 @@ Json exercise_json(const ExerciseReport& e, const View& view) {
 
 // JSON has no NaN or infinity; nlohmann would write null, which readers expecting a number
 // reject.
+Json provenance_json(const Provenance& p) {
+  Json j{{"awb_version", p.awb_version},
+         {"exercise_sha256", p.exercise_sha256},
+         {"plugin_sha256", p.plugin_sha256},
+         {"lockdown", p.lockdown}};
+  if (!p.plugin_sha256_of.empty()) j["plugin_sha256_of"] = p.plugin_sha256_of;
+  return j;
+}
+
 Json check_json(const CheckResult& c) {
   Json j;
   j["id"] = c.id;

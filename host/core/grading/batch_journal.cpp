@@ -104,12 +104,7 @@ Json to_json(const grade::ExerciseReport& e) {
   Json j;
   j["exercise_id"] = e.exercise_id;
   j["title"] = e.title;
-  j["provenance"] = Json{{"awb_version", e.provenance.awb_version},
-                         {"exercise_sha256", e.provenance.exercise_sha256},
-                         {"plugin_sha256", e.provenance.plugin_sha256},
-                         {"lockdown", e.provenance.lockdown}};
-  if (!e.provenance.plugin_sha256_of.empty())
-    j["provenance"]["plugin_sha256_of"] = e.provenance.plugin_sha256_of;
+  j["provenance"] = grade::provenance_json(e.provenance);
   j["score"] = e.score;
   j["max_score"] = e.max_score;
   j["not_gradable"] = e.not_gradable;
