@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/grading/grading.hpp"
+#include "core/plugins/capabilities.hpp"
 #include "core/plugins/subjects.hpp"
 
 using namespace awb;
@@ -276,4 +277,18 @@ TEST_CASE("assignment: the graded variant is the one named, the others are liste
   c = core::choose_variant(missing, found);
   CHECK(c.chosen->variant->id == "pf");  // the first, so the student still gets feedback
   CHECK(c.note == "no variant declares qkv multi-head; graded edu.student:pf");
+}
+
+TEST_CASE("assignment: a capability's earlier spelling still reads (w_o is output-projection)",
+          "[assignment]") {
+  const std::string head = "awb-assignment: 1\nid: mh\ntitle: \"mh\"\nvariant:\n  capabilities: ";
+  const std::string tail = "\nexercises:\n  - multi-head\n";
+  const core::Assignment now =
+      load_ok(write_temp("now.yaml", head + "[qkv, multi-head, output-projection]" + tail));
+  const core::Assignment before =
+      load_ok(write_temp("before.yaml", head + "[qkv, multi-head, w_o]" + tail));
+  CHECK(now.variant_capabilities == (AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ));
+  CHECK(before.variant_capabilities == now.variant_capabilities);
+  // Printed and listed by the name of today.
+  CHECK(core::describe_capabilities(AWB_CAP_OUTPUT_PROJ) == "output-projection");
 }

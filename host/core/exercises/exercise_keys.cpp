@@ -15,7 +15,7 @@ using S = Section;
 using V = ValueType;
 using namespace parse;
 
-std::vector<std::string> capability_words() { return capability_names(AWB_CAP_KNOWN_MASK); }
+std::vector<std::string> capability_words() { return capability_spellings(); }
 
 constexpr std::string_view kIdPattern = "^[a-z0-9-]{1,64}$";
 constexpr std::string_view kId = "string `[a-z0-9-]+`";

@@ -395,8 +395,7 @@ std::vector<std::string> read_variant(YamlReader& rd, const YAML::Node& root, Ex
   if (auto r = section_key(rd, *v, "variant", Section::kVariant, "requires")) {
     if (auto list = rd.strings(*r, "variant.requires", 16)) {
       for (size_t i = 0; i < list->size(); ++i)
-        if (rd.word((*r)[i], "variant.requires[" + std::to_string(i) + "]",
-                    capability_names(AWB_CAP_KNOWN_MASK)))
+        if (rd.word((*r)[i], "variant.requires[" + std::to_string(i) + "]", capability_spellings()))
           requires_caps.push_back((*list)[i]);
     }
   }

@@ -65,8 +65,7 @@ uint64_t capability_list(YamlReader& rd, const YAML::Node& n, const std::string&
   const auto list = rd.strings(n, path, 16);
   if (!list) return 0;
   for (size_t i = 0; i < list->size(); ++i)
-    if (auto w = rd.word(n[i], path + "[" + std::to_string(i) + "]",
-                         capability_names(AWB_CAP_KNOWN_MASK)))
+    if (auto w = rd.word(n[i], path + "[" + std::to_string(i) + "]", capability_spellings()))
       caps |= capability_bit(*w);
   return caps;
 }

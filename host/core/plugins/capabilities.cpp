@@ -13,9 +13,13 @@ constexpr CapName kCapNames[] = {
     {AWB_CAP_F32, "f32"},
     {AWB_CAP_QKV, "qkv"},
     {AWB_CAP_MULTI_HEAD, "multi-head"},
-    {AWB_CAP_OUTPUT_PROJ, "w_o"},
+    {AWB_CAP_OUTPUT_PROJ, "output-projection"},
     {AWB_CAP_CAUSAL, "causal"},
     {AWB_CAP_CAUSAL_ONLY, "causal-only"},
+};
+// Spellings of earlier versions, still read where files use them (names are kebab-case now).
+constexpr CapName kOldSpellings[] = {
+    {AWB_CAP_OUTPUT_PROJ, "w_o"},
 };
 
 }  // namespace
@@ -36,7 +40,15 @@ std::string describe_capabilities(uint64_t caps) {
 uint64_t capability_bit(const std::string& name) {
   for (const auto& c : kCapNames)
     if (name == c.name) return c.bit;
+  for (const auto& c : kOldSpellings)
+    if (name == c.name) return c.bit;
   return 0;
+}
+
+std::vector<std::string> capability_spellings() {
+  std::vector<std::string> out = capability_names(AWB_CAP_KNOWN_MASK);
+  for (const auto& c : kOldSpellings) out.emplace_back(c.name);
+  return out;
 }
 
 std::optional<std::string> inconsistent_capabilities(uint64_t caps, uint32_t plugin_minor) {
@@ -91,7 +103,8 @@ Adapted adapt(const ProblemSpec& problem, uint64_t caps, Scalar scalar, Fit fit)
       p.heads = 1;
     }
     if (p.w_o && !(caps & AWB_CAP_OUTPUT_PROJ)) {
-      if (strict) return refuse("the problem has W_o and the variant lacks the w_o capability");
+      if (strict)
+        return refuse("the problem has W_o and the variant lacks the output-projection capability");
       out.notes.push_back("the variant has no output projection: W_o is ignored");
       p.w_o.reset();
     }

@@ -16,8 +16,11 @@ namespace awb::core {
 // Capability names as users read them: "f64 f32 qkv multi-head ...".
 std::vector<std::string> capability_names(uint64_t caps);
 std::string describe_capabilities(uint64_t caps);
-// The bit for one capability name ("multi-head"), or 0 for an unknown name.
+// The bit for one capability name ("multi-head") or an earlier spelling of one ("w_o"), or 0
+// for an unknown name.
 uint64_t capability_bit(const std::string& name);
+// Every name a file may give a capability: the names, then the earlier spellings still read.
+std::vector<std::string> capability_spellings();
 
 // Returns why a descriptor's capability set is self-contradictory, or nothing when it is sound.
 std::optional<std::string> inconsistent_capabilities(uint64_t caps, uint32_t plugin_minor);
