@@ -262,6 +262,7 @@ const HeatmapWidget::Layout& HeatmapWidget::layout() const {
 }
 
 void HeatmapWidget::fitValues(Layout& l, double line) const {
+  const int rows = static_cast<int>(matrix_.rows), cols = static_cast<int>(matrix_.cols);
   // Values in cells only when every unmasked cell's text fits, a sixth of a line clear of the
   // cell's edges: all or none, so a map never reads as if some cells had no value. Their type
   // grows with the cells (up to twice the text's size) and shrinks to three fifths of it before
