@@ -4,7 +4,9 @@
 #include "common/linear_kernel.hpp"
 
 namespace awb::kernels {
-namespace {
+
+// Parts of linear_forward (templates of this file alone; not in an anonymous namespace, which
+// the instantiated kernel's lambdas may not capture from).
 
 // The streaming path's per-(head, block) sums: block b of head h's K̃ᵀV (d_k × d_v) and key sum.
 template <class Scalar>
@@ -63,8 +65,6 @@ void attend_streaming(BlockSums<Scalar>& sums, Eigen::Index h, Eigen::Index b, b
   }
   out = (w.out.array().colwise() / (w.row_sum.array() + eps)).matrix();
 }
-
-}  // namespace
 
 template <class Scalar>
 void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi,
