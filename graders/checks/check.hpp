@@ -26,6 +26,7 @@ inline constexpr std::array<EnumName<CheckKind>, 4> kCheckKindNames{{
     {CheckKind::kExpect, "expect"},
     {CheckKind::kGradient, "gradient"},
 }};
+static_assert(names_every_value(kCheckKindNames));
 constexpr const auto& enum_names(CheckKind) { return kCheckKindNames; }
 constexpr const char* to_string(CheckKind k) { return name_in(kCheckKindNames, k); }
 
@@ -36,6 +37,7 @@ inline constexpr std::array<EnumName<Visibility>, 3> kVisibilityNames{{
     {Visibility::kHidden, "hidden"},
     {Visibility::kAfterDueDate, "after_due_date"},
 }};
+static_assert(names_every_value(kVisibilityNames));
 constexpr const auto& enum_names(Visibility) { return kVisibilityNames; }
 constexpr const char* to_string(Visibility v) { return name_in(kVisibilityNames, v); }
 
@@ -47,6 +49,7 @@ inline constexpr std::array<EnumName<Status>, 5> kStatusNames{{
     {Status::kTimeout, "timeout"},
     {Status::kNotRun, "not-run"},
 }};
+static_assert(names_every_value(kStatusNames));
 constexpr const auto& enum_names(Status) { return kStatusNames; }
 constexpr const char* to_string(Status s) { return name_in(kStatusNames, s); }
 
@@ -56,6 +59,7 @@ inline constexpr std::array<EnumName<Output>, 3> kOutputNames{{
     {Output::kScores, "scores"},
     {Output::kContext, "context"},
 }};
+static_assert(names_every_value(kOutputNames));
 constexpr const auto& enum_names(Output) { return kOutputNames; }
 constexpr const char* to_string(Output o) { return name_in(kOutputNames, o); }
 
@@ -64,6 +68,7 @@ inline constexpr std::array<EnumName<Direction>, 2> kDirectionNames{{
     {Direction::kIncreasing, "increasing"},
     {Direction::kDecreasing, "decreasing"},
 }};
+static_assert(names_every_value(kDirectionNames));
 constexpr const auto& enum_names(Direction) { return kDirectionNames; }
 constexpr const char* to_string(Direction d) { return name_in(kDirectionNames, d); }
 

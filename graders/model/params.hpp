@@ -26,6 +26,7 @@ inline constexpr std::array<EnumName<ParamType>, 4> kParamTypeNames{{
     {ParamType::kBool, "bool"},
     {ParamType::kEnum, "enum"},
 }};
+static_assert(names_every_value(kParamTypeNames));
 constexpr const auto& enum_names(ParamType) { return kParamTypeNames; }
 constexpr const char* to_string(ParamType t) { return name_in(kParamTypeNames, t); }
 

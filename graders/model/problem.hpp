@@ -9,6 +9,7 @@
 #include "graders/model/names.hpp"
 #include "graders/model/params.hpp"
 #include "graders/model/tensor.hpp"
+#include "graders/model/variant_kinds.hpp"
 
 namespace awb {
 
@@ -18,6 +19,7 @@ inline constexpr std::array<EnumName<Scalar>, 2> kScalarNames{{
     {Scalar::kF64, "f64"},
     {Scalar::kF32, "f32"},
 }};
+static_assert(names_every_value(kScalarNames));
 constexpr const auto& enum_names(Scalar) { return kScalarNames; }
 constexpr const char* to_string(Scalar s) { return name_in(kScalarNames, s); }
 
@@ -28,20 +30,9 @@ inline constexpr std::array<EnumName<ScaleMode>, 3> kScaleModeNames{{
     {ScaleMode::kNone, "none"},
     {ScaleMode::kInvSqrtDk, "inv_sqrt_dk"},
 }};
+static_assert(names_every_value(kScaleModeNames));
 constexpr const auto& enum_names(ScaleMode) { return kScaleModeNames; }
 constexpr const char* to_string(ScaleMode mode) { return name_in(kScaleModeNames, mode); }
-
-// The maths a problem asks for, hence what the reference computes: softmax attention (every
-// bundled teaching variant: parameter-free, projected, multi-head, causal), sliding-window
-// softmax (the `window` parameter) or linear attention (the `feature_map` parameter).
-enum class Family { kSoftmax, kSlidingWindow, kLinear };
-inline constexpr std::array<EnumName<Family>, 3> kFamilyNames{{
-    {Family::kSoftmax, "softmax"},
-    {Family::kSlidingWindow, "sliding-window"},
-    {Family::kLinear, "linear"},
-}};
-constexpr const auto& enum_names(Family) { return kFamilyNames; }
-constexpr const char* to_string(Family f) { return name_in(kFamilyNames, f); }
 
 struct ProblemSpec {
   std::vector<std::string> tokens;      // T labels, one per row of x

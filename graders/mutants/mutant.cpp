@@ -7,6 +7,7 @@
 #include <iterator>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "graders/mutants/mistakes.hpp"
 
@@ -229,24 +230,20 @@ void flip_signs(const awb::Problem<Scalar>& p, awb::Gradients<Scalar>& g) {
   if (p.has_output_projection()) g.dw_o() *= Scalar(-1);
 }
 
-// One variant per kind, each with exactly the capabilities of the bundled plugin of that kind
-// (plugins/parameter_free.cpp, qkv.cpp, multi_head.cpp, causal.cpp), all sharing the body above:
-// the problem says whether there are projections, the host whether the mask is on.
-constexpr uint64_t kBase = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;
-constexpr uint64_t kProjected = kBase | AWB_CAP_QKV;
-constexpr uint64_t kHeads = kProjected | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ;
-constexpr awb::VariantInfo kKinds[] = {
-    {"parameter-free", "Parameter-free (mutant)", "Parameter-free, with one deliberate mistake.",
-     kBase},
-    {"qkv", "Q/K/V (mutant)", "Single-head Q/K/V, with one deliberate mistake.", kProjected},
-    {"multi-head", "Multi-head (mutant)", "Multi-head with W_o, with one deliberate mistake.",
-     kHeads},
-    {"causal", "Causal (mutant)", "Causal-only multi-head, with one deliberate mistake.",
-     kHeads | AWB_CAP_CAUSAL_ONLY},
-};
-static_assert(std::size(kKinds) == awb::mutants::kKindCount);
+// One variant per kind the mutants come in (kMutantKinds), each with exactly the capabilities of
+// the bundled plugin of that kind, all sharing the body above: the problem says whether there are
+// projections, the host whether the mask is on.
+template <size_t... K>
+constexpr auto kind_infos(std::index_sequence<K...>) {
+  using awb::mutants::kMutantKinds;
+  return std::array<awb::VariantInfo, sizeof...(K)>{
+      {{kMutantKinds[K]->id, kMutantKinds[K]->title, "The kind, with one deliberate mistake.",
+        kMutantKinds[K]->capabilities}...}};
+}
+constexpr auto kKinds =
+    kind_infos(std::make_index_sequence<static_cast<size_t>(awb::mutants::kKindCount)>{});
 
-template <int kKind>
+template <size_t kKind>
 struct KindMutant {
   static constexpr awb::VariantInfo kInfo = kKinds[kKind];
   template <class Scalar>
@@ -265,9 +262,14 @@ struct KindMutant {
 
 // The entry point of every mutant plugin: `which` is its mistake's number in the Mistake enum
 // (the order of AWB_MUTANTS in CMake, from 1), `id` its plugin id (a string with static storage).
-extern "C" const awb_plugin_descriptor* awb_mutant_entry(int which, const char* id) {
-  mistake = static_cast<Mistake>(which);
-  return awb::detail::descriptor_for<KindMutant<0>, KindMutant<1>, KindMutant<2>, KindMutant<3>>(
+template <size_t... K>
+const awb_plugin_descriptor* descriptor(const char* id, std::index_sequence<K...>) {
+  return awb::detail::descriptor_for<KindMutant<K>...>(
       awb::PluginInfo{id, "Mutant", "1.0.0", "Attention Workbench",
                       "Carries one classic mistake, for mutation-testing exercises."});
+}
+
+extern "C" const awb_plugin_descriptor* awb_mutant_entry(int which, const char* id) {
+  mistake = static_cast<Mistake>(which);
+  return descriptor(id, std::make_index_sequence<kKinds.size()>{});
 }

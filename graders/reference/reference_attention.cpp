@@ -10,10 +10,10 @@
 namespace awb::reference {
 namespace detail {
 
-Shapes shapes_of(const awb_problem& p, Kind kind) {
+Shapes shapes_of(const awb_problem& p, VariantKind kind) {
   require(p.x.data != nullptr && p.x.rank == 2, "X must be a T x d_model matrix");
   Shapes s;
-  s.projected = kind != Kind::kParameterFree;
+  s.projected = projected(kind);
   s.T_ = p.x.shape[0];
   s.C = p.x.shape[1];
   s.H = s.projected ? p.n_heads : 1;
@@ -92,64 +92,99 @@ T feature(T x, bool relu) {
   return x > T(0) ? x + T(1) : std::exp(x);
 }
 
-template <class T>
-void forward(const awb_problem& p, awb_results& r, Kind kind) {
-  const Shapes sh = shapes_of(p, kind);
-  const int64_t T_ = sh.T_, H = sh.H, DV = sh.DV, OUT = sh.OUT;
-  require(r.z.data && r.z.shape[0] == T_ && r.z.shape[1] == OUT, "Z has the wrong shape");
-  const int64_t window = kind == Kind::kSlidingWindow ? integer_param(p, kWindow) : 0;
-  const bool relu = kind == Kind::kLinear && integer_param(p, kFeatureMap) == 1;
+// A row's keys first..last (inclusive): those query t may attend to.
+struct Band {
+  int64_t first, last;
+};
 
-  // Pass 0: queries, keys and values. The linear kind's feature maps: q̃ = φ(factor·q), k̃ = φ(k);
-  // its scores are then q̃·k̃ with no further factor.
-  Projections<T> pr = project<T>(p, sh);
-  Shapes score_shapes = sh;
-  if (kind == Kind::kLinear) {
-    for (auto& q : pr.q) q = feature(q * static_cast<T>(sh.factor), relu);
+// The families' rules, one class each: what the family does to the queries and keys before they
+// are scored, which keys a query sees, and how a row of scores becomes weights. Each is built
+// from the problem, reading its parameters once.
+struct SoftmaxRule {
+  explicit SoftmaxRule(const awb_problem&) {}
+  template <class T>
+  void prepare(Projections<T>&, Shapes&) const {}
+  Band band(int64_t t, int64_t tokens, bool causal) const { return {0, causal ? t : tokens - 1}; }
+  template <class T>
+  void weights(const std::vector<T>& scores, Band b, std::vector<T>& w) const {
+    softmax_row(scores, b.last + 1, w);
+  }
+};
+
+struct SlidingWindowRule {
+  int64_t window;
+  explicit SlidingWindowRule(const awb_problem& p) : window(integer_param(p, kWindow)) {}
+  template <class T>
+  void prepare(Projections<T>&, Shapes&) const {}
+  Band band(int64_t t, int64_t tokens, bool causal) const {
+    return {t - window > 0 ? t - window : 0,
+            causal ? t : (t + window < tokens - 1 ? t + window : tokens - 1)};
+  }
+  // Softmax over the band; the maximum is subtracted only against overflow.
+  template <class T>
+  void weights(const std::vector<T>& scores, Band b, std::vector<T>& w) const {
+    T maxval = -std::numeric_limits<T>::infinity();
+    for (int64_t t2 = b.first; t2 <= b.last; ++t2)
+      maxval = scores[t2] > maxval ? scores[t2] : maxval;
+    T sum = 0;
+    for (int64_t t2 = b.first; t2 <= b.last; ++t2) sum += std::exp(scores[t2] - maxval);
+    for (int64_t t2 = 0; t2 < static_cast<int64_t>(w.size()); ++t2)
+      w[t2] = t2 >= b.first && t2 <= b.last ? std::exp(scores[t2] - maxval) / sum : T(0);
+  }
+};
+
+struct LinearRule {
+  bool relu;
+  explicit LinearRule(const awb_problem& p) : relu(integer_param(p, kFeatureMap) == 1) {}
+  // The feature maps q̃ = φ(factor·q), k̃ = φ(k); the scores are then q̃·k̃ with no further
+  // factor.
+  template <class T>
+  void prepare(Projections<T>& pr, Shapes& score_shapes) const {
+    for (auto& q : pr.q) q = feature(q * static_cast<T>(score_shapes.factor), relu);
     for (auto& k : pr.k) k = feature(k, relu);
     score_shapes.factor = 1;
   }
+  Band band(int64_t t, int64_t tokens, bool causal) const { return {0, causal ? t : tokens - 1}; }
+  // Kernel scores are ≥ 0: each divided by the visible sum (+ ε).
+  template <class T>
+  void weights(const std::vector<T>& scores, Band b, std::vector<T>& w) const {
+    T sum = 0;
+    for (int64_t t2 = b.first; t2 <= b.last; ++t2) sum += scores[t2];
+    for (int64_t t2 = 0; t2 < static_cast<int64_t>(w.size()); ++t2)
+      w[t2] = t2 >= b.first && t2 <= b.last ? scores[t2] / (sum + static_cast<T>(kLinearEpsilon))
+                                            : T(0);
+  }
+};
+
+template <class T, class Rule>
+void forward(const awb_problem& p, awb_results& r, VariantKind kind) {
+  const Shapes sh = shapes_of(p, kind);
+  const int64_t T_ = sh.T_, H = sh.H, DV = sh.DV, OUT = sh.OUT;
+  require(r.z.data && r.z.shape[0] == T_ && r.z.shape[1] == OUT, "Z has the wrong shape");
+  const Rule rule(p);
+
+  // Pass 0: queries, keys and values, as the family wants them scored.
+  Projections<T> pr = project<T>(p, sh);
+  Shapes score_shapes = sh;
+  rule.prepare(pr, score_shapes);
 
   std::vector<T> heads_out(T_ * H * DV, T(0));
   std::vector<T> scores(T_), weights(T_);
   for (int64_t h = 0; h < H; ++h) {
     for (int64_t t = 0; t < T_; ++t) {
-      // Keys first..last (inclusive) may be attended to.
-      int64_t first = 0, last = p.causal ? t : T_ - 1;
-      if (kind == Kind::kSlidingWindow) {
-        first = t - window > 0 ? t - window : 0;
-        if (!p.causal) last = t + window < T_ - 1 ? t + window : T_ - 1;
-      }
-      // Pass 1: the scores, with scale and sharpness (softmax kinds), before any mask.
+      const Band band = rule.band(t, T_, p.causal);
+      // Pass 1: the scores, with scale and sharpness (softmax families), before any mask.
       score_row(pr, score_shapes, h, t, scores);
       if (r.s.data)
         for (int64_t t2 = 0; t2 < T_; ++t2) at3<T>(r.s, h, t, t2) = scores[t2];
-      // Pass 2: the weights; masked entries exactly zero.
-      if (kind == Kind::kLinear) {
-        // Kernel scores are ≥ 0: each divided by the visible sum (+ ε).
-        T sum = 0;
-        for (int64_t t2 = first; t2 <= last; ++t2) sum += scores[t2];
-        for (int64_t t2 = 0; t2 < T_; ++t2)
-          weights[t2] =
-              t2 >= first && t2 <= last ? scores[t2] / (sum + static_cast<T>(kLinearEpsilon)) : 0;
-      } else if (kind == Kind::kSlidingWindow) {
-        // Softmax over the band; the maximum is subtracted only against overflow.
-        T maxval = -std::numeric_limits<T>::infinity();
-        for (int64_t t2 = first; t2 <= last; ++t2)
-          maxval = scores[t2] > maxval ? scores[t2] : maxval;
-        T sum = 0;
-        for (int64_t t2 = first; t2 <= last; ++t2) sum += std::exp(scores[t2] - maxval);
-        for (int64_t t2 = 0; t2 < T_; ++t2)
-          weights[t2] = t2 >= first && t2 <= last ? std::exp(scores[t2] - maxval) / sum : T(0);
-      } else {
-        softmax_row(scores, last + 1, weights);
-      }
+      // Pass 2: the weights; keys outside the band exactly zero.
+      rule.weights(scores, band, weights);
       if (r.a.data)
         for (int64_t t2 = 0; t2 < T_; ++t2) at3<T>(r.a, h, t, t2) = weights[t2];
       // Pass 3: the context vector, a blend of the values.
       for (int64_t i = 0; i < DV; ++i) {
         T acc = 0;
-        for (int64_t t2 = first; t2 <= last; ++t2)
+        for (int64_t t2 = band.first; t2 <= band.last; ++t2)
           acc += weights[t2] * pr.v[t2 * H * DV + h * DV + i];
         heads_out[t * H * DV + h * DV + i] = acc;
       }
@@ -170,25 +205,51 @@ void forward(const awb_problem& p, awb_results& r, Kind kind) {
   }
 }
 
-}  // namespace
+// The reference of each family: its parameters and its forward pass in each scalar type.
+struct ReferenceFamily {
+  Family family;
+  std::span<const awb_param_decl* const> params;
+  void (*f64)(const awb_problem&, awb_results&, VariantKind);
+  void (*f32)(const awb_problem&, awb_results&, VariantKind);
+};
 
-std::span<const awb_param_decl* const> parameters(Kind kind) {
-  switch (kind) {
-    case Kind::kSlidingWindow:
-      return kSlidingWindowParams;
-    case Kind::kLinear:
-      return kLinearParams;
-    default:
-      return {};
-  }
+template <class Rule>
+constexpr ReferenceFamily family_row(Family family, std::span<const awb_param_decl* const> params) {
+  return {family, params, &forward<double, Rule>, &forward<float, Rule>};
 }
 
-void attention_forward(const awb_problem& problem, awb_results& results, Kind kind) {
+constexpr ReferenceFamily kReferenceFamilies[] = {
+    family_row<SoftmaxRule>(Family::kSoftmax, {}),
+    family_row<SlidingWindowRule>(Family::kSlidingWindow, kSlidingWindowParams),
+    family_row<LinearRule>(Family::kLinear, kLinearParams),
+};
+
+constexpr bool families_in_enum_order() {
+  for (size_t i = 0; i < std::size(kReferenceFamilies); ++i)
+    if (kReferenceFamilies[i].family != static_cast<Family>(i)) return false;
+  return true;
+}
+static_assert(std::size(kReferenceFamilies) == enum_size<Family>(),
+              "every Family needs its reference in kReferenceFamilies");
+static_assert(families_in_enum_order(), "kReferenceFamilies lists the families in enum order");
+
+const ReferenceFamily& reference_of(Family family) {
+  return kReferenceFamilies[static_cast<size_t>(family)];
+}
+
+}  // namespace
+
+std::span<const awb_param_decl* const> parameters(Family family) {
+  return reference_of(family).params;
+}
+
+void attention_forward(const awb_problem& problem, awb_results& results, VariantKind kind) {
   require(problem.x.data != nullptr && problem.x.rank == 2, "X must be a T x d_model matrix");
+  const ReferenceFamily& reference = reference_of(family_of(kind));
   if (problem.scalar == AWB_SCALAR_F64) {
-    forward<double>(problem, results, kind);
+    reference.f64(problem, results, kind);
   } else if (problem.scalar == AWB_SCALAR_F32) {
-    forward<float>(problem, results, kind);
+    reference.f32(problem, results, kind);
   } else {
     throw std::invalid_argument("unknown scalar type");
   }

@@ -7,28 +7,22 @@
 
 #include <span>
 
+#include "graders/model/variant_kinds.hpp"
+
 namespace awb::reference {
 
-// What the reference reads from a problem, mirroring the bundled variants.
-enum class Kind {
-  kParameterFree,  // Q = K = V = X; weights ignored; one head
-  kProjected,      // Q/K/V projections, h heads, optional W_o; honours problem.causal
-  // Both below: projected as kProjected (h heads, optional W_o), honouring problem.causal.
-  kSlidingWindow,  // softmax over the keys t2 with |t - t2| <= window (parameter "window")
-  kLinear,         // linear attention, feature map phi (parameter "feature_map": elu+1 | relu)
-};
-
-// The parameters the reference of `kind` reads from awb_problem::params, declared as a plugin
+// The parameters the reference of `family` reads from awb_problem::params, declared as a plugin
 // declares them (same names, types, defaults, ranges and choices as the bundled variant), so a
-// host fills the reference's problem exactly as a plugin's. Empty for the softmax kinds.
-// Static storage.
-std::span<const awb_param_decl* const> parameters(Kind kind);
+// host fills the reference's problem exactly as a plugin's. Empty for softmax. Static storage.
+std::span<const awb_param_decl* const> parameters(Family family);
 
-// Computes `results` for `problem` exactly as awb_plugin.h defines a forward pass: the scalar
-// type is problem.scalar, A and S are written only when their data is non-null. Written with
+// Computes `results` for `problem` as the reference of `kind` (kVariantKinds): its family's
+// rule, with the Q/K/V projections, h heads and W_o when the kind projects (else Q = K = V = X,
+// one head); every kind honours problem.causal. Exactly as awb_plugin.h defines a forward pass: the
+// scalar type is problem.scalar, A and S are written only when their data is non-null. Written with
 // textbook loops and no Eigen, so it shares no code with the plugins it checks.
 // Parameters are read from problem.params by name (when struct_size covers them); an absent one
-// takes its declared default. Semantics of the research kinds:
+// takes its declared default. Semantics of the research families:
 // - kSlidingWindow: S = factor·Q·Kᵀ for every pair (factor = scale × sharpness); query t sees
 //   keys t2 with |t − t2| ≤ window (and t2 ≤ t when causal); A = softmax of S over those keys,
 //   exactly 0 elsewhere.
@@ -37,7 +31,7 @@ std::span<const awb_param_decl* const> parameters(Kind kind);
 //   (all, or t2 ≤ t when causal), exactly 0 elsewhere.
 // Throws std::invalid_argument when the problem or the result buffers are malformed, or a
 // parameter is out of its declared range.
-void attention_forward(const awb_problem& problem, awb_results& results, Kind kind);
+void attention_forward(const awb_problem& problem, awb_results& results, VariantKind kind);
 
 }  // namespace awb::reference
 

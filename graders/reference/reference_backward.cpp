@@ -24,7 +24,7 @@ void require_shape(const awb_tensor& t, bool wanted, int64_t rows, int64_t cols,
 // only; 0 otherwise).
 template <class T, bool kMagnitudes = false>
 T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb_gradients& g,
-           Kind kind, BackwardVariation variation) {
+           VariantKind kind, BackwardVariation variation) {
   auto in = [](T v) { return value_or_magnitude<kMagnitudes>(v); };
   const Shapes sh = shapes_of(p, kind);
   const int64_t T_ = sh.T_, C = sh.C, H = sh.H, DK = sh.DK, DV = sh.DV, OUT = sh.OUT;
@@ -145,8 +145,8 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
 }  // namespace
 
 void attention_backward(const awb_problem& problem, const awb_tensor& dz, const awb_tensor* da,
-                        awb_gradients& grads, Kind kind, BackwardVariation variation) {
-  detail::require(kind == Kind::kParameterFree || kind == Kind::kProjected,
+                        awb_gradients& grads, VariantKind kind, BackwardVariation variation) {
+  detail::require(family_of(kind) == Family::kSoftmax,
                   "the reference has a backward pass for softmax attention only");
   if (problem.scalar == AWB_SCALAR_F64) {
     backward<double>(problem, dz, da, grads, kind, variation);
@@ -158,9 +158,9 @@ void attention_backward(const awb_problem& problem, const awb_tensor& dz, const 
 }
 
 void attention_backward_rounding_bound(const awb_problem& problem, const awb_tensor& dz,
-                                       const awb_tensor* da, awb_gradients& bounds, Kind kind,
-                                       double unit_roundoff) {
-  detail::require(kind == Kind::kParameterFree || kind == Kind::kProjected,
+                                       const awb_tensor* da, awb_gradients& bounds,
+                                       VariantKind kind, double unit_roundoff) {
+  detail::require(family_of(kind) == Family::kSoftmax,
                   "the reference has a backward pass for softmax attention only");
   detail::require(problem.scalar == AWB_SCALAR_F64, "the rounding bound is computed in f64");
   const double largest_score =

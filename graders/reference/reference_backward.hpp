@@ -24,7 +24,7 @@ enum class BackwardVariation {
 // and, when `da` is non-null with data, ∂L/∂A = da. Recomputes the forward activations itself.
 // Throws std::invalid_argument when the problem or a buffer is malformed.
 void attention_backward(const awb_problem& problem, const awb_tensor& dz, const awb_tensor* da,
-                        awb_gradients& grads, Kind kind,
+                        awb_gradients& grads, VariantKind kind,
                         BackwardVariation variation = BackwardVariation::kExact);
 
 // What a correct f32 backward may differ from the exact gradients by, entry by entry, whatever
@@ -36,8 +36,8 @@ void attention_backward(const awb_problem& problem, const awb_tensor& dz, const 
 // and the buffers are f64; `bounds` is shaped as the gradients; u is the unit roundoff (2⁻²⁴ for
 // f32).
 void attention_backward_rounding_bound(const awb_problem& problem, const awb_tensor& dz,
-                                       const awb_tensor* da, awb_gradients& bounds, Kind kind,
-                                       double unit_roundoff);
+                                       const awb_tensor* da, awb_gradients& bounds,
+                                       VariantKind kind, double unit_roundoff);
 
 }  // namespace awb::reference
 

@@ -37,7 +37,7 @@ struct Shapes {
 };
 
 // Validates the problem's shapes (throws std::invalid_argument) and states them.
-Shapes shapes_of(const awb_problem& p, Kind kind);
+Shapes shapes_of(const awb_problem& p, VariantKind kind);
 
 // Queries, keys and values, T_ × H·DK (q, k) and T_ × H·DV (v), row-major. Without projections
 // each is X itself. With kMagnitudes, what each entry's sum adds up in absolute value: Σ|x||w|.

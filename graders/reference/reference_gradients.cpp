@@ -9,8 +9,8 @@
 namespace awb::reference {
 namespace {
 
-Kind kind_of(const ProblemSpec& p) {
-  return p.has_projections() ? Kind::kProjected : Kind::kParameterFree;
+VariantKind kind_of(const ProblemSpec& p) {
+  return reference_kind(Family::kSoftmax, p.has_projections());
 }
 
 template <class T>

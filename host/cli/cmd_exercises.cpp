@@ -34,7 +34,7 @@ int run_list(const ListOptions& o) {
     for (const auto& ex : set.exercises)
       j.push_back({{"id", ex.id},
                    {"title", ex.title},
-                   {"variant", core::to_string(ex.kind)},
+                   {"variant", to_string(ex.kind)},
                    {"checks", ex.checks.size()},
                    {"points", ex.max_points()},
                    {"file", ex.file.string()}});
@@ -42,8 +42,8 @@ int run_list(const ListOptions& o) {
   } else {
     std::printf("%-20s %-15s %7s %7s  %s\n", "id", "variant", "checks", "points", "title");
     for (const auto& ex : set.exercises)
-      std::printf("%-20s %-15s %7zu %7g  %s\n", ex.id.c_str(), core::to_string(ex.kind),
-                  ex.checks.size(), ex.max_points(), ex.title.c_str());
+      std::printf("%-20s %-15s %7zu %7g  %s\n", ex.id.c_str(), to_string(ex.kind), ex.checks.size(),
+                  ex.max_points(), ex.title.c_str());
     std::fflush(stdout);
     if (!set.errors.empty()) {
       std::cerr << "\nProblems:\n";

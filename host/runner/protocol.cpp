@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 namespace awb::runner {
 namespace {
@@ -253,6 +255,9 @@ std::array<awb_tensor*, 5> gradient_slots(awb_gradients& g) {
 std::array<const awb_tensor*, 5> gradient_slots(const awb_gradients& g) {
   return {&g.dx, &g.dw_q, &g.dw_k, &g.dw_v, &g.dw_o};
 }
+static_assert(std::size(kGradientNames) ==
+                  std::tuple_size_v<decltype(gradient_slots(std::declval<awb_gradients&>()))>,
+              "a name per gradient slot");
 std::array<const awb_tensor*, 5> input_slots(const awb_problem& p) {
   return {&p.x, &p.w_q, &p.w_k, &p.w_v, &p.w_o};
 }

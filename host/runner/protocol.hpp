@@ -6,6 +6,7 @@
 #include <awb/awb_plugin.h>
 
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <span>
@@ -38,6 +39,14 @@ inline constexpr std::array<IsolationName, 4> kIsolationNames{{
     {Isolation::kLimited, "limited"},
     {Isolation::kConfined, "confined"},
 }};
+// A row per level, in level order. The runner sees nothing of the graders, so it cannot count
+// the enum with graders/model/names.hpp: the count is held to the highest level instead.
+constexpr bool isolation_names_complete() {
+  for (std::size_t i = 0; i < kIsolationNames.size(); ++i)
+    if (kIsolationNames[i].level != static_cast<Isolation>(i)) return false;
+  return kIsolationNames.size() == static_cast<std::size_t>(Isolation::kConfined) + 1;
+}
+static_assert(isolation_names_complete(), "kIsolationNames names every level, in order");
 const char* to_string(Isolation level);
 std::optional<Isolation> parse_isolation(const std::string& name);
 

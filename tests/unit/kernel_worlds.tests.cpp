@@ -24,7 +24,7 @@ using test::mismatch;
 using test::Output;
 using test::Spec;
 using test::Want;
-using Kind = reference::Kind;
+using Kind = VariantKind;
 
 namespace {
 
@@ -126,7 +126,7 @@ TEST_CASE("softmax attention: every world agrees with the reference", "[kernels]
         const int64_t dk = projected ? 5 : 12, dv = projected ? 4 : 12;
         Spec s = test::random_spec(rng, tokens, heads, causal, with_wo, 12, dk, dv);
         s.threads = tokens > 256 ? 2 : 1;
-        const Kind kind = projected ? Kind::kProjected : Kind::kParameterFree;
+        const Kind kind = projected ? Kind::kQkv : Kind::kParameterFree;
         const Inputs inputs = projected ? Inputs::kProjected : Inputs::kParameterFree;
         INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << heads << " W_o "
                      << with_wo << " projected " << projected);
@@ -168,7 +168,7 @@ TEST_CASE("fused streaming attention: every world agrees with the reference at e
             test::random_spec(rng, tokens, heads, causal, projected && index % 4 == 1, d.d_model,
                               projected ? d.dk : d.d_model, projected ? d.dv : d.d_model);
         s.threads = 1 + index % 2;
-        const Kind kind = projected ? Kind::kProjected : Kind::kParameterFree;
+        const Kind kind = projected ? Kind::kQkv : Kind::kParameterFree;
         const Inputs inputs = projected ? Inputs::kProjected : Inputs::kParameterFree;
         INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << heads
                      << " d_model " << s.d_model << " d_k " << s.d_k << " d_v " << s.d_v << " W_o "
@@ -232,7 +232,7 @@ TEST_CASE("softmax backward: every world agrees with the reference", "[kernels][
         INFO(w->name << ": T " << tokens << " causal " << causal << " W_o " << (s.d_out > 0));
         const Grads ref = gradients<double>(
             s, dz, [&](const awb_problem& p, awb_results&, const awb_tensor& d, awb_gradients& g) {
-              reference::attention_backward(p, d, nullptr, g, Kind::kProjected);
+              reference::attention_backward(p, d, nullptr, g, Kind::kQkv);
             });
         auto world_backward = [&](auto scalar) {
           using S = decltype(scalar);

@@ -102,7 +102,7 @@ TEST_CASE("no applicable (mutant, kind) pair escapes the bundled exercises", "[l
     CHECK(m.mutant == mutants::kMistakes[i].name);  // in table order
     for (int k = 0; k < mutants::kKindCount; ++k) {
       INFO(m.mutant << " x " << mutants::kKindIds[k]);
-      const bool applies = mutants::kMistakes[i].kinds & (1u << k);
+      const bool applies = mutants::kinds_of(mutants::kMistakes[i]) & (1u << k);
       const auto state = m.cells[size_t(k)].state;
       CHECK(state == (applies ? core::CellState::kCaught : core::CellState::kNotApplicable));
     }
@@ -170,15 +170,18 @@ TEST_CASE("an assignment is linted in the narrowest kinds it grades", "[lint][as
   // The causal-only kind is narrower than multi-head where every check is masked; a wider kind
   // than the one that runs every check adds nothing the assignment grades.
   CHECK(core::assignment_kinds(bundled_assignment("parameter-free"), caps) ==
-        mutants::kParameterFree);
-  CHECK(core::assignment_kinds(bundled_assignment("qkv"), caps) == mutants::kQkv);
-  CHECK(core::assignment_kinds(bundled_assignment("multi-head"), caps) == mutants::kMultiHead);
-  CHECK(core::assignment_kinds(bundled_assignment("causal"), caps) == mutants::kCausal);
+        mutants::kind_bit(VariantKind::kParameterFree));
+  CHECK(core::assignment_kinds(bundled_assignment("qkv"), caps) ==
+        mutants::kind_bit(VariantKind::kQkv));
+  CHECK(core::assignment_kinds(bundled_assignment("multi-head"), caps) ==
+        mutants::kind_bit(VariantKind::kMultiHead));
+  CHECK(core::assignment_kinds(bundled_assignment("causal"), caps) ==
+        mutants::kind_bit(VariantKind::kCausal));
   // A variant id that names a kind picks it, if it runs every check.
   core::Assignment a = bundled_assignment("qkv");
   a.variant_capabilities = 0;
   a.variant_id = "some-plugin:multi-head";
-  CHECK(core::assignment_kinds(a, caps) == mutants::kMultiHead);
+  CHECK(core::assignment_kinds(a, caps) == mutants::kind_bit(VariantKind::kMultiHead));
   a.variant_id = "causal";  // cannot run the unmasked checks
   CHECK(core::assignment_kinds(a, caps) == 0);
 }
@@ -189,7 +192,7 @@ TEST_CASE("the bundled qkv assignment lets no pair of the qkv kind escape", "[li
   scope.exercises = a.exercise_list();
   scope.assignment = &a;
   const core::Discrimination d = core::discrimination_check(scope, core::bundled_mutant_dir());
-  CHECK(d.kinds == mutants::kQkv);
+  CHECK(d.kinds == mutants::kind_bit(VariantKind::kQkv));
   CHECK(d.escapes() == 0);
   for (const auto& m : d.mutants)
     for (size_t k = 0; k < mutants::kKindCount; ++k)
@@ -201,7 +204,7 @@ TEST_CASE("a folder of one Q/K/V exercise is linted in the qkv kind alone", "[li
   // qkv-stability checks no gradient: the backward pass's mistakes do not apply to it.
   const core::Discrimination d =
       core::discrimination_check({exercise("qkv-stability")}, core::bundled_mutant_dir());
-  CHECK(d.kinds == mutants::kQkv);
+  CHECK(d.kinds == mutants::kind_bit(VariantKind::kQkv));
   CHECK(d.escapes() == 0);
   CHECK(outcome(d, "heads-reversed").cells[kQkvColumn].state == core::CellState::kNotApplicable);
   CHECK(outcome(d, "heads-reversed").cells[2].state == core::CellState::kNotCovered);

@@ -66,10 +66,10 @@ TEST_CASE("the checks' tables round-trip: kind, visibility, status, output, dire
 
 TEST_CASE("the exercise model's tables round-trip: variant kind, optimizer, distribution",
           "[names]") {
-  round_trips(core::VariantKind::kLinear);
+  round_trips(VariantKind::kLinear);
   round_trips(core::Optimizer::kAdam);
   round_trips(core::Distribution::kUniform);
-  CHECK(parse<core::VariantKind>("multi-head") == core::VariantKind::kMultiHead);
+  CHECK(parse<VariantKind>("multi-head") == VariantKind::kMultiHead);
 }
 
 TEST_CASE("the runner's isolation levels round-trip through their own table", "[names]") {

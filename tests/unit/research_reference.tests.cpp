@@ -8,7 +8,7 @@
 using Catch::Matchers::WithinAbs;
 using namespace awb;
 using test::Spec;
-using Kind = reference::Kind;
+using Kind = VariantKind;
 
 namespace {
 
@@ -65,7 +65,7 @@ TEST_CASE("sliding window of 1 over three tokens, by hand", "[reference][researc
   SECTION("no parameter sent: the declared default, 2, sees all three") {
     s.params.clear();
     const auto d = test::run_reference<double>(s, Kind::kSlidingWindow);
-    const auto full = test::run_reference<double>(s, Kind::kProjected);
+    const auto full = test::run_reference<double>(s, Kind::kQkv);
     CHECK(d.a == full.a);
     CHECK(d.z == full.z);
   }

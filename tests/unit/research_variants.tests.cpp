@@ -11,7 +11,7 @@ using test::mismatch;
 using test::Output;
 using test::Spec;
 using test::Want;
-using Kind = reference::Kind;
+using Kind = VariantKind;
 
 namespace {
 
@@ -74,7 +74,7 @@ TEST_CASE("a window of T - 1 or more is softmax attention", "[plugin][reference]
         Spec s = test::random_spec(rng, tokens, 2, causal, true);
         s.params = {{"window", double(window)}};
         INFO("T " << tokens << " window " << window << " causal " << causal);
-        const Output softmax = test::run_reference<double>(s, Kind::kProjected);
+        const Output softmax = test::run_reference<double>(s, Kind::kQkv);
         CHECK(mismatch(test::run_reference<double>(s, Kind::kSlidingWindow), softmax, 1e-14) == "");
         CHECK(mismatch(test::run_plugin<double>(sliding_window(), s, Want::kBoth), softmax,
                        kF64Tolerance) == "");
@@ -128,7 +128,7 @@ TEST_CASE("sliding-window weights: rows sum to 1, exactly 0 outside the band",
 TEST_CASE("sliding-window: the default window, the declared parameter, a bad value",
           "[plugin][research][params]") {
   const awb_variant& v = sliding_window();
-  const auto declared = reference::parameters(Kind::kSlidingWindow);
+  const auto declared = reference::parameters(Family::kSlidingWindow);
   REQUIRE(v.n_params == 1);
   REQUIRE(declared.size() == 1);
   CHECK(std::string(v.params[0]->name) == declared[0]->name);
@@ -236,7 +236,7 @@ TEST_CASE("linear weights: rows sum to 1 up to epsilon, masked entries exactly 0
 TEST_CASE("linear: the declared feature map, its default and its choices",
           "[plugin][research][params]") {
   const awb_variant& v = linear();
-  const auto declared = reference::parameters(Kind::kLinear);
+  const auto declared = reference::parameters(Family::kLinear);
   REQUIRE(v.n_params == 1);
   REQUIRE(declared.size() == 1);
   const awb_param_decl& p = *v.params[0];
@@ -251,8 +251,7 @@ TEST_CASE("linear: the declared feature map, its default and its choices",
   for (size_t i = 0; i < 2; ++i) CHECK(std::string(p.choices[i]) == declared[0]->choices[i]);
   CHECK(std::string(p.choices[0]) == "elu+1");
   CHECK(std::string(p.choices[1]) == "relu");
-  CHECK(reference::parameters(Kind::kProjected).empty());
-  CHECK(reference::parameters(Kind::kParameterFree).empty());
+  CHECK(reference::parameters(Family::kSoftmax).empty());
 
   std::mt19937_64 rng(36);
   Spec s = test::random_spec(rng, 9, 1, true, false);

@@ -138,7 +138,7 @@ Output run_with(const Spec& spec, Want want, Fn&& fn) {
 }
 
 template <class S>
-Output run_reference(const Spec& spec, reference::Kind kind, Want want = Want::kBoth) {
+Output run_reference(const Spec& spec, VariantKind kind, Want want = Want::kBoth) {
   return run_with<S>(spec, want, [&](const awb_problem& p, awb_results& r) {
     reference::attention_forward(p, r, kind);
   });

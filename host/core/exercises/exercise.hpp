@@ -16,26 +16,9 @@
 #include "graders/model/error.hpp"
 #include "graders/model/names.hpp"
 #include "graders/model/run.hpp"
+#include "graders/model/variant_kinds.hpp"
 
 namespace awb::core {
-
-enum class VariantKind { kParameterFree, kQkv, kMultiHead, kCausal, kSlidingWindow, kLinear };
-inline constexpr std::array<EnumName<VariantKind>, 6> kVariantKindNames{{
-    {VariantKind::kParameterFree, "parameter-free"},
-    {VariantKind::kQkv, "qkv"},
-    {VariantKind::kMultiHead, "multi-head"},
-    {VariantKind::kCausal, "causal"},
-    {VariantKind::kSlidingWindow, "sliding-window"},
-    {VariantKind::kLinear, "linear"},
-}};
-constexpr const auto& enum_names(VariantKind) { return kVariantKindNames; }
-constexpr const char* to_string(VariantKind k) { return name_in(kVariantKindNames, k); }
-// The maths a kind's reference computes.
-constexpr Family family_of(VariantKind k) {
-  return k == VariantKind::kSlidingWindow ? Family::kSlidingWindow
-         : k == VariantKind::kLinear      ? Family::kLinear
-                                          : Family::kSoftmax;
-}
 
 // An exercise's limits on one plugin run. What its file does not set is the runner's default.
 struct Limits {
@@ -56,6 +39,7 @@ inline constexpr std::array<EnumName<Optimizer>, 2> kOptimizerNames{{
     {Optimizer::kSgd, "sgd"},
     {Optimizer::kAdam, "adam"},
 }};
+static_assert(names_every_value(kOptimizerNames));
 constexpr const auto& enum_names(Optimizer) { return kOptimizerNames; }
 constexpr const char* to_string(Optimizer o) { return name_in(kOptimizerNames, o); }
 
@@ -99,6 +83,7 @@ inline constexpr std::array<EnumName<QuestionKind>, 2> kQuestionKindNames{{
     {QuestionKind::kToken, "token"},
     {QuestionKind::kHead, "head"},
 }};
+static_assert(names_every_value(kQuestionKindNames));
 constexpr const auto& enum_names(QuestionKind) { return kQuestionKindNames; }
 constexpr const char* to_string(QuestionKind k) { return name_in(kQuestionKindNames, k); }
 

@@ -441,10 +441,11 @@ bool has_weights(const Exercise& ex) {
 
 // What each variant kind asks of the weights and parameters.
 void check_variant_rules(YamlReader& rd, const YAML::Node& root, const Exercise& ex) {
-  const bool parameter_free = ex.kind == VariantKind::kParameterFree;
+  const bool parameter_free = !projected(ex.kind);
   if (parameter_free && has_weights(ex))
-    rd.error(root["weights"] ? root["weights"] : root["layers"], "weights", rd.id("value"),
-             "a parameter-free exercise has no weights (use variant.kind qkv)");
+    rd.error(
+        root["weights"] ? root["weights"] : root["layers"], "weights", rd.id("value"),
+        std::string("a ") + to_string(ex.kind) + " exercise has no weights (use variant.kind qkv)");
   if (!parameter_free && !has_weights(ex) && rd.ok())
     rd.error(root, "weights", rd.id("missing_key"),
              std::string("a ") + to_string(ex.kind) + " exercise needs w_q, w_k and w_v");
@@ -540,10 +541,9 @@ void set_capabilities(Exercise& ex, const std::vector<std::string>& requires_cap
   if (ex.parameters.causal) caps |= AWB_CAP_CAUSAL;
   for (const auto& r : requires_caps) caps |= capability_bit(r);
   ex.required_capabilities = caps;
-  ex.reference_capabilities = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL |
-                              (ex.kind == VariantKind::kParameterFree
-                                   ? 0
-                                   : AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ);
+  ex.reference_capabilities =
+      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL |
+      (projected(ex.kind) ? AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ : 0);
 }
 
 ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {

@@ -111,8 +111,9 @@ void train(YamlReader& rd, const YAML::Node& n, Exercise& ex) {
     return;
   if (ex.cases.empty() || ex.layers.empty()) return;  // reported already
   TrainSpec t;
-  if (ex.kind == VariantKind::kParameterFree)
-    rd.error(n, "train", rd.id("value"), "a parameter-free exercise has no weights to learn");
+  if (!projected(ex.kind))
+    rd.error(n, "train", rd.id("value"),
+             std::string("a ") + to_string(ex.kind) + " exercise has no weights to learn");
   if (auto l = rd.require(n, "train", "learn")) {
     if (auto list = rd.strings(*l, "train.learn", 4)) {
       for (size_t i = 0; i < list->size(); ++i)

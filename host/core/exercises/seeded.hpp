@@ -31,6 +31,7 @@ inline constexpr std::array<EnumName<Distribution>, 2> kDistributionNames{{
     {Distribution::kNormal, "normal"},
     {Distribution::kUniform, "uniform"},
 }};
+static_assert(names_every_value(kDistributionNames));
 constexpr const auto& enum_names(Distribution) { return kDistributionNames; }
 constexpr const char* to_string(Distribution d) { return name_in(kDistributionNames, d); }
 

@@ -193,7 +193,8 @@ Discrimination discrimination_check(const LintScope& scope,
     }
     // A mistake the table does not know is held to every kind.
     for (int k = 0; k < mutants::kKindCount; ++k)
-      if (mistake && (!(mistake->kinds & (1u << k)) || (mistake->backward && !gradients)))
+      if (mistake &&
+          (!(mutants::kinds_of(*mistake) & (1u << k)) || (mistake->backward && !gradients)))
         m.cells[size_t(k)] = LintCell{CellState::kNotApplicable, {}, Seen::kNow, {}};
     // The examples shown come from kinds the mistake applies to.
     std::stable_partition(m.caught_by.begin(), m.caught_by.end(), [&](const auto& c) {

@@ -62,7 +62,7 @@ struct MutantOutcome {
 
 struct Discrimination {
   std::vector<MutantOutcome> mutants;
-  unsigned kinds = 0;  // the kinds linted (mutants::Kind bits): the others' cells are kNotCovered
+  unsigned kinds = 0;  // the kinds linted (mutants::kind_bit): the others' cells are kNotCovered
   std::vector<std::string> uncatchable_exercises;  // exercises no mutant loses points on
   // Applicable (mutant, kind) pairs of a linted kind that no exercise catches (kNotCaught). Over
   // a whole exercise set, or under an assignment, each is a failure.
@@ -73,7 +73,7 @@ struct Discrimination {
 // What the matrix grades: the exercises, and the kinds it lints.
 struct LintScope {
   std::vector<const Exercise*> exercises;
-  // The kinds (mutants::Kind bits) linted, when no assignment says: a pair escapes only in a
+  // The kinds (mutants::kind_bit) linted, when no assignment says: a pair escapes only in a
   // kind the set has exercises of, so a folder of Q/K/V exercises says nothing of the others.
   unsigned kinds = mutants::kAllKinds;
   // Grade as the assignment grades (its checks and points, its scalar type, every check
@@ -81,7 +81,7 @@ struct LintScope {
   const Assignment* assignment = nullptr;
 };
 
-// The kinds (mutants::Kind bits) the exercises declare in `variant.kind`.
+// The kinds (mutants::kind_bit) the exercises declare in `variant.kind`.
 unsigned declared_kinds(const std::vector<const Exercise*>& exercises);
 
 // The kinds an assignment grades, given each kind's capabilities (0: no variant of that kind):

@@ -15,6 +15,7 @@
 #include "core/base/install_paths.hpp"
 #include "core/plugin_project/template_text.hpp"
 #include "graders/model/error.hpp"
+#include "graders/model/variant_kinds.hpp"
 
 namespace awb::core {
 namespace {
@@ -94,13 +95,12 @@ void write_new_file(const fs::path& file, const std::string& content) {
 }  // namespace
 
 const std::vector<PluginKind>& plugin_kinds() {
-  // The bundled assignments' ids and titles (exercises/assignments/).
-  static const std::vector<PluginKind> kinds{
-      {"parameter-free", "Parameter-free self-attention"},
-      {"qkv", "Scaled dot-product attention with Q/K/V projections"},
-      {"multi-head", "Multi-head attention"},
-      {"causal", "Causal (masked) attention"},
-  };
+  static const std::vector<PluginKind> kinds = [] {
+    std::vector<PluginKind> out;
+    for (const auto& row : kVariantKinds)
+      if (row.in(kNewPlugin)) out.push_back({row.id, row.title});
+    return out;
+  }();
   return kinds;
 }
 

@@ -10,8 +10,8 @@
 
 namespace awb::core {
 
-// A kind of variant the template can be made into: the id of the bundled assignment that grades
-// it (exercises/assignments/<id>.yaml) and its title.
+// A kind of variant the template can be made into (the rows of kVariantKinds with `new_plugin`):
+// the id of the bundled assignment that grades it (exercises/assignments/<id>.yaml) and its title.
 struct PluginKind {
   const char* id;
   const char* title;

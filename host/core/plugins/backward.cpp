@@ -46,8 +46,7 @@ LayerGradients run_backward(const RawBackward& fn, const ProblemSpec& problem,
 }
 
 RawBackward reference_backward(uint64_t capabilities, reference::BackwardVariation variation) {
-  const auto kind =
-      (capabilities & AWB_CAP_QKV) ? reference::Kind::kProjected : reference::Kind::kParameterFree;
+  const auto kind = reference_kind(Family::kSoftmax, (capabilities & AWB_CAP_QKV) != 0);
   return [kind, variation](const awb_problem& p, const awb_results&, const awb_tensor& dz,
                            const awb_tensor* da, awb_gradients& g) {
     try {

@@ -8,21 +8,8 @@
 
 namespace awb::core {
 
-reference::Kind reference_kind(uint64_t capabilities, Family family) {
-  switch (family) {
-    case Family::kSlidingWindow:
-      return reference::Kind::kSlidingWindow;
-    case Family::kLinear:
-      return reference::Kind::kLinear;
-    case Family::kSoftmax:
-      break;
-  }
-  return (capabilities & AWB_CAP_QKV) ? reference::Kind::kProjected
-                                      : reference::Kind::kParameterFree;
-}
-
 ParamBinding reference_params(Family family) {
-  const auto decls = reference::parameters(reference_kind(AWB_CAP_QKV, family));
+  const auto decls = reference::parameters(family);
   return {to_decls(decls.data(), decls.size()),
           std::string("the ") + to_string(family) + " reference", false};
 }
@@ -41,7 +28,7 @@ Family declared_family(const std::vector<ParamDecl>& declared) {
 }
 
 RawForward reference_forward(uint64_t capabilities, Family family) {
-  const auto kind = reference_kind(capabilities, family);
+  const auto kind = reference_kind(family, (capabilities & AWB_CAP_QKV) != 0);
   return [kind](const awb_problem& p, awb_results& r) {
     try {
       reference::attention_forward(p, r, kind);
