@@ -85,7 +85,6 @@ nlohmann::json report_json(const Report& r) {
       v["error"] = row.error;
     } else {
       v.update(core::layer_comparison_json(row.layer));
-      if (!row.z_shapes.empty()) v["z_shapes"] = row.z_shapes;
     }
     j["variants"].push_back(v);
   }
@@ -155,11 +154,11 @@ void print_table(const Report& r) {
     for (const auto& h : row.layer.heads) line(h);
     // The pooled row; with one head asked, a row of n/a when that head is unpaired.
     if (r.head == "all" || row.layer.heads.empty()) line(row.layer.pooled);
-    if (row.z_shapes.empty())
+    if (row.layer.z_shapes.empty())
       std::printf("%-*s   ||dZ|| %s (max %s)", w, "", number(row.layer.z_error, 0).c_str(),
                   number(row.layer.z_max_abs, 0).c_str());
     else
-      std::printf("%-*s   ||dZ|| n/a (Z is %s)", w, "", row.z_shapes.c_str());
+      std::printf("%-*s   ||dZ|| n/a (Z is %s)", w, "", row.layer.z_shapes.c_str());
     if (row.entry)
       std::printf("; max abs error %s", number(row.entry->metrics.max_abs_error, 0).c_str());
     std::printf("\n");

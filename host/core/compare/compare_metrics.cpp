@@ -155,6 +155,12 @@ LayerComparison compare_layer(const LayerRun& a, const LayerRun& baseline, std::
     out.z_error = std::sqrt(sq);
     out.z_max_abs = mx;
   }
+  if (std::isnan(out.z_error)) {
+    auto shape = [](const Matrix& m) {
+      return std::to_string(m.rows) + "x" + std::to_string(m.cols);
+    };
+    out.z_shapes = shape(za) + " against " + shape(zb);
+  }
   return out;
 }
 
@@ -187,6 +193,7 @@ nlohmann::json layer_comparison_json(const LayerComparison& l) {
   v["pooled"] = head_metrics_json(l.pooled);
   v["z_error"] = number_json(l.z_error);
   v["z_max_abs"] = number_json(l.z_max_abs);
+  if (!l.z_shapes.empty()) v["z_shapes"] = l.z_shapes;
   return v;
 }
 

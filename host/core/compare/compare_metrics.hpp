@@ -60,6 +60,7 @@ struct LayerComparison {
   std::string pairing_note;
   double z_error = HeadMetrics::kNone;    // ‖Z − Z_baseline‖ (Frobenius); NaN: shapes differ
   double z_max_abs = HeadMetrics::kNone;  // max |Z − Z_baseline|; NaN likewise
+  std::string z_shapes;                   // "6x2 against 6x3" when ||dZ|| cannot be measured (NaN)
 };
 
 // `head`: one head by index, or every head when empty. `baseline_name` names the baseline in
@@ -75,7 +76,7 @@ nlohmann::json number_json(double v);
 // entropy, against_entropy, argmax_agreement, top_k_overlap, and head (not for a pooled row).
 nlohmann::json head_metrics_json(const HeadMetrics& m);
 // variant_heads, against_heads, pairing (when a head is unpaired), heads, pooled, z_error and
-// z_max_abs.
+// z_max_abs, and z_shapes when Z's shapes differ.
 nlohmann::json layer_comparison_json(const LayerComparison& l);
 
 }  // namespace awb::core
