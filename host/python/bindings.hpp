@@ -43,6 +43,7 @@ void define_problem(py::module_& m);
 void define_run(py::module_& m);
 void define_grade(py::module_& m);
 void define_compare(py::module_& m);
+void define_bench(py::module_& m);
 
 }  // namespace awb::python
 

@@ -140,4 +140,5 @@ PYBIND11_MODULE(_core, m) {
   define_run(m);
   define_grade(m);
   define_compare(m);
+  define_bench(m);
 }

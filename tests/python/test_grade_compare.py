@@ -74,3 +74,21 @@ def test_errors_carry_the_cli_ids():
     with pytest.raises(awb.CannotRunError) as caught:
         awb.run("qkv", np.eye(3))
     assert caught.value.id == "run.cannot_run"
+
+
+def test_bench_points_carry_awb_bench_statistics(awb_cli):
+    points = awb.bench("qkv", T=[64, 128], d=16, reps=8)
+    assert [p["tokens"] for p in points] == [64, 128]
+    cli = json.loads(subprocess.run(
+        [awb_cli, "bench", "--variant", "qkv", "--tokens", "64", "--dims", "16", "--reps", "8",
+         "--format", "json"], capture_output=True, text=True, check=True).stdout)
+    cli_point = cli["points"][0]
+    for p in points:
+        assert p["status"] == "ok" and p["mode"] == "in-process"
+        assert p["n"] == 8 and len(p["samples_ms"]) == 8
+        assert p["ci_low_ms"] <= p["median_ms"] <= p["ci_high_ms"]
+        assert p["min_ms"] <= p["median_ms"] <= p["max_ms"]
+        # The same statistics, by the same names, as the CLI's points.
+        missing = set(cli_point) - set(p) - {"projections", "d_out", "capabilities", "goal",
+                                             "plugin_file", "plugin_sha256"}
+        assert not missing, missing

@@ -6,6 +6,7 @@ id. See docs/python.md.
 """
 
 import functools
+import json
 
 from . import _core
 from ._errors import CannotRunError, Error, InputError, PluginError, UsageError, from_failure
@@ -15,7 +16,7 @@ __version__ = _core.__version__
 
 __all__ = [
     "CannotRunError", "CheckResult", "CompareTable", "Error", "ExerciseReport", "GradeReport",
-    "InputError", "Layer", "PluginError", "Problem", "RunResult", "UsageError", "compare",
+    "InputError", "Layer", "PluginError", "Problem", "RunResult", "UsageError", "bench", "compare",
     "grade", "plugins", "run", "__version__",
 ]
 
@@ -141,3 +142,20 @@ def compare(variants, problem, scalar="f64", head=None, top_k=3, isolation="conf
     text = _translated(_core.compare)(list(_as_list(variants)), problem._core, scalar, head,
                                       top_k, isolation, _paths(paths))
     return CompareTable(text)
+
+
+def bench(variant, T=(256, 512, 1024), d=64, heads=1, causal=False, scalar="f32", want=("Z",),
+          w_o=False, params=None, reps=0, max_seconds=1.0, threads=0, budget_gib=2.0,
+          isolation="confined", paths=None):
+    """Times ``variant`` at each sequence length in ``T`` as ``awb bench`` does (per head width
+    ``d``; ``want`` with "A" or "S" times the materialised path). Returns one dict per point with
+    the statistics of ``awb bench --format json``: median_ms, the 95 % interval of the median
+    (ci_low_ms, ci_high_ms), min_ms, max_ms, first_call_ms, samples_ms, gflops and its ratios
+    where the variant has a cost model, the memory high water (peak_first_bytes); a point that
+    is skipped or failed says why in ``note``."""
+    tokens = [int(t) for t in _as_list(T)]
+    text = _translated(_core.bench)(
+        variant, tokens, d, heads, causal, scalar, list(want), w_o,
+        {k: _param_text(v) for k, v in (params or {}).items()}, reps, max_seconds, threads,
+        budget_gib, isolation, _paths(paths))
+    return json.loads(text)

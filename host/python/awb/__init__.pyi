@@ -139,6 +139,13 @@ def grade(variant: str, exercise: Optional[Union[str, Sequence[str]]] = ...,
           isolation: str = ..., paths: Paths = ..., exercises: Paths = ...) -> GradeReport:
     """Grades a variant as `awb grade` does."""
 
+def bench(variant: str, T: Union[int, Sequence[int]] = ..., d: int = ..., heads: int = ...,
+          causal: bool = ..., scalar: str = ..., want: Sequence[str] = ..., w_o: bool = ...,
+          params: Optional[Mapping[str, Any]] = ..., reps: int = ..., max_seconds: float = ...,
+          threads: int = ..., budget_gib: float = ..., isolation: str = ...,
+          paths: Paths = ...) -> list[dict[str, Any]]:
+    """Times a variant per sequence length with `awb bench`'s statistics, one dict per point."""
+
 def compare(variants: Union[str, Sequence[str]], problem: Problem, scalar: str = ...,
             head: Optional[int] = ..., top_k: int = ..., isolation: str = ...,
             paths: Paths = ...) -> CompareTable:
