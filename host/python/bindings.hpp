@@ -44,6 +44,7 @@ void define_run(py::module_& m);
 void define_grade(py::module_& m);
 void define_compare(py::module_& m);
 void define_bench(py::module_& m);
+void define_exercise(py::module_& m);
 
 }  // namespace awb::python
 

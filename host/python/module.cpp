@@ -141,4 +141,5 @@ PYBIND11_MODULE(_core, m) {
   define_grade(m);
   define_compare(m);
   define_bench(m);
+  define_exercise(m);
 }

@@ -10,6 +10,23 @@
 
 namespace awb::python {
 
+core::Exercise find_exercise(const std::string& id,
+                             const std::optional<std::vector<std::string>>& exercise_dirs) {
+  std::vector<std::filesystem::path> dirs;
+  if (exercise_dirs)
+    for (const auto& d : *exercise_dirs) dirs.emplace_back(d);
+  if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
+  const core::ExerciseSet set = core::load_exercises(dirs);
+  return core::find_exercise(set, id);
+}
+
+Problem exercise_problem(const core::Exercise& ex, const std::string& case_id) {
+  Problem p{core::case_input(ex, case_id), "exercise " + ex.id, ex.id,
+            case_id.empty() ? ex.cases.front().id : case_id, ex.reference_capabilities};
+  if (ex.cases.size() > 1) p.label += ", case " + p.case_id;
+  return p;
+}
+
 Matrix to_matrix(const py::handle& array, const std::string& what) {
   const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
   if (!a || a.ndim() != 2)
@@ -68,16 +85,7 @@ Problem from_example(const std::string& name) {
 
 Problem from_exercise(const std::string& id, const std::string& case_id,
                       const std::optional<std::vector<std::string>>& exercise_dirs) {
-  std::vector<std::filesystem::path> dirs;
-  if (exercise_dirs)
-    for (const auto& d : *exercise_dirs) dirs.emplace_back(d);
-  if (dirs.empty()) dirs.push_back(core::bundled_exercise_dir());
-  const core::ExerciseSet set = core::load_exercises(dirs);
-  const core::Exercise& ex = core::find_exercise(set, id);
-  Problem p{core::case_input(ex, case_id), "exercise " + ex.id, ex.id,
-            case_id.empty() ? ex.cases.front().id : case_id, ex.reference_capabilities};
-  if (ex.cases.size() > 1) p.label += ", case " + p.case_id;
-  return p;
+  return exercise_problem(find_exercise(id, exercise_dirs), case_id);
 }
 
 py::list layer_weights(const Problem& p) {

@@ -151,6 +151,19 @@ def test_journey_equals_awb_run(awb_cli, variant):
     assert r.notes == notes
 
 
+def test_exercise_case_runs_as_awb_run_exercise(awb_cli):
+    exercise = awb.Exercise.load("river-bank")
+    assert exercise.id == "river-bank" and exercise.checks and exercise.max_points > 0
+    by_file = awb.Exercise.load(exercise.file)
+    assert by_file.sha256 == exercise.sha256
+    cli = subprocess.run([awb_cli, "run", "--exercise", "river-bank", "--variant", "qkv",
+                          "--format", "json"], capture_output=True, text=True, check=True)
+    expected = json.loads(cli.stdout)["runs"][0]["layers"][-1]
+    r = awb.run("qkv", exercise.problem())
+    assert r.tokens == expected["tokens"]
+    np.testing.assert_array_equal(r.Z, np.array(expected["z"]))
+
+
 def test_want_leaves_out_what_is_not_asked():
     r = awb.run("qkv", awb.Problem.example("journey"), want=("Z",))
     assert r.A == [] and r.S == []

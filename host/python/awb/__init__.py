@@ -15,7 +15,8 @@ from ._results import CheckResult, CompareTable, ExerciseReport, GradeReport, La
 __version__ = _core.__version__
 
 __all__ = [
-    "CannotRunError", "CheckResult", "CompareTable", "Error", "ExerciseReport", "GradeReport",
+    "CannotRunError", "CheckResult", "CompareTable", "Error", "Exercise", "ExerciseReport",
+    "GradeReport",
     "InputError", "Layer", "PluginError", "Problem", "RunResult", "UsageError", "bench", "compare",
     "grade", "plugins", "run", "__version__",
 ]
@@ -78,6 +79,40 @@ class Problem:
 
     def __repr__(self):
         return "Problem(%s, %d tokens)" % (self.label, len(self.tokens))
+
+
+class Exercise:
+    """An exercise as awb loads it: id, title, lesson (Markdown), kind, requires (capabilities),
+    cases (their ids), checks (id, kind, name, points, visibility, case, hint), max_points, and
+    the problem of each case."""
+
+    def __init__(self, core):
+        self._core = core
+
+    @classmethod
+    def load(cls, id_or_file, exercises=None):
+        """An exercise file, or an exercise by id from ``exercises`` (folders or files; the
+        bundled exercises when None)."""
+        dirs = None if exercises is None else [str(d) for d in _as_list(exercises)]
+        return cls(_translated(_core.Exercise.load)(str(id_or_file), dirs))
+
+    def problem(self, case=None):
+        """The :class:`Problem` of a case (the first when None), all its layers."""
+        return Problem._wrap(_translated(self._core.problem)(case or ""))
+
+    id = property(lambda self: self._core.id)
+    title = property(lambda self: self._core.title)
+    lesson = property(lambda self: self._core.lesson)
+    kind = property(lambda self: self._core.kind)
+    requires = property(lambda self: self._core.requires)
+    cases = property(lambda self: self._core.cases)
+    checks = property(lambda self: self._core.checks)
+    max_points = property(lambda self: self._core.max_points)
+    file = property(lambda self: self._core.file)
+    sha256 = property(lambda self: self._core.sha256)
+
+    def __repr__(self):
+        return "Exercise(%s: %s)" % (self.id, self.title)
 
 
 def _as_list(value):

@@ -55,6 +55,24 @@ class Problem:
     params: dict[str, str]
     layers: list[dict[str, Any]]
 
+class Exercise:
+    """An exercise as awb loads it: its lesson, cases and checks."""
+    @classmethod
+    def load(cls, id_or_file: Union[str, PathLike], exercises: Paths = ...) -> "Exercise":
+        """An exercise file, or one by id from the folders (bundled ones when None)."""
+    def problem(self, case: Optional[str] = ...) -> Problem:
+        """The problem of a case, its first when case is None."""
+    id: str
+    title: str
+    lesson: str
+    kind: str
+    requires: list[str]
+    cases: list[str]
+    checks: list[dict[str, Any]]
+    max_points: float
+    file: str
+    sha256: str
+
 class Layer:
     """One layer of a run: Z, A and S per head, its input X and what the variant ran with."""
     Z: np.ndarray
