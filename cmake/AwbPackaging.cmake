@@ -33,8 +33,9 @@ set(CPACK_COMPONENT_SDK_GROUP awb)
 set(CPACK_COMPONENT_GUI_GROUP gui)
 set(CPACK_DEBIAN_AWB_PACKAGE_NAME awb)
 set(CPACK_DEBIAN_AWB_PACKAGE_RECOMMENDS "cmake, ninja-build, g++, libeigen3-dev (>= 3.4)")
-# awb bench loads OpenBLAS at run time as its second GEMM yardstick (host/core/bench/blas_gemm.hpp).
-set(CPACK_DEBIAN_AWB_PACKAGE_SUGGESTS "libopenblas0")
+# awb bench loads OpenBLAS at run time as its second GEMM yardstick (host/core/bench/blas_gemm.hpp);
+# the Python module (lib/python3/dist-packages/awb) is imported by Debian's python3 with NumPy.
+set(CPACK_DEBIAN_AWB_PACKAGE_SUGGESTS "libopenblas0, python3-numpy")
 set(CPACK_DEBIAN_GUI_PACKAGE_NAME awb-gui)
 set(CPACK_DEBIAN_GUI_PACKAGE_DEPENDS "awb (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "fonts-dejavu-core")

@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build g++ make pkg-config git
   libboost-dev libyaml-cpp-dev libzip-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev
   libseccomp-dev libpugixml-dev python3 python3-jsonschema python3-yaml python3-numpy
+  python3-dev pybind11-dev python3-pybind11 python3-pytest
   libbenchmark-dev
   libopenblas-dev libssl-dev
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core xvfb xauth

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/bench/bench_json.hpp"
 #include "core/bench/bench_plan.hpp"
 #include "graders/model/error.hpp"
 #include "graders/report/format.hpp"
@@ -53,7 +54,6 @@ std::string params_label(const ParamValues& params) {
 }
 
 // NaN (no cost model, or a figure above the peak) as JSON null, so CSV leaves the cell empty.
-nlohmann::json or_null(double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); }
 
 // A number of a saved point that may be null (NaN when written: no cost model).
 double number_or_none(const nlohmann::json& p, const char* key) {
@@ -106,30 +106,7 @@ nlohmann::json row_json(const BenchRow& r) {
   if (!r.goal.empty()) j["goal"] = r.goal;
   if (!r.note.empty()) j["note"] = r.note;
   if (r.status != "ok") return j;
-  // NaN (no cost model, or a figure above the peak) is written as null.
-  j.update({{"flops", or_null(m.flops)},
-            {"cost_bytes", or_null(m.cost_bytes)},
-            {"gbytes_per_s", or_null(m.gbytes_per_s())},
-            {"first_call_ms", m.first_call * 1e3},
-            {"median_ms", m.median * 1e3},
-            {"n", m.interval.n},
-            {"ci_low_ms", m.interval.low * 1e3},
-            {"ci_high_ms", m.interval.high * 1e3},
-            {"ci_coverage", m.interval.coverage},
-            {"min_ms", m.min * 1e3},
-            {"max_ms", m.max * 1e3},
-            {"gflops", or_null(m.gflops())},
-            {"gemm_median_ms", m.gemm_median * 1e3},
-            {"gemm_gflops", m.gemm_gflops()},
-            {"gemm_ratio", or_null(m.gemm_ratio())},
-            {"blas_gflops", or_null(m.blas_gflops > 0 ? m.blas_gflops : core::BenchMeasure::kNone)},
-            {"blas_ratio", or_null(m.blas_ratio())},
-            {"fma_peak_gflops", m.fma_peak_gflops},
-            {"peak_share", or_null(m.peak_share())},
-            {"io_bytes", m.io_bytes},
-            {"peak_first_bytes", m.peak_first},
-            {"peak_warm_bytes", m.peak_warm},
-            {"samples_ms", scaled(m.samples, 1e3)}});
+  j.update(core::measure_json(m));
   return j;
 }
 

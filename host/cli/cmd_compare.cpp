@@ -44,8 +44,6 @@ struct CompareOptions {
   std::string figure;
 };
 
-std::string shape(const Matrix& m) { return std::to_string(m.rows) + "x" + std::to_string(m.cols); }
-
 // --layer and --head checked against what ran.
 void check_selection(const CompareOptions& o, const RunInput& input, const core::Comparison& c,
                      Report& r) {
@@ -188,8 +186,6 @@ void add_rows(const CompareOptions& o, const core::Comparison& c,
     const LayerRun& base = baseline->layers[r.layer];
     row.layer = core::compare_layer(mine, base, head, o.top_k, against);
     if (o.no_weights) row.layer.pairing_note.clear();  // no heads asked for, none to pair
-    if (std::isnan(row.layer.z_error))
-      row.z_shapes = shape(mine.result.z) + " against " + shape(base.result.z);
   }
 }
 

@@ -26,34 +26,12 @@ std::string number(double v, int decimals) {
   return text;
 }
 
-// NaN (nothing to measure) is null; KL's +infinity is the string "inf" (JSON has no infinity).
-nlohmann::json number_json(double v) {
-  if (std::isnan(v)) return nullptr;
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 // CSV: NaN empty, infinity "inf", else 17 significant digits (the same double read back).
 std::string number_csv(double v) {
   if (std::isnan(v)) return "";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
-}
-
-nlohmann::json metrics_json(const core::HeadMetrics& m) {
-  nlohmann::json j{{"rows", m.rows},
-                   {"max_abs_diff", number_json(m.max_abs_diff)},
-                   {"kl_mean", number_json(m.kl_mean)},
-                   {"kl_max", number_json(m.kl_max)},
-                   {"js_mean", number_json(m.js_mean)},
-                   {"js_max", number_json(m.js_max)},
-                   {"entropy", number_json(m.entropy)},
-                   {"against_entropy", number_json(m.baseline_entropy)},
-                   {"argmax_agreement", number_json(m.argmax_agreement)},
-                   {"top_k_overlap", number_json(m.top_k_overlap)}};
-  if (m.head >= 0) j["head"] = m.head;
-  return j;
 }
 
 // A name that is safe as part of a file name: "sliding-window@window=2" stays as it is.
@@ -101,21 +79,12 @@ nlohmann::json report_json(const Report& r) {
     if (row.entry) {
       v["notes"] = row.entry->notes;
       if (row.entry->error.empty())
-        v["max_abs_error"] = number_json(row.entry->metrics.max_abs_error);
+        v["max_abs_error"] = core::number_json(row.entry->metrics.max_abs_error);
     }
     if (!row.error.empty()) {
       v["error"] = row.error;
     } else {
-      const auto& l = row.layer;
-      v["variant_heads"] = l.variant_heads;
-      v["against_heads"] = l.baseline_heads;
-      if (!l.pairing_note.empty()) v["pairing"] = l.pairing_note;
-      v["heads"] = nlohmann::json::array();
-      for (const auto& h : l.heads) v["heads"].push_back(metrics_json(h));
-      v["pooled"] = metrics_json(l.pooled);
-      v["z_error"] = number_json(l.z_error);
-      v["z_max_abs"] = number_json(l.z_max_abs);
-      if (!row.z_shapes.empty()) v["z_shapes"] = row.z_shapes;
+      v.update(core::layer_comparison_json(row.layer));
     }
     j["variants"].push_back(v);
   }
@@ -185,11 +154,11 @@ void print_table(const Report& r) {
     for (const auto& h : row.layer.heads) line(h);
     // The pooled row; with one head asked, a row of n/a when that head is unpaired.
     if (r.head == "all" || row.layer.heads.empty()) line(row.layer.pooled);
-    if (row.z_shapes.empty())
+    if (row.layer.z_shapes.empty())
       std::printf("%-*s   ||dZ|| %s (max %s)", w, "", number(row.layer.z_error, 0).c_str(),
                   number(row.layer.z_max_abs, 0).c_str());
     else
-      std::printf("%-*s   ||dZ|| n/a (Z is %s)", w, "", row.z_shapes.c_str());
+      std::printf("%-*s   ||dZ|| n/a (Z is %s)", w, "", row.layer.z_shapes.c_str());
     if (row.entry)
       std::printf("; max abs error %s", number(row.entry->metrics.max_abs_error, 0).c_str());
     std::printf("\n");

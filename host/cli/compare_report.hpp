@@ -29,7 +29,6 @@ struct Row {
   const core::CompareEntry* entry = nullptr;  // null for the reference
   std::string error;                          // why there are no metrics
   core::LayerComparison layer;
-  std::string z_shapes;  // "6x2 against 6x3" when ||dZ|| cannot be measured
 };
 
 // Everything a comparison shows, in every format.

@@ -55,6 +55,7 @@ constexpr std::pair<const char*, int> kTable[] = {
     {"exercise.duplicate_id", kExitBadInput},
     {"exercise.set_too_large", kExitBadInput},
     {"exercise.*", kExitBadInput},
+    {"problem.shape", kExitBadInput},
     {"problem.*", kExitBadInput},
     {"assignment.*", kExitBadInput},
     {"param.invalid", kExitBadInput},

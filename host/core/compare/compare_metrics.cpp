@@ -155,7 +155,46 @@ LayerComparison compare_layer(const LayerRun& a, const LayerRun& baseline, std::
     out.z_error = std::sqrt(sq);
     out.z_max_abs = mx;
   }
+  if (std::isnan(out.z_error)) {
+    auto shape = [](const Matrix& m) {
+      return std::to_string(m.rows) + "x" + std::to_string(m.cols);
+    };
+    out.z_shapes = shape(za) + " against " + shape(zb);
+  }
   return out;
+}
+
+nlohmann::json number_json(double v) {
+  if (std::isnan(v)) return nullptr;
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+nlohmann::json head_metrics_json(const HeadMetrics& m) {
+  nlohmann::json j{{"rows", m.rows},
+                   {"max_abs_diff", number_json(m.max_abs_diff)},
+                   {"kl_mean", number_json(m.kl_mean)},
+                   {"kl_max", number_json(m.kl_max)},
+                   {"js_mean", number_json(m.js_mean)},
+                   {"js_max", number_json(m.js_max)},
+                   {"entropy", number_json(m.entropy)},
+                   {"against_entropy", number_json(m.baseline_entropy)},
+                   {"argmax_agreement", number_json(m.argmax_agreement)},
+                   {"top_k_overlap", number_json(m.top_k_overlap)}};
+  if (m.head >= 0) j["head"] = m.head;
+  return j;
+}
+
+nlohmann::json layer_comparison_json(const LayerComparison& l) {
+  nlohmann::json v{{"variant_heads", l.variant_heads}, {"against_heads", l.baseline_heads}};
+  if (!l.pairing_note.empty()) v["pairing"] = l.pairing_note;
+  v["heads"] = nlohmann::json::array();
+  for (const auto& h : l.heads) v["heads"].push_back(head_metrics_json(h));
+  v["pooled"] = head_metrics_json(l.pooled);
+  v["z_error"] = number_json(l.z_error);
+  v["z_max_abs"] = number_json(l.z_max_abs);
+  if (!l.z_shapes.empty()) v["z_shapes"] = l.z_shapes;
+  return v;
 }
 
 }  // namespace awb::core

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,12 +60,24 @@ struct LayerComparison {
   std::string pairing_note;
   double z_error = HeadMetrics::kNone;    // ‖Z − Z_baseline‖ (Frobenius); NaN: shapes differ
   double z_max_abs = HeadMetrics::kNone;  // max |Z − Z_baseline|; NaN likewise
+  std::string z_shapes;                   // "6x2 against 6x3" when ||dZ|| cannot be measured (NaN)
 };
 
 // `head`: one head by index, or every head when empty. `baseline_name` names the baseline in
 // the pairing note ("reference", a variant id).
 LayerComparison compare_layer(const LayerRun& a, const LayerRun& baseline, std::optional<int> head,
                               int top_k, const std::string& baseline_name);
+
+// The JSON of `awb compare` (its --format json and an export's metrics.json), written here so
+// that every front end writes the same keys: NaN (nothing to measure) is null, an infinity the
+// string "inf" or "-inf" (JSON has none).
+nlohmann::json number_json(double v);
+// One head's or the pooled row's metrics: rows, max_abs_diff, kl_mean, kl_max, js_mean, js_max,
+// entropy, against_entropy, argmax_agreement, top_k_overlap, and head (not for a pooled row).
+nlohmann::json head_metrics_json(const HeadMetrics& m);
+// variant_heads, against_heads, pairing (when a head is unpaired), heads, pooled, z_error and
+// z_max_abs, and z_shapes when Z's shapes differ.
+nlohmann::json layer_comparison_json(const LayerComparison& l);
 
 }  // namespace awb::core
 

@@ -179,10 +179,11 @@ std::vector<uint8_t> RunnerProcess::call(wire::Type type, const std::vector<uint
   const uint64_t nonce = rng();
   // A large payload goes through the shared region, and the pipe carries its header alone.
   const wire::Header h = shared_.stage(type, id, nonce, payload);
-  std::vector<uint8_t> request(sizeof h);
+  // Sized once and filled: GCC 12 sees a false out-of-bounds copy in growing it by insert().
+  const bool inline_payload = !runner::SharedRegion::staged(h);
+  std::vector<uint8_t> request(sizeof h + (inline_payload ? payload.size() : 0));
   std::memcpy(request.data(), &h, sizeof h);
-  if (!runner::SharedRegion::staged(h))
-    request.insert(request.end(), payload.begin(), payload.end());
+  if (inline_payload) std::copy(payload.begin(), payload.end(), request.begin() + sizeof h);
 
   auto frame =
       await_frame(static_cast<uint32_t>(std::min<size_t>(max_result, UINT32_MAX)), &request);

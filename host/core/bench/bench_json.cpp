@@ -1,0 +1,45 @@
+// bench_json.cpp: a measured point's statistics as JSON.
+#include "core/bench/bench_json.hpp"
+
+#include <cmath>
+
+namespace awb::core {
+namespace {
+
+nlohmann::json or_null(double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); }
+
+std::vector<double> milliseconds(const std::vector<double>& seconds) {
+  std::vector<double> out;
+  for (double s : seconds) out.push_back(s * 1e3);
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json measure_json(const BenchMeasure& m) {
+  return {{"flops", or_null(m.flops)},
+          {"cost_bytes", or_null(m.cost_bytes)},
+          {"gbytes_per_s", or_null(m.gbytes_per_s())},
+          {"first_call_ms", m.first_call * 1e3},
+          {"median_ms", m.median * 1e3},
+          {"n", m.interval.n},
+          {"ci_low_ms", m.interval.low * 1e3},
+          {"ci_high_ms", m.interval.high * 1e3},
+          {"ci_coverage", m.interval.coverage},
+          {"min_ms", m.min * 1e3},
+          {"max_ms", m.max * 1e3},
+          {"gflops", or_null(m.gflops())},
+          {"gemm_median_ms", m.gemm_median * 1e3},
+          {"gemm_gflops", m.gemm_gflops()},
+          {"gemm_ratio", or_null(m.gemm_ratio())},
+          {"blas_gflops", or_null(m.blas_gflops > 0 ? m.blas_gflops : BenchMeasure::kNone)},
+          {"blas_ratio", or_null(m.blas_ratio())},
+          {"fma_peak_gflops", m.fma_peak_gflops},
+          {"peak_share", or_null(m.peak_share())},
+          {"io_bytes", m.io_bytes},
+          {"peak_first_bytes", m.peak_first},
+          {"peak_warm_bytes", m.peak_warm},
+          {"samples_ms", milliseconds(m.samples)}};
+}
+
+}  // namespace awb::core
