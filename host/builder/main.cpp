@@ -205,8 +205,10 @@ struct StepEnd {
 };
 
 // Runs one step and reaps every process that comes to us meanwhile (in its own PID namespace the
-// builder's child is their init).
-StepEnd run_step(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+// builder's child is their init). The step, and every process it starts, has `memory_mb` of
+// address space (none when 0).
+StepEnd run_step(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                 int64_t memory_mb) {
   std::string line = "==";
   for (const auto& a : args) line += " " + a;
   say(line);
@@ -219,6 +221,11 @@ StepEnd run_step(const std::vector<std::string>& args, const std::vector<std::st
   const pid_t pid = ::fork();
   if (pid < 0) return {};
   if (pid == 0) {
+    const auto bytes = static_cast<rlim_t>(memory_mb) << 20;
+    if (memory_mb > 0 && !set_limit(RLIMIT_AS, bytes, bytes)) {
+      say(std::string("cannot limit the step's memory: ") + std::strerror(errno));
+      ::_exit(127);
+    }
     ::execvpe(argv[0], argv.data(), envp.data());
     say(std::string("cannot start ") + argv[0] + ": " + std::strerror(errno));
     ::_exit(127);
@@ -285,7 +292,7 @@ std::string describe(const StepEnd& end, double cpu_limit) {
       {"cmake", "--build", binary, "--parallel", std::to_string(c.jobs)}};
   const char* names[] = {"configure", "build"};
   for (size_t i = 0; i < steps.size(); ++i) {
-    const StepEnd end = run_step(steps[i], env);
+    const StepEnd end = run_step(steps[i], env, c.memory_mb);
     const int status = end.status;
     if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       say(std::string("the ") + names[i] + " step failed (cmake " + describe(end, c.cpu_seconds) +
@@ -312,20 +319,15 @@ int main(int argc, char** argv) {
   Config c = parse(argc, argv);
   if (::chdir(c.build.c_str()) != 0) sandbox_failed("cannot enter the build folder");
 
-    // 1. Limits of every process of the build (each compiler has its own CPU budget; the host
-    // holds the wall clock, the total output and the disk the build folder takes).
-#if defined(AWB_SANITIZED)
-  // AddressSanitizer reserved terabytes of shadow address space before main(): an address-space
-  // limit would make its every later mapping fail, so a sanitized builder sets none (as a
-  // sanitized runner).
-  c.memory_mb = 0;
-#endif
+  // 1. Limits of every process of the build (each compiler has its own CPU budget; the host
+  // holds the wall clock, the total output and the disk the build folder takes).
+  // The address-space limit is set on each step as it starts (run_step()): a sanitized builder
+  // (AddressSanitizer reserved terabytes of shadow address space before main()) could not live
+  // under it, and the compilers it starts are not sanitized.
   const auto cpu = static_cast<rlim_t>(std::ceil(c.cpu_seconds));
   const auto file = static_cast<rlim_t>(c.file_mb) << 20;
   if (!set_limit(RLIMIT_CPU, cpu, cpu + 1) || !set_limit(RLIMIT_CORE, 0, 0) ||
-      !set_limit(RLIMIT_FSIZE, file, file) ||
-      (c.memory_mb > 0 && !set_limit(RLIMIT_AS, static_cast<rlim_t>(c.memory_mb) << 20,
-                                     static_cast<rlim_t>(c.memory_mb) << 20)))
+      !set_limit(RLIMIT_FSIZE, file, file))
     sandbox_failed("setrlimit");
 
   // 2. Landlock's folders are opened while they can still be reached: the system (compilers,
