@@ -19,6 +19,8 @@ double upstream_loss(const ForwardResult& forward, const BackwardSeed& upstream)
 
 // The gradient tensors present, by name: dX, dW_q, dW_k, dW_v, dW_o.
 std::vector<std::pair<std::string, const Matrix*>> gradient_tensors(const LayerGradients& g);
+// The pointers would outlive a temporary: name the gradients first.
+std::vector<std::pair<std::string, const Matrix*>> gradient_tensors(LayerGradients&&) = delete;
 
 struct Probe {
   std::string tensor;  // "dX", "dW_q", ...

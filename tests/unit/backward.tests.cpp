@@ -173,7 +173,9 @@ TEST_CASE("the f32 rounding bound holds every correct f32 backward and no mistak
       if (tokens == 1) continue;
       for (auto v : {reference::BackwardVariation::kNoSoftmaxCorrection,
                      reference::BackwardVariation::kNoScale}) {
-        const auto wrong = grade::gradient_tensors(reference::gradients_of(p, up, Scalar::kF64, v));
+        // gradient_tensors() points into its argument: the gradients must outlive `wrong`.
+        const auto wrong_gradients = reference::gradients_of(p, up, Scalar::kF64, v);
+        const auto wrong = grade::gradient_tensors(wrong_gradients);
         bool caught = false;
         for (size_t i = 0; i < m64.size(); ++i)
           for (size_t j = 0; j < m64[i].second->data.size(); ++j)
