@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
   add_train_command(app, exit_code);
   add_bench_command(app, exit_code);
   add_compare_command(app, exit_code);
+  add_page_command(app, exit_code);
   add_build_command(app, exit_code);
   add_new_plugin_command(app, exit_code);
   add_autograder_command(app, exit_code);

@@ -171,20 +171,29 @@ void fit_params(RunInput& in, const std::vector<ParamDecl>& declared, const Para
 
 }  // namespace
 
+RunOutput reference_run(const RunInput& input, uint64_t reference_capabilities) {
+  ReferenceSubject reference(reference_capabilities ? reference_capabilities : kFullReference);
+  return reference.run(input, Scalar::kF64);
+}
+
+RunInput contender_input(const RunInput& input, const Contender& contender, Scalar scalar,
+                         std::vector<std::string>& notes) {
+  RunInput fitted = demonstration_input(input, contender.capabilities, scalar, &notes);
+  fit_params(fitted, contender.params, contender.values, notes);
+  return fitted;
+}
+
 Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
                             const std::vector<Contender>& contenders, Scalar scalar, bool z_only) {
   Comparison out;
-  ReferenceSubject exercise_reference(reference_capabilities ? reference_capabilities
-                                                             : kFullReference);
-  out.reference = exercise_reference.run(input, Scalar::kF64);
+  out.reference = reference_run(input, reference_capabilities);
   const auto& ref_a = last_weights(out.reference);
   out.reference_entropy = mean_row_entropy(ref_a);
   for (const Contender& c : contenders) {
     CompareEntry e;
     e.label = c.label;
     try {
-      RunInput fitted = demonstration_input(input, c.capabilities, scalar, &e.notes);
-      fit_params(fitted, c.params, c.values, e.notes);
+      const RunInput fitted = contender_input(input, c, scalar, e.notes);
       e.params = fitted.params;
       e.output =
           z_only ? c.subject->run_context_only(fitted, scalar) : c.subject->run(fitted, scalar);

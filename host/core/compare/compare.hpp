@@ -58,6 +58,17 @@ struct Contender {
   ParamValues values{};
 };
 
+// The reference of `reference_capabilities` (0: the full reference, every capability) on
+// `input`, in f64: what a comparison measures the variants against.
+RunOutput reference_run(const RunInput& input, uint64_t reference_capabilities);
+
+// What `contender` runs of `input`: the input fitted to its capabilities (demonstration_input),
+// then to its parameters: it is given the values it declares (the input's, `values` over them,
+// its defaults for the rest; a note for each value it does not take), and the input's family
+// becomes the one it computes. Throws Error("run.cannot_run") as demonstration_input does.
+RunInput contender_input(const RunInput& input, const Contender& contender, Scalar scalar,
+                         std::vector<std::string>& notes);
+
 // Measured on the last layer's weights unless said otherwise.
 struct CompareMetrics {
   double max_abs_error = 0;     // every layer's A and Z against the reference run on the same

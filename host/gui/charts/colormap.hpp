@@ -6,18 +6,15 @@
 #include <QColor>
 #include <array>
 
+#include "core/page/colour_map.hpp"
+
 namespace awb::gui {
 
-// 256 entries generated in Oklab (Ottosson 2020): lightness rises linearly from 0.27 to 0.93
-// at a constant chroma of 0.09 while the hue turns from 300° (blue-violet) through cyan and
-// green to 95° (yellow). Linear L, constant C and a linear hue give every step the same
-// Oklab distance (a chord of a circle plus a constant ΔL), so the map is perceptually uniform
-// in that space; the monotone lightness carries the value on its own, so it survives
-// protanopia, deuteranopia and tritanopia and greyscale printing. Every entry lies inside sRGB
-// without clipping (checked by a test), so no step is distorted by gamut mapping.
+// The core's colour map (core/page/colour_map.hpp: Oklab, uniform, colour-blind safe) as Qt
+// colours: the teaching page paints with the same 256 entries.
 class ColorMap {
  public:
-  static constexpr int kSize = 256;
+  static constexpr int kSize = core::kColourMapSize;
   static const ColorMap& instance();
 
   // t is clamped to [0, 1] and rounded to the nearest entry.

@@ -1,0 +1,771 @@
+// page.js: the teaching page. Reads the data awb embedded (every case run at sharpness 1 by the
+// reference and each variant: S, A, V and Z per layer and head), recomputes
+// A = softmax(sharpness · S) within each run's mask and Z = A · V (· W_o) as the host's kernels do,
+// and draws the lesson's widget, the heads, the layers, the comparison and the questions.
+(function () {
+  'use strict';
+  const data = JSON.parse(document.getElementById('awb-data').textContent);
+  const app = document.getElementById('app');
+
+  // ---- data -------------------------------------------------------------------------------
+  function decode(m) {
+    if (!m) return null;
+    const bin = atob(m.b);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; ++i) bytes[i] = bin.charCodeAt(i);
+    const v = data.float_bits === 64 ? new Float64Array(bytes.buffer) : new Float32Array(bytes.buffer);
+    return { r: m.r, c: m.c, v: v };
+  }
+  for (const c of data.cases)
+    for (const run of c.runs)
+      run.layers = run.layers.map(function (l) {
+        return { heads: l.heads, x: decode(l.x), z: decode(l.z), w_o: decode(l.w_o),
+          a: l.a.map(decode), s: l.s.map(decode), v: l.v.map(decode) };
+      });
+  const colours = [];
+  for (let i = 0; i < 256; ++i) {
+    const h = data.colour_map.substr(6 * i, 6);
+    colours.push([parseInt(h.substr(0, 2), 16), parseInt(h.substr(2, 2), 16), parseInt(h.substr(4, 2), 16)]);
+  }
+  const masked = data.masked_colour;
+  const referenceIndex = data.subjects.findIndex(function (s) { return s.reference; });
+
+  // ---- the mathematics: the host's softmax within the mask, and Z --------------------------
+  function isMasked(band, r, c) {
+    return (band.ahead !== null && c - r > band.ahead) || (band.behind !== null && r - c > band.behind);
+  }
+  // A of one head at sharpness k: each row's softmax over the keys its mask leaves, max
+  // subtracted first; masked keys exactly 0; a row with no key left all 0.
+  function weights(run, layer, head, k) {
+    const l = run.layers[layer];
+    const own = l.a[head];
+    if (!run.recompute || !l.s[head]) return own.v;
+    const s = l.s[head].v, t = own.r, n = own.c;
+    const out = new Float64Array(t * n);
+    for (let r = 0; r < t; ++r) {
+      let max = -Infinity;
+      for (let c = 0; c < n; ++c) if (!isMasked(run.band, r, c)) max = Math.max(max, k * s[r * n + c]);
+      if (max === -Infinity) continue;
+      let sum = 0;
+      for (let c = 0; c < n; ++c) {
+        if (isMasked(run.band, r, c)) continue;
+        const e = Math.exp(k * s[r * n + c] - max);
+        out[r * n + c] = e;
+        sum += e;
+      }
+      for (let c = 0; c < n; ++c) out[r * n + c] /= sum;
+    }
+    return out;
+  }
+  // Row `q` of the layer's Z: the heads' A_h[q] · V_h side by side, times W_o when it has one.
+  function contextRow(run, layer, q, heads) {
+    const l = run.layers[layer];
+    const cat = [];
+    for (let h = 0; h < l.heads; ++h) {
+      const a = heads[h], v = l.v[h], n = v.r;
+      for (let o = 0; o < v.c; ++o) {
+        let sum = 0;
+        for (let j = 0; j < n; ++j) sum += a[q * n + j] * v.v[j * v.c + o];
+        cat.push(sum);
+      }
+    }
+    if (!l.w_o) return cat;
+    const w = l.w_o, out = [];
+    for (let o = 0; o < w.c; ++o) {
+      let sum = 0;
+      for (let i = 0; i < w.r; ++i) sum += cat[i] * w.v[i * w.c + o];
+      out.push(sum);
+    }
+    return out;
+  }
+  function allHeads(run, layer, k) {
+    const out = [];
+    for (let h = 0; h < run.layers[layer].heads; ++h) out.push(weights(run, layer, h, k));
+    return out;
+  }
+  // The check: recomputed at sharpness 1, how far A and Z are from the run's own.
+  function check(run) {
+    let da = 0, dz = 0;
+    if (!run.recompute) return null;
+    for (let l = 0; l < run.layers.length; ++l) {
+      const heads = allHeads(run, l, 1), own = run.layers[l];
+      if (own.s.length < own.heads) return null;
+      for (let h = 0; h < own.heads; ++h)
+        for (let i = 0; i < heads[h].length; ++i) da = Math.max(da, Math.abs(heads[h][i] - own.a[h].v[i]));
+      for (let q = 0; q < own.z.r; ++q) {
+        const z = contextRow(run, l, q, heads);
+        for (let o = 0; o < own.z.c; ++o) dz = Math.max(dz, Math.abs(z[o] - own.z.v[q * own.z.c + o]));
+      }
+    }
+    return { a: da, z: dz };
+  }
+
+  // ---- state ------------------------------------------------------------------------------
+  const firstVariant = data.subjects.findIndex(function (s) { return !s.reference; });
+  const state = {
+    caseIndex: 0, subject: firstVariant >= 0 ? firstVariant : 0, query: 0, layer: -1, head: 0,
+    sharpness: data.sharpness, mode: 'one', asking: null, verdicts: {}
+  };
+  function currentCase() { return data.cases[state.caseIndex]; }
+  function currentRun() { return currentCase().runs[state.subject]; }
+  function shownLayer(run) {
+    const n = run.layers.length;
+    return state.layer < 0 || state.layer >= n ? n - 1 : state.layer;
+  }
+
+  // ---- small helpers ----------------------------------------------------------------------
+  function el(tag, attrs, children) {
+    const e = document.createElement(tag);
+    if (attrs) for (const k in attrs) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'class') e.className = attrs[k];
+      else if (k.startsWith('on')) e.addEventListener(k.substr(2), attrs[k]);
+      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k]);
+    }
+    if (children) for (const c of children) if (c) e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    return e;
+  }
+  function fixed(v, digits) {
+    if (!isFinite(v)) return String(v);
+    const s = v.toFixed(digits);
+    return s === '-' + (0).toFixed(digits) ? (0).toFixed(digits) : s;
+  }
+  function short(v) {
+    if (v === 0) return '0';
+    const a = Math.abs(v);
+    return a >= 1e-3 && a < 1e4 ? String(Number(v.toPrecision(4))) : v.toExponential(2);
+  }
+  function colourOf(t) {
+    const i = Math.round(Math.min(1, Math.max(0, isFinite(t) ? t : 0)) * 255);
+    return colours[i];
+  }
+  function rgb(c) { return 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')'; }
+  function rampCss() {
+    const stops = [];
+    for (let i = 0; i <= 16; ++i) stops.push(rgb(colours[Math.min(255, i * 16)]));
+    return 'linear-gradient(to right,' + stops.join(',') + ')';
+  }
+
+  // Minimal Markdown of the lessons: paragraphs, lists, indented code, **bold**, *em*, `code`.
+  function inline(text, into) {
+    const re = /(\*\*[^*]+\*\*|\*[^*\s][^*]*\*|`[^`]+`)/g;
+    let at = 0, m;
+    while ((m = re.exec(text))) {
+      into.appendChild(document.createTextNode(text.slice(at, m.index)));
+      const t = m[0];
+      if (t.startsWith('**')) into.appendChild(el('strong', { text: t.slice(2, -2) }));
+      else if (t.startsWith('`')) into.appendChild(el('code', { text: t.slice(1, -1) }));
+      else into.appendChild(el('em', { text: t.slice(1, -1) }));
+      at = m.index + t.length;
+    }
+    into.appendChild(document.createTextNode(text.slice(at)));
+    return into;
+  }
+  function markdown(text) {
+    const box = el('div', { class: 'lesson' });
+    const blocks = text.replace(/\r/g, '').split(/\n\s*\n/);
+    for (const block of blocks) {
+      const lines = block.split('\n').filter(function (l) { return l.trim() !== ''; });
+      if (!lines.length) continue;
+      if (lines.every(function (l) { return /^ {4}/.test(l); })) {
+        box.appendChild(el('pre', null, [el('code', { text: lines.map(function (l) { return l.slice(4); }).join('\n') })]));
+      } else if (/^\s*([-*]|\d+\.)\s/.test(lines[0])) {
+        const ordered = /^\s*\d+\./.test(lines[0]);
+        const list = el(ordered ? 'ol' : 'ul');
+        let item = null;
+        for (const l of lines) {
+          const m = /^\s*(?:[-*]|\d+\.)\s+(.*)$/.exec(l);
+          if (m) { item = el('li'); list.appendChild(item); inline(m[1], item); }
+          else if (item) inline(' ' + l.trim(), item);
+        }
+        box.appendChild(list);
+      } else {
+        box.appendChild(inline(lines.map(function (l) { return l.trim(); }).join(' '), el('p')));
+      }
+    }
+    return box;
+  }
+
+  // ---- heatmaps on a canvas -----------------------------------------------------------------
+  // Draws `values` (rows × cols, row-major) with row and column labels: cells through the colour
+  // map over [lo, hi], masked cells grey and hatched, the values written when the cells are
+  // large enough, the highlighted row outlined. Returns the geometry for hit tests.
+  function drawMap(canvas, values, rows, cols, rowLabels, colLabels, lo, hi, opts) {
+    const o = opts || {};
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.max(120, o.width || canvas.parentNode.clientWidth || 320);
+    const font = parseFloat(getComputedStyle(document.documentElement).fontSize) * (o.small ? 0.7 : 0.8);
+    const ctx = canvas.getContext('2d');
+    ctx.font = font + 'px system-ui, sans-serif';
+    const showLabels = !o.small;
+    let labelW = 0;
+    if (showLabels) for (const l of rowLabels) labelW = Math.max(labelW, ctx.measureText(l).width);
+    labelW = showLabels ? Math.min(labelW + 8, width * 0.3) : 0;
+    const cell = Math.max(2, Math.min(o.maxCell || 64, Math.floor((width - labelW - 4) / cols)));
+    let headH = 0;
+    if (showLabels) {
+      let widest = 0;
+      for (const l of colLabels) widest = Math.max(widest, ctx.measureText(l).width);
+      headH = widest + 8 <= cell ? font + 6 : Math.min(widest, 8 * font) * 0.75 + font;
+    }
+    const w = Math.ceil(labelW + cell * cols + 2), h = Math.ceil(headH + cell * rows + 2);
+    canvas.width = Math.round(w * dpr);
+    canvas.height = Math.round(h * dpr);
+    canvas.style.width = w + 'px';
+    canvas.style.height = h + 'px';
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.font = font + 'px system-ui, sans-serif';
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, w, h);
+    // Cells: one pixel each in an image, scaled up without smoothing.
+    const img = new ImageData(cols, rows);
+    const span = hi > lo ? hi - lo : 1;
+    for (let r = 0; r < rows; ++r)
+      for (let c = 0; c < cols; ++c) {
+        const i = r * cols + c, p = 4 * i;
+        const col = o.band && isMasked(o.band, r, c) && (!o.zerosOnly || values[i] === 0)
+          ? masked : colourOf((values[i] - lo) / span);
+        img.data[p] = col[0]; img.data[p + 1] = col[1]; img.data[p + 2] = col[2]; img.data[p + 3] = 255;
+      }
+    const tile = document.createElement('canvas');
+    tile.width = cols; tile.height = rows;
+    tile.getContext('2d').putImageData(img, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    const x0 = labelW, y0 = headH;
+    ctx.drawImage(tile, x0, y0, cell * cols, cell * rows);
+    if (o.band && cell >= 6) {  // hatch the masked cells
+      ctx.strokeStyle = 'rgba(255,255,255,0.7)';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let r = 0; r < rows; ++r)
+        for (let c = 0; c < cols; ++c) {
+          if (!isMasked(o.band, r, c) || (o.zerosOnly && values[r * cols + c] !== 0)) continue;
+          const x = x0 + c * cell, y = y0 + r * cell;
+          for (let d = 4; d < 2 * cell; d += 6) {
+            ctx.moveTo(x + Math.max(0, d - cell), y + Math.min(cell, d));
+            ctx.lineTo(x + Math.min(cell, d), y + Math.max(0, d - cell));
+          }
+        }
+      ctx.stroke();
+    }
+    if (showLabels) {
+      ctx.fillStyle = '#1b1b1f';
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'right';
+      for (let r = 0; r < rows; ++r)
+        if (cell >= font * 0.9 || r % Math.ceil(font / cell) === 0)
+          ctx.fillText(rowLabels[r], labelW - 4, y0 + (r + 0.5) * cell, labelW - 4);
+      const slanted = headH > font + 6;
+      for (let c = 0; c < cols; ++c) {
+        if (cell < font * 0.9 && c % Math.ceil(font / cell) !== 0) continue;
+        ctx.save();
+        ctx.translate(x0 + (c + 0.5) * cell, headH - 4);
+        if (slanted) { ctx.rotate(-Math.PI / 4); ctx.textAlign = 'left'; }
+        else ctx.textAlign = 'center';
+        ctx.textBaseline = slanted ? 'middle' : 'bottom';
+        ctx.fillText(colLabels[c], 0, 0, slanted ? 8 * font : cell);
+        ctx.restore();
+      }
+    }
+    const digits = o.digits === undefined ? 2 : o.digits;
+    const valueFont = Math.min(font, cell / (digits + 2.2));
+    if (!o.small && valueFont >= 9) {
+      ctx.font = valueFont + 'px system-ui, sans-serif';
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let r = 0; r < rows; ++r)
+        for (let c = 0; c < cols; ++c) {
+          const v = values[r * cols + c];
+          if (o.band && isMasked(o.band, r, c) && (!o.zerosOnly || v === 0)) continue;
+          const t = (v - lo) / span;
+          ctx.fillStyle = t > 0.55 ? '#000' : '#fff';
+          ctx.fillText(digits === 'short' ? short(v) : fixed(v, digits), x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell);
+        }
+    }
+    if (o.highlight !== undefined && o.highlight >= 0) {
+      ctx.strokeStyle = '#e07b00';
+      ctx.lineWidth = 3;
+      ctx.strokeRect(x0 + 1.5, y0 + o.highlight * cell + 1.5, cell * cols - 3, cell - 3);
+    }
+    return { x0: x0, y0: y0, cell: cell, rows: rows, cols: cols };
+  }
+  function legend(lo, hi, what) {
+    return el('div', { class: 'legend' }, [
+      el('span', { text: what + ': ' + short(lo) }),
+      el('span', { class: 'ramp', style: 'background:' + rampCss() }),
+      el('span', { text: short(hi) }),
+      el('span', { class: 'hatch', title: 'masked' }), el('span', { text: 'masked (exactly 0)' })]);
+  }
+
+  // ---- the page -----------------------------------------------------------------------------
+  const ui = {};
+  function subjectLabel(i) {
+    const s = data.subjects[i];
+    return s.reference ? 'reference' : s.label;
+  }
+
+  function buildStatic() {
+    app.appendChild(el('header', null, [
+      el('h1', { text: data.title }),
+      el('p', { class: 'source', text: data.source.label + ' · awb ' + data.awb_version })]));
+    if (data.lesson) {
+      const d = el('details', { open: true }, [el('summary', { text: 'Lesson' }), markdown(data.lesson)]);
+      app.appendChild(d);
+    }
+    const controls = el('section', { class: 'controls', 'aria-label': 'What the page shows' });
+    ui.cases = el('div', { id: 'cases', class: 'row', role: 'tablist', 'aria-label': 'Case' });
+    if (data.cases.length > 1) {
+      ui.cases.appendChild(el('span', { class: 'label', text: 'Case' }));
+      data.cases.forEach(function (c, i) {
+        ui.cases.appendChild(el('button', { 'data-case': c.id, role: 'tab', onclick: function () { setCase(i); } }, [c.id]));
+      });
+    } else ui.cases.hidden = true;
+    controls.appendChild(ui.cases);
+    ui.subjects = el('div', { id: 'subjects', class: 'row', 'aria-label': 'Variant' });
+    if (data.subjects.length > 1) {
+      ui.subjects.appendChild(el('span', { class: 'label', text: 'Variant' }));
+      data.subjects.forEach(function (s, i) {
+        ui.subjects.appendChild(el('button', { 'data-subject': i, title: s.title, onclick: function () { state.subject = i; render(); } }, [subjectLabel(i)]));
+      });
+    } else ui.subjects.hidden = true;
+    controls.appendChild(ui.subjects);
+    ui.modes = el('div', { id: 'modes', class: 'row', 'aria-label': 'View' });
+    controls.appendChild(ui.modes);
+    ui.layerRow = el('div', { class: 'row' });
+    ui.layer = el('select', { id: 'layer', 'aria-label': 'Layer', onchange: function () { state.layer = +ui.layer.value; render(); } });
+    ui.head = el('select', { id: 'head', 'aria-label': 'Head', onchange: function () { state.head = +ui.head.value; render(); } });
+    ui.layerLabel = el('label', null, [el('span', { class: 'label', text: 'Layer ' }), ui.layer]);
+    ui.headLabel = el('label', null, [el('span', { class: 'label', text: 'Head ' }), ui.head]);
+    ui.layerRow.appendChild(ui.layerLabel);
+    ui.layerRow.appendChild(ui.headLabel);
+    controls.appendChild(ui.layerRow);
+
+    // Sharpness: a log slider from 10^-3 to 10^3, a number box for an exact value, a reset.
+    ui.slider = el('input', { id: 'sharpness', type: 'range', min: -3, max: 3, step: 0.01, 'aria-label': 'Sharpness (log scale)' });
+    ui.slider.addEventListener('input', function () { setSharpness(Math.pow(10, +ui.slider.value), 'slider'); });
+    ui.number = el('input', { id: 'sharpness-number', type: 'number', min: 0.001, max: 1000, step: 'any', 'aria-label': 'Sharpness' });
+    ui.number.addEventListener('change', function () {
+      const v = +ui.number.value;
+      if (v > 0 && isFinite(v)) setSharpness(v, 'number');
+    });
+    ui.sharpValue = el('span', { id: 'sharpness-value' });
+    ui.sharpRow = el('div', { id: 'sharpness-row', class: 'row' }, [
+      el('span', { class: 'label', text: 'Sharpness' }), ui.slider, ui.number, ui.sharpValue,
+      el('button', { type: 'button', onclick: function () { setSharpness(data.sharpness, 'reset'); } }, ['Reset to ' + short(data.sharpness)])]);
+    controls.appendChild(ui.sharpRow);
+    ui.sharpNote = el('p', { class: 'note' });
+    controls.appendChild(ui.sharpNote);
+    ui.chips = el('div', { id: 'chips', class: 'row', role: 'group', 'aria-label': 'Query token' });
+    ui.chips.addEventListener('keydown', chipKeys);
+    controls.appendChild(ui.chips);
+    ui.headsAnswer = el('div', { id: 'heads-answer', class: 'row', hidden: true });
+    controls.appendChild(ui.headsAnswer);
+    app.appendChild(controls);
+    ui.banner = el('div', { class: 'asking-banner', hidden: true, role: 'status' });
+    app.appendChild(ui.banner);
+    ui.body = el('div', { id: 'body' });
+    app.appendChild(ui.body);
+    ui.questions = el('section', { id: 'questions', class: 'panel', 'aria-label': 'Questions' });
+    if (data.questions.length) app.appendChild(ui.questions);
+    ui.after = el('section', { id: 'lesson-after' });
+    app.appendChild(ui.after);
+    app.appendChild(footer());
+    window.addEventListener('resize', function () { clearTimeout(ui.resizeTimer); ui.resizeTimer = setTimeout(render, 100); });
+  }
+
+  function footer() {
+    const f = el('footer');
+    f.appendChild(el('p', { text: 'Made by awb ' + data.awb_version + ' from ' + data.source.label +
+      (data.source.sha256 ? ' (sha256 ' + data.source.sha256 + ')' : '') + '.' }));
+    const list = el('ul');
+    data.subjects.forEach(function (s) {
+      list.appendChild(el('li', null, s.reference ? ['reference: ' + s.title] :
+        [s.label + ' (' + s.title + '), plugin ' + s.plugin + ' ' + s.plugin_version + ', ' + s.file +
+         ', sha256 ', el('code', { text: s.sha256 || 'unknown' }), ', run in ' + s.scalar]));
+    });
+    f.appendChild(list);
+    f.appendChild(el('p', { text: 'Every run was made at sharpness 1; the page recomputes A = softmax(sharpness · S) within each run\'s mask and Z = A · V (· W_o) from what was exported, and checks itself against the runs\' own A and Z at sharpness 1. A layer after the first is recomputed from the input it received at sharpness 1. Numbers are stored as ' + data.float_bits + '-bit floats.' }));
+    if (data.questions.length)
+      f.appendChild(el('p', { text: 'The answers to the questions are in this file (they are the reference\'s): the page is for self-study, not for a test.' }));
+    return f;
+  }
+
+  function chipKeys(e) {
+    const chips = Array.from(ui.chips.querySelectorAll('button.chip'));
+    const i = chips.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = i;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') j = Math.min(chips.length - 1, i + 1);
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') j = Math.max(0, i - 1);
+    else if (e.key === 'Home') j = 0;
+    else if (e.key === 'End') j = chips.length - 1;
+    else return;
+    e.preventDefault();
+    chips[j].focus();
+    if (!state.asking) { state.query = j; render(); }
+  }
+
+  function setCase(i) {
+    state.caseIndex = i;
+    const n = currentCase().tokens.length;
+    if (state.query >= n) state.query = 0;
+    render();
+  }
+  function setSharpness(k, from) {
+    state.sharpness = Math.min(1000, Math.max(0.001, k));
+    render(from);
+  }
+
+  function pressed(container, attr, value) {
+    for (const b of container.querySelectorAll('button[' + attr + ']'))
+      b.setAttribute(attr === 'data-case' ? 'aria-selected' : 'aria-pressed', String(b.getAttribute(attr) === String(value)));
+  }
+
+  function renderControls(run, layer) {
+    const c = currentCase();
+    document.body.dataset.case = c.id;
+    document.body.dataset.asking = state.asking ? 'true' : 'false';
+    pressed(ui.cases, 'data-case', c.id);
+    pressed(ui.subjects, 'data-subject', state.subject);
+    // Modes: the ones this run has.
+    const modes = [['one', 'One head']];
+    if (run.layers.length && run.layers[layer].heads > 1) modes.push(['heads', 'All heads']);
+    if (run.layers.length > 1) modes.push(['layers', 'Layers']);
+    if (referenceIndex >= 0 && data.subjects.length > 1) modes.push(['compare', 'Compare']);
+    if (!modes.some(function (m) { return m[0] === state.mode; })) state.mode = 'one';
+    ui.modes.textContent = '';
+    ui.modes.hidden = modes.length < 2;
+    ui.modes.appendChild(el('span', { class: 'label', text: 'View' }));
+    for (const m of modes)
+      ui.modes.appendChild(el('button', { 'data-mode': m[0], 'aria-pressed': String(state.mode === m[0]), disabled: state.asking ? true : null,
+        onclick: function () { state.mode = m[0]; render(); } }, [m[1]]));
+    // Layer and head pickers.
+    const layers = run.layers.length, heads = layers ? run.layers[layer].heads : 1;
+    ui.layer.textContent = '';
+    for (let l = 0; l < layers; ++l) ui.layer.appendChild(el('option', { value: l, text: String(l) }));
+    ui.layer.value = String(layer);
+    ui.layerLabel.hidden = layers < 2;
+    ui.layer.disabled = !!state.asking;
+    if (state.head >= heads) state.head = 0;
+    ui.head.textContent = '';
+    for (let h = 0; h < heads; ++h) ui.head.appendChild(el('option', { value: h, text: String(h) }));
+    ui.head.value = String(state.head);
+    ui.headLabel.hidden = heads < 2;
+    ui.head.disabled = !!state.asking;
+    ui.layerRow.hidden = layers < 2 && heads < 2;
+    // Sharpness.
+    if (document.activeElement !== ui.slider) ui.slider.value = String(Math.log10(state.sharpness));
+    if (document.activeElement !== ui.number) ui.number.value = String(Number(state.sharpness.toPrecision(6)));
+    ui.sharpValue.textContent = '= ' + short(state.sharpness);
+    ui.slider.disabled = ui.number.disabled = !!state.asking || !run.recompute;
+    ui.sharpNote.textContent = run.recompute ? '' :
+      'This variant\'s weights are not a softmax of its scores (' + run.family + ' attention): the page shows its own run at sharpness ' + short(run.sharpness) + ' and cannot recompute it.';
+    // Chips: the query; while a token question waits, the answer.
+    ui.chips.textContent = '';
+    ui.chips.appendChild(el('span', { class: 'label', text: state.asking && state.asking.kind === 'token' ? 'Your answer' : 'Query' }));
+    c.tokens.forEach(function (t, i) {
+      const isQuery = !state.asking && i === state.query;
+      ui.chips.appendChild(el('button', { class: 'chip', 'data-index': i, 'aria-pressed': String(isQuery),
+        tabindex: isQuery || (state.asking && i === 0) ? 0 : -1,
+        onclick: function () { chipClicked(i); } }, [t]));
+    });
+    ui.headsAnswer.textContent = '';
+    ui.headsAnswer.hidden = !(state.asking && state.asking.kind === 'head');
+    if (!ui.headsAnswer.hidden) {
+      ui.headsAnswer.appendChild(el('span', { class: 'label', text: 'Your answer' }));
+      for (let h = 0; h < heads; ++h)
+        ui.headsAnswer.appendChild(el('button', { 'data-head': h, onclick: function () { answer(h); } }, ['head ' + h]));
+    }
+  }
+
+  function chipClicked(i) {
+    if (state.asking) { if (state.asking.kind === 'token') answer(i); return; }
+    state.query = i;
+    render();
+  }
+
+  function bars(id, title, values, tokens, band, query, kind) {
+    const box = el('div', { class: 'panel reveal' });
+    box.appendChild(el('h2', { text: title }));
+    const list = el('div', { id: id, class: 'bars' });
+    let lo = 0, hi = 0;
+    values.forEach(function (v, j) { if (!isMasked(band, query, j)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
+    if (kind === 'weights') { lo = 0; hi = Math.max(hi, 1e-300); }
+    const span = hi - lo || 1;
+    values.forEach(function (v, j) {
+      const m = isMasked(band, query, j);
+      const track = el('span', { class: 'track' });
+      if (!m) {
+        const from = (Math.min(v, 0) - lo) / span, to = (Math.max(v, 0) - lo) / span;
+        track.appendChild(el('span', { class: 'fill' + (v < 0 ? ' negative' : ''), style: 'left:' + (100 * from) + '%;width:' + (100 * (to - from)) + '%' }));
+        if (lo < 0) track.appendChild(el('span', { class: 'zero', style: 'left:' + (100 * (0 - lo) / span) + '%' }));
+      }
+      list.appendChild(el('div', { class: 'bar' + (m ? ' masked' : '') + (j === query ? ' query' : ''), 'data-key': j, 'data-value': String(v),
+        'aria-label': tokens[j] + ': ' + (m ? 'masked' : fixed(v, 3)) }, [
+        el('span', { class: 'name', text: tokens[j] }), track,
+        el('span', { class: 'value', text: m ? 'masked' : fixed(v, 3) })]));
+    });
+    box.appendChild(list);
+    return box;
+  }
+
+  function contextPanel(run, layer, row, heads, tokens) {
+    const box = el('div', { class: 'panel reveal' });
+    box.appendChild(el('h2', { text: 'Context vector of "' + tokens[state.query] + '"' }));
+    const x = run.layers[layer].x;
+    // Colours of the tokens: embedding dims 0, 1, 2 as R, G, B (a fixed cosine projection for
+    // other widths), each channel scaled to the tokens' range, as the GUI's swatch.
+    const raw = [];
+    for (let r = 0; r < x.r; ++r) {
+      const c3 = [0, 0, 0];
+      for (let c = 0; c < 3; ++c) {
+        if (x.c === 3) c3[c] = x.v[r * 3 + c];
+        else for (let k = 0; k < x.c; ++k) c3[c] += x.v[r * x.c + k] * Math.cos(Math.PI * c * (k + 0.5) / x.c);
+      }
+      raw.push(c3);
+    }
+    for (let c = 0; c < 3; ++c) {
+      let lo = Infinity, hi = -Infinity;
+      for (const v of raw) { lo = Math.min(lo, v[c]); hi = Math.max(hi, v[c]); }
+      for (const v of raw) v[c] = hi > lo ? (v[c] - lo) / (hi - lo) : 0.5;
+    }
+    const w = row;
+    const blend = [0, 0, 0];
+    let any = false;
+    raw.forEach(function (c3, j) { for (let c = 0; c < 3; ++c) blend[c] += w[j] * c3[c]; if (w[j] !== 0) any = true; });
+    const to8 = function (c3) { return c3.map(function (v) { return Math.round(255 * Math.min(1, Math.max(0, v))); }); };
+    const sw = el('div', { class: 'swatches' });
+    raw.forEach(function (c3, j) {
+      sw.appendChild(el('div', { class: 'swatch' }, [el('span', { class: 'box', style: 'background:' + rgb(to8(c3)) }),
+        el('span', { text: tokens[j] }), el('span', { class: 'pct', text: fixed(100 * w[j], 0) + '%' })]));
+    });
+    sw.appendChild(el('div', { class: 'swatch context' }, [el('span', { class: 'box', style: any ? 'background:' + rgb(to8(blend)) : 'background:repeating-linear-gradient(45deg,#bbb 0 4px,#eee 4px 8px)' }), el('span', { text: 'context' })]));
+    box.appendChild(sw);
+    box.appendChild(el('p', { class: 'note', text: (x.c === 3 ? 'colour = embedding dims 0, 1, 2 as R, G, B (scaled to the tokens)' :
+      'colour = fixed projection of the ' + x.c + ' dims to R, G, B (cosine basis)') + '; the context colour is the weighted blend.' }));
+    const z = contextRow(run, layer, state.query, heads);
+    box.appendChild(el('p', { class: 'zvec', id: 'context-values', text: 'z = [' + z.map(function (v) { return fixed(v, 4); }).join(', ') + ']' }));
+    return box;
+  }
+
+  function mapPanel(title, values, rows, cols, rowLabels, colLabels, lo, hi, what, opts) {
+    const box = el('div', { class: 'panel reveal' + (opts && opts.wide ? ' wide' : '') });
+    box.appendChild(el('h2', { text: title }));
+    const canvas = el('canvas', { class: 'map', tabindex: opts && opts.onrow ? 0 : null, role: 'img', 'aria-label': title });
+    box.appendChild(canvas);
+    box.appendChild(legend(lo, hi, what));
+    ui.pending.push(function () {
+      const g = drawMap(canvas, values, rows, cols, rowLabels, colLabels, lo, hi, Object.assign({ width: box.clientWidth - 24 }, opts));
+      if (opts && opts.onrow) {
+        canvas.onclick = function (e) {
+          const b = canvas.getBoundingClientRect();
+          const r = Math.floor((e.clientY - b.top - g.y0) / g.cell);
+          if (r >= 0 && r < rows) opts.onrow(r);
+        };
+        canvas.onkeydown = function (e) {
+          if (e.key === 'ArrowDown') { e.preventDefault(); opts.onrow(Math.min(rows - 1, state.query + 1)); }
+          if (e.key === 'ArrowUp') { e.preventDefault(); opts.onrow(Math.max(0, state.query - 1)); }
+        };
+      }
+    });
+    return box;
+  }
+
+  function pickQuery(r) { if (!state.asking) { state.query = r; render(); focusMap(); } }
+  function focusMap() { const m = ui.body.querySelector('canvas[tabindex]'); if (m) m.focus(); }
+
+  function renderBody(run, layer) {
+    const c = currentCase(), tokens = c.tokens, t = tokens.length, q = state.query;
+    ui.body.textContent = '';
+    ui.pending = [];
+    const title = subjectLabel(state.subject);
+    for (const n of run.notes) ui.body.appendChild(el('p', { class: 'note', text: title + ': ' + n }));
+    if (run.error) {
+      ui.body.appendChild(el('p', { class: 'error', text: 'Cannot show ' + title + ' on case ' + c.id + ': ' + run.error }));
+      return;
+    }
+    const k = state.sharpness;
+    const heads = allHeads(run, layer, k);
+    const a = heads[state.head];
+    const row = Array.from(a.subarray(q * t, (q + 1) * t));
+    const l = run.layers[layer];
+    const s = l.s[state.head];
+    const sum = row.reduce(function (x, y) { return x + y; }, 0);
+    const scale = run.recompute ? k : 1;
+    const scores = s ? Array.from(s.v.subarray(q * t, (q + 1) * t)).map(function (v) { return v * scale; }) : null;
+    ui.body.appendChild(el('p', { class: 'hidden-note', text: 'The weights are hidden until you answer the question.' }));
+    const where = (run.layers.length > 1 ? 'layer ' + layer + ', ' : '') + (l.heads > 1 ? 'head ' + state.head + ', ' : '');
+    const panels = el('div', { class: 'panels' });
+    if (state.mode === 'one') {
+      if (scores) panels.appendChild(bars('scores', 'Scores S of "' + tokens[q] + '" (' + where + 'after scale × sharpness, before the mask)', scores, tokens, run.band, q, 'scores'));
+      const wb = bars('weights', (run.family === 'linear' ? 'Kernel weights' : 'Softmax weights') + ' A of "' + tokens[q] + '"' + (where ? ' (' + where.slice(0, -2) + ')' : ''), row, tokens, run.band, q, 'weights');
+      wb.appendChild(el('p', { id: 'weights-sum', class: 'sum', text: 'sum = ' + fixed(sum, 6) }));
+      panels.appendChild(wb);
+      panels.appendChild(contextPanel(run, layer, row, heads, tokens));
+      panels.appendChild(mapPanel('A, ' + where + 'row: query, column: key', a, t, t, tokens, tokens, 0, 1, 'weight', { band: run.band, highlight: q, onrow: pickQuery, wide: t > 16 }));
+    } else if (state.mode === 'heads') {
+      panels.appendChild(headsGrid(run, layer, heads, tokens));
+    } else if (state.mode === 'layers') {
+      panels.appendChild(layersPanel(run, tokens));
+    } else if (state.mode === 'compare') {
+      panels.appendChild(comparePanel(layer, tokens));
+    }
+    ui.body.appendChild(panels);
+    const ck = check(run);
+    ui.body.appendChild(el('p', { id: 'check', class: 'note', text: ck ?
+      'Check: recomputed at sharpness 1, A is within ' + short(ck.a) + ' and Z within ' + short(ck.z) + ' of ' + title + '\'s own run' +
+      (ck.a > 1e-5 || ck.z > 1e-5 ? ' — not softmax(S) and A · V: the page shows what softmax makes of its scores.' : '.') :
+      'Check: ' + title + '\'s weights are shown as it computed them.' }));
+  }
+
+  function headsGrid(run, layer, heads, tokens) {
+    const box = el('div', { class: 'panel wide reveal' });
+    box.appendChild(el('h2', { text: 'Every head of layer ' + layer + ' (click one to look closer)' }));
+    const grid = el('div', { class: 'grid' });
+    const t = tokens.length;
+    heads.forEach(function (a, h) {
+      const canvas = el('canvas', { class: 'map' });
+      const b = el('button', { 'data-head-map': h, 'aria-pressed': String(h === state.head), 'aria-label': 'head ' + h,
+        onclick: function () { state.head = h; state.mode = 'one'; render(); } }, [el('h3', { text: 'head ' + h }), canvas]);
+      grid.appendChild(b);
+      ui.pending.push(function () { drawMap(canvas, a, t, t, tokens, tokens, 0, 1, { small: true, band: run.band, highlight: state.query, width: b.clientWidth - 10 }); });
+    });
+    box.appendChild(grid);
+    box.appendChild(legend(0, 1, 'weight'));
+    return box;
+  }
+
+  function layersPanel(run, tokens) {
+    // The query's path: its row of A at each layer (this head), one layer a row.
+    const t = tokens.length, n = run.layers.length;
+    const values = new Float64Array(n * t);
+    const labels = [];
+    for (let l = 0; l < n; ++l) {
+      const h = Math.min(state.head, run.layers[l].heads - 1);
+      const a = weights(run, l, h, state.sharpness);
+      for (let j = 0; j < t; ++j) values[l * t + j] = a[state.query * t + j];
+      labels.push('layer ' + l);
+    }
+    return mapPanel('"' + tokens[state.query] + '" through the stack: its weights at each layer (head ' + state.head + ')', values, n, t, labels, tokens, 0, 1, 'weight', { wide: true, digits: 3 });
+  }
+
+  function comparePanel(layer, tokens) {
+    const box = el('div', { class: 'panel wide reveal' });
+    const c = currentCase(), t = tokens.length;
+    box.appendChild(el('h2', { text: 'Each variant beside the reference (layer ' + layer + ', head ' + state.head + ')' }));
+    const grid = el('div', { class: 'compare' });
+    const ref = c.runs[referenceIndex];
+    const refA = ref.error ? null : weights(ref, Math.min(layer, ref.layers.length - 1), Math.min(state.head, ref.layers[Math.min(layer, ref.layers.length - 1)].heads - 1), state.sharpness);
+    c.runs.forEach(function (run, i) {
+      const cell = el('div');
+      cell.appendChild(el('h3', { text: subjectLabel(i) }));
+      if (run.error) { cell.appendChild(el('p', { class: 'error', text: run.error })); grid.appendChild(cell); return; }
+      const l = Math.min(layer, run.layers.length - 1), h = Math.min(state.head, run.layers[l].heads - 1);
+      const a = weights(run, l, h, state.sharpness);
+      const c1 = el('canvas', { class: 'map', role: 'img', 'aria-label': 'A of ' + subjectLabel(i) });
+      cell.appendChild(c1);
+      ui.pending.push(function () { drawMap(c1, a, t, t, tokens, tokens, 0, 1, { band: run.band, highlight: state.query, width: cell.clientWidth, digits: 2 }); });
+      if (i !== referenceIndex && refA) {
+        if (refA.length !== a.length) {
+          cell.appendChild(el('p', { class: 'note', text: 'Its A is not the reference\'s shape: no difference map.' }));
+        } else {
+          const d = new Float64Array(a.length);
+          let hi = 0;
+          for (let j = 0; j < a.length; ++j) { d[j] = Math.abs(a[j] - refA[j]); hi = Math.max(hi, d[j]); }
+          cell.appendChild(el('h3', { text: '|A − ref|, largest ' + short(hi) }));
+          const c2 = el('canvas', { class: 'map', role: 'img', 'aria-label': '|A − ref| of ' + subjectLabel(i) });
+          cell.appendChild(c2);
+          const both = { ahead: minBand(run.band.ahead, ref.band.ahead), behind: minBand(run.band.behind, ref.band.behind) };
+          ui.pending.push(function () { drawMap(c2, d, t, t, tokens, tokens, 0, hi > 0 ? hi : 1, { band: both, zerosOnly: true, width: cell.clientWidth, digits: 'short' }); });
+          cell.appendChild(legend(0, hi > 0 ? hi : 1, '|A − ref|'));
+        }
+      }
+      grid.appendChild(cell);
+    });
+    box.appendChild(grid);
+    box.appendChild(legend(0, 1, 'weight'));
+    return box;
+  }
+  function minBand(a, b) { return a === null ? b : b === null ? a : Math.min(a, b); }
+
+  // ---- questions ----------------------------------------------------------------------------
+  function renderQuestions() {
+    ui.questions.textContent = '';
+    ui.questions.appendChild(el('h2', { text: 'Predict, then reveal' }));
+    data.questions.forEach(function (q) {
+      const v = state.verdicts[q.id];
+      const box = el('div', { class: 'question', 'data-id': q.id });
+      box.appendChild(el('p', { text: q.ask + (data.cases.length > 1 ? ' (case ' + data.cases[q.case].id + ')' : '') }));
+      box.appendChild(el('button', { class: 'ask', type: 'button', disabled: state.asking && state.asking !== q ? true : null,
+        onclick: function () { ask(q); } }, [state.asking === q ? 'Waiting for your answer…' : v ? 'Ask again' : 'Answer this']));
+      const verdict = el('p', { class: 'verdict' + (v ? (v.right ? ' right' : ' wrong') : ''), role: 'status' });
+      const explain = el('p', { class: 'explain' });
+      if (v) { verdict.textContent = v.text; explain.textContent = q.explain; }
+      box.appendChild(verdict);
+      box.appendChild(explain);
+      ui.questions.appendChild(box);
+    });
+  }
+  function ask(q) {
+    state.asking = q;
+    state.caseIndex = q.case;
+    state.layer = q.layer;
+    state.head = q.kind === 'token' ? q.head : state.head;
+    state.query = q.query;
+    state.mode = 'one';
+    state.sharpness = data.sharpness;  // the answer is the reference's at the exercise's sharpness
+    delete state.verdicts[q.id];
+    render();
+    const first = q.kind === 'token' ? ui.chips.querySelector('button.chip') : ui.headsAnswer.querySelector('button');
+    if (first) first.focus();
+  }
+  function answer(picked) {
+    const q = state.asking;
+    if (!q) return;
+    const right = q.answer >= 0 && picked === q.answer;
+    const name = function (i) { return q.kind === 'token' ? '"' + q.names[i] + '"' : q.names[i]; };
+    let text;
+    if (q.answer < 0) text = 'No single answer: the largest weights tie.';
+    else if (right) text = 'Right: ' + name(picked) + ' gets the most weight (' + fixed(q.weights[picked], 3) + ').';
+    else text = 'Not quite: you picked ' + name(picked) + ' (' + fixed(q.weights[picked], 3) + '); the most weight goes to ' + name(q.answer) + ' (' + fixed(q.weights[q.answer], 3) + ').';
+    state.verdicts[q.id] = { right: right, text: text };
+    state.asking = null;
+    if (q.kind === 'head') { state.head = q.answer >= 0 ? q.answer : state.head; }
+    render();
+    const box = ui.questions.querySelector('.question[data-id="' + q.id + '"] .ask');
+    if (box) box.focus();
+  }
+
+  // ---- render -------------------------------------------------------------------------------
+  function render() {
+    const run = currentRun();
+    const layer = run.layers.length ? shownLayer(run) : 0;
+    renderControls(run, layer);
+    ui.banner.hidden = !state.asking;
+    if (state.asking) ui.banner.textContent = state.asking.ask + ' ' + (state.asking.kind === 'token' ? 'Click a token above.' : 'Click a head above.');
+    renderBody(run, layer);
+    for (const f of ui.pending) f();
+    if (data.questions.length) renderQuestions();
+    ui.after.textContent = '';
+    if (data.lesson_after && !state.asking)
+      ui.after.appendChild(el('details', null, [el('summary', { text: 'After the questions' }), markdown(data.lesson_after)]));
+  }
+
+  buildStatic();
+  render();
+  window.awbPage = {
+    data: data, state: state, render: render, weights: weights, check: check, ready: true,
+    // n slider updates timed in the browser (ms each): the page at the sharpness the slider
+    // moves through, every panel of the current view recomputed and redrawn.
+    timeUpdate: function (n) {
+      const out = [];
+      for (let i = 0; i < n; ++i) {
+        const k = Math.pow(10, -1 + 2 * (i % 20) / 19);
+        const t0 = performance.now();
+        setSharpness(k, 'bench');
+        out.push(performance.now() - t0);
+      }
+      return out;
+    }
+  };
+})();
