@@ -13,6 +13,7 @@ packages=(
   libopenblas-dev libssl-dev
   qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core xvfb xauth
   poppler-utils
+  chromium
   clang-format
   slurm-wlm munge
   dpkg-dev file unzip debootstrap

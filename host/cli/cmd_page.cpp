@@ -46,8 +46,8 @@ int run_page(const PageCommandOptions& o) {
                                                o.source.exercise_dirs.end());
     if (ex_dirs.empty()) ex_dirs.push_back(core::bundled_exercise_dir());
     set = core::load_exercises(ex_dirs);
-    source = core::exercise_page_source(core::find_exercise(set, o.source.exercise),
-                                        o.source.case_id);
+    source =
+        core::exercise_page_source(core::find_exercise(set, o.source.exercise), o.source.case_id);
     for (auto& [id, input] : source.cases) apply_params(input.params.variant, o.source.params);
   } else {
     LoadedProblem loaded = load_problem(o.source);
@@ -68,8 +68,8 @@ int run_page(const PageCommandOptions& o) {
     std::cerr << "awb: " << f.subject << " on case " << f.case_id << ": " << f.message << '\n';
     code = std::max(code, exit_code_for(f.error_id));
   }
-  std::cout << "wrote " << o.out << " (" << page.html.size() << " bytes): " << source.label
-            << ", " << page.cases << " case(s), " << page.subjects << " subject(s)"
+  std::cout << "wrote " << o.out << " (" << page.html.size() << " bytes): " << source.label << ", "
+            << page.cases << " case(s), " << page.subjects << " subject(s)"
             << (page.failures.empty()
                     ? std::string()
                     : ", " + std::to_string(page.failures.size()) + " run(s) shown as failed")

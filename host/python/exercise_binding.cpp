@@ -1,6 +1,7 @@
 // exercise_binding.cpp: awb.Exercise: an exercise as the core loads it (its lesson, cases and
 // checks), from the bundled folder, other folders, or one file, and the problem of each case.
 #include "core/exercises/exercise.hpp"
+#include "core/page/page.hpp"
 #include "core/plugins/capabilities.hpp"
 #include "python/bindings.hpp"
 #include "python/problem_binding.hpp"
@@ -36,6 +37,26 @@ py::list checks_of(const core::Exercise& ex) {
   return out;
 }
 
+// The teaching page of the exercise for `variants` (awb page --exercise): its HTML. The runs go
+// without the GIL.
+std::string page_of(const core::Exercise& ex, const std::vector<std::string>& variants,
+                    const std::string& case_id, bool reference, const std::string& scalar,
+                    const std::string& isolation,
+                    const std::optional<std::vector<std::string>>& paths) {
+  const PluginAccess access = plugin_access(paths, isolation);
+  const auto parsed = awb::parse<Scalar>(scalar);
+  if (!parsed) throw Error("cli.invalid_value", "scalar", "f64 or f32, not '" + scalar + "'");
+  py::gil_scoped_release unlocked;
+  const core::Catalog cat = access.load();
+  std::vector<core::VariantRef> chosen;
+  for (const auto& v : variants) chosen.push_back(core::find_variant(cat, v));
+  core::PageOptions options;
+  options.scalar = *parsed;
+  options.reference = reference;
+  options.session = access.session();
+  return core::make_page(core::exercise_page_source(ex, case_id), chosen, options).html;
+}
+
 }  // namespace
 
 void define_exercise(py::module_& m) {
@@ -58,7 +79,10 @@ void define_exercise(py::module_& m) {
                              })
       .def_property_readonly("checks", &checks_of)
       .def_property_readonly("max_points", &core::Exercise::max_points)
-      .def("problem", &exercise_problem, py::arg("case") = "");
+      .def("problem", &exercise_problem, py::arg("case") = "")
+      .def("page", &page_of, py::arg("variants"), py::arg("case") = "", py::arg("reference") = true,
+           py::arg("scalar") = "f64", py::arg("isolation") = "confined",
+           py::arg("paths") = py::none());
 }
 
 }  // namespace awb::python

@@ -352,6 +352,7 @@ def step_questions(ctx):
 def step_screenshots(ctx):
     page = ctx.need_journey()
     page.set_viewport(*DESKTOP)
+    page.eval("window.scrollTo(0, 0)")
     page.settle()
     desktop = ctx.out / "journey-1280x800.png"
     print(f"{desktop.name}: {page.screenshot(desktop)} bytes")
@@ -417,9 +418,44 @@ def step_measure(ctx):
     if ctx.journey is not None:
         measure(ctx.journey, "journey")
     t64 = ctx.out / "t64.html"
+    if ctx.args.awb and ctx.args.t64_exercise:
+        run_awb(ctx.args.awb, "page", "--exercises", ctx.args.t64_exercise, "--exercise", "page-t64",
+                "--variant", "multi-head", "--out", str(t64))
+        print(f"{t64.name}: {t64.stat().st_size} bytes")
     if not t64.is_file():
         raise Skip(f"no {t64}: not measured")
-    measure(ctx.open(t64), t64.name)
+    page = ctx.open(t64)
+    measure(page, t64.name + ", one head")
+    page.click('#modes button[data-mode="heads"]')
+    measure(page, t64.name + ", all 8 heads")
+
+
+# The pages of the closing note's gallery: each opened in the view it is about, a screenshot at
+# desktop and at phone width.
+GALLERY = (
+    ("animal-road", ["--exercise", "animal-road", "--variant", "qkv"], "layers"),
+    ("multi-head", ["--exercise", "multi-head", "--variant", "multi-head"], "heads"),
+    ("compare-no-scale", ["--exercise", "why-qkv", "--variant", "org.awb.qkv:qkv", "--variant",
+                          "org.awb.mutant.no-scale:qkv"], "compare"),
+)
+
+
+def step_gallery(ctx):
+    for name, args, mode in GALLERY:
+        path = ctx.out / f"{name}.html"
+        mutant = pathlib.Path(ctx.args.mutants or ".") / "mutant_no_scale.so"
+        extra = ["--plugin-dir", str(mutant)] if name == "compare-no-scale" else []
+        run_awb(ctx.args.awb, "page", *args, *extra, "--out", str(path))
+        print(f"{path.name}: {path.stat().st_size} bytes")
+        for size, mobile in ((DESKTOP, False), (PHONE, True)):
+            page = ctx.open(path, size=size, mobile=mobile)
+            page.click(f'#modes button[data-mode="{mode}"]')
+            page.eval("document.querySelector('#modes').scrollIntoView()")
+            page.settle()
+            shot = ctx.out / f"{name}-{size[0]}x{size[1]}.png"
+            print(f"{shot.name}: {page.screenshot(shot)} bytes")
+            width = page.eval("document.documentElement.scrollWidth")
+            check(width <= size[0], f"{path.name} is {width} px wide at {size[0]} px")
 
 
 # ---- main ------------------------------------------------------------------------------------
@@ -429,6 +465,11 @@ def main():
     parser.add_argument("--awb", help="the awb executable")
     parser.add_argument("--out", help="folder for the pages and screenshots")
     parser.add_argument("--measure", action="store_true", help="time slider updates (printed)")
+    parser.add_argument("--t64-exercise", help="with --measure: the T = 64 exercise file to time")
+    parser.add_argument("--gallery", action="store_true",
+                        help="also write and photograph the animal-road, multi-head and compare "
+                        "pages")
+    parser.add_argument("--mutants", help="with --gallery: the folder of the mutant plugins")
     # Development: test a page file without awb (steps 3-6 and 8; step 7 if it has 2 cases).
     parser.add_argument("--page-file", help=argparse.SUPPRESS)
     parser.add_argument("--expect-run-json", help=argparse.SUPPRESS)
@@ -482,6 +523,8 @@ def main():
         run.step("8 no JavaScript errors", step_no_errors, ctx)
         if args.measure:
             run.step("9 measure", step_measure, ctx)
+        if args.gallery:
+            run.step("10 gallery", step_gallery, ctx)
     finally:
         ctx.browser.close()
 

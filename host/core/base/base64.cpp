@@ -17,10 +17,9 @@ std::string base64(std::string_view bytes) {
     const size_t n = std::min(kChunk, bytes.size() - at);
     const size_t start = out.size();
     out.resize(start + (n + 2) / 3 * 4 + 1);
-    const int written =
-        EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data() + start),
-                        reinterpret_cast<const unsigned char*>(bytes.data() + at),
-                        static_cast<int>(n));
+    const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data() + start),
+                                        reinterpret_cast<const unsigned char*>(bytes.data() + at),
+                                        static_cast<int>(n));
     out.resize(start + static_cast<size_t>(written));
     if (bytes.empty()) break;
   }

@@ -86,13 +86,10 @@ json band_json(const KeyBand& b) {
   return json{{"ahead", side(b.ahead)}, {"behind", side(b.behind)}};
 }
 
-json run_json(const PageRun& run, const MatrixEncoder& encode) {
-  json j{{"subject", run.subject},
-         {"notes", run.notes},
-         {"family", to_string(run.family)},
-         {"band", band_json(run.band)},
-         {"recompute", run.recompute},
-         {"sharpness", run.sharpness},
+json run_json(const PageRun& run, bool reference, const MatrixEncoder& encode) {
+  json j{{"subject", run.subject},          {"notes", run.notes},
+         {"family", to_string(run.family)}, {"band", band_json(run.band)},
+         {"recompute", run.recompute},      {"sharpness", run.sharpness},
          {"layers", json::array()}};
   if (!run.error.empty()) j["error"] = run.error;
   for (size_t l = 0; l < run.output.layers.size(); ++l) {
@@ -101,10 +98,13 @@ json run_json(const PageRun& run, const MatrixEncoder& encode) {
     const auto heads = static_cast<int64_t>(lr.result.weights.size());
     json layer{{"heads", heads}, {"x", encode(lr.input)}, {"z", encode(lr.result.z)}};
     json s = json::array(), a = json::array(), v = json::array();
+    // The page recomputes A from S; a variant's own A stays as the page's check, the
+    // reference's (softmax(S) in f64 by construction) is left out to keep the file small.
+    const bool all_scores = lr.result.scores.size() == lr.result.weights.size();
+    const bool own_weights = !(reference && run.recompute && all_scores);
     for (int64_t h = 0; h < heads; ++h) {
-      a.push_back(encode(lr.result.weights[static_cast<size_t>(h)]));
-      if (static_cast<size_t>(h) < lr.result.scores.size())
-        s.push_back(encode(lr.result.scores[static_cast<size_t>(h)]));
+      if (own_weights) a.push_back(encode(lr.result.weights[static_cast<size_t>(h)]));
+      if (all_scores) s.push_back(encode(lr.result.scores[static_cast<size_t>(h)]));
       v.push_back(encode(head_values(lr.input, w, heads, h)));
     }
     layer["a"] = a;
@@ -175,10 +175,18 @@ json question_json(const Exercise& exercise, const Question& q, int page_case) {
   json names = json::array();
   for (size_t i = 0; i < truth.weights.size(); ++i)
     names.push_back(answer_name(exercise, q, static_cast<int>(i)));
-  return json{{"id", q.id},       {"ask", q.ask},           {"explain", q.explain},
-              {"kind", to_string(q.kind)}, {"case", page_case}, {"layer", q.layer},
-              {"head", q.head},   {"query", q.query},       {"key", q.key},
-              {"answer", truth.answer}, {"weights", truth.weights}, {"names", names}};
+  return json{{"id", q.id},
+              {"ask", q.ask},
+              {"explain", q.explain},
+              {"kind", to_string(q.kind)},
+              {"case", page_case},
+              {"layer", q.layer},
+              {"head", q.head},
+              {"query", q.query},
+              {"key", q.key},
+              {"answer", truth.answer},
+              {"weights", truth.weights},
+              {"names", names}};
 }
 
 std::string colour_map_hex() {
@@ -201,13 +209,19 @@ std::vector<SubjectInfo> subject_infos(const std::vector<VariantRef>& variants,
                         {"title", "the trusted reference kernels (plain loops, f64)"}},
                    nullptr});
   for (const auto& v : variants) {
+    // A variant's id names it, unless another variant of the page has the same id (a mutant
+    // of qkv beside qkv): then its plugin's id goes first.
+    const bool shared = std::count_if(variants.begin(), variants.end(), [&](const VariantRef& o) {
+                          return o.variant->id == v.variant->id;
+                        }) > 1;
+    const std::string label = shared ? v.plugin->id + ":" + v.variant->id : v.variant->id;
     std::string digest;
     try {
       digest = sha256_file(v.plugin->path);
     } catch (const Error&) {
       // The page goes without it; the plugin was readable when it loaded.
     }
-    out.push_back({json{{"label", v.variant->id},
+    out.push_back({json{{"label", label},
                         {"reference", false},
                         {"title", v.variant->name.empty() ? v.variant->id : v.variant->name},
                         {"plugin", v.plugin->id},
@@ -231,11 +245,20 @@ std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -251,9 +274,10 @@ std::string fill_template(const std::string& text,
     const size_t close = text.find("}}", open);
     if (close == std::string::npos) break;
     const std::string name = text.substr(open + 2, close - open - 2);
-    const auto it = std::find_if(values.begin(), values.end(),
-                                 [&](const auto& v) { return v.first == name; });
-    if (it == values.end()) throw Error("page.template", "the page template has no value {{" + name + "}}");
+    const auto it =
+        std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+    if (it == values.end())
+      throw Error("page.template", "the page template has no value {{" + name + "}}");
     out.append(text, at, open - at);
     out += it->second;
     at = close + 2;
@@ -326,7 +350,8 @@ Page make_page(const PageSource& source, const std::vector<VariantRef>& variants
   for (size_t c = 0; c < source.cases.size(); ++c) {
     const RunInput& input = source.cases[c].second;
     json runs_json = json::array();
-    for (const auto& r : runs[c]) runs_json.push_back(run_json(r, encode));
+    for (const auto& r : runs[c])
+      runs_json.push_back(run_json(r, subjects[r.subject].variant == nullptr, encode));
     cases.push_back(json{{"id", source.cases[c].first},
                          {"tokens", input.tokens},
                          {"causal", input.params.causal},
@@ -334,9 +359,10 @@ Page make_page(const PageSource& source, const std::vector<VariantRef>& variants
   }
   json questions = json::array();
   for (const Question* q : source.questions) {
-    const auto at = std::find(source.case_indices.begin(), source.case_indices.end(), q->case_index);
-    questions.push_back(question_json(*source.exercise, *q,
-                                      static_cast<int>(at - source.case_indices.begin())));
+    const auto at =
+        std::find(source.case_indices.begin(), source.case_indices.end(), q->case_index);
+    questions.push_back(
+        question_json(*source.exercise, *q, static_cast<int>(at - source.case_indices.begin())));
   }
   const json data{{"format", "awb-page 1"},
                   {"title", source.title},
@@ -351,11 +377,10 @@ Page make_page(const PageSource& source, const std::vector<VariantRef>& variants
                   {"subjects", subjects_json},
                   {"cases", cases},
                   {"questions", questions}};
-  page.html = fill_template(page_template_html(),
-                            {{"TITLE", html_escape(source.title)},
-                             {"CSS", page_template_css()},
-                             {"JS", script_safe(page_template_js())},
-                             {"DATA", script_safe(data.dump())}});
+  page.html = fill_template(page_template_html(), {{"TITLE", html_escape(source.title)},
+                                                   {"CSS", page_template_css()},
+                                                   {"JS", script_safe(page_template_js())},
+                                                   {"DATA", script_safe(data.dump())}});
   return page;
 }
 

@@ -73,13 +73,19 @@ struct GuiOptions {
                                  "What the grade view grades: 0 the exercise, 1 every exercise, "
                                  "2.. a bundled assignment (as its list shows them).",
                                  "N"};
+  const QCommandLineOption export_page{
+      QStringLiteral("export-page"),
+      "Write the teaching page of --exercise and --variant to FILE.html (File → Export "
+      "interactive page…, the same file as `awb page`) and exit.",
+      "FILE"};
   const QCommandLineOption bench{QStringLiteral("bench-repaint"),
                                  "Print the median heatmap repaint time for T × T and exit.", "T"};
 
   void add_to(QCommandLineParser& cli) const {
-    for (const auto* o : {&exercise, &case_id, &plugin, &plugin_dir, &exercises, &view, &query,
-                          &head, &sharpness, &question, &answer, &screenshot, &check_layout, &size,
-                          &zoom, &presentation, &both_modes, &scope, &bench})
+    for (const auto* o :
+         {&exercise, &case_id,      &plugin,     &plugin_dir, &exercises,   &view,         &query,
+          &head,     &sharpness,    &question,   &answer,     &screenshot,  &check_layout, &size,
+          &zoom,     &presentation, &both_modes, &scope,      &export_page, &bench})
       cli.addOption(*o);
   }
 };
@@ -221,7 +227,8 @@ int main(int argc, char** argv) {
   const bool no_display = qEnvironmentVariableIsEmpty("DISPLAY") &&
                           qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
                           qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
-  if (no_display && has_option(args, {"--screenshot", "--bench-repaint", "--check-layout"}))
+  if (no_display &&
+      has_option(args, {"--screenshot", "--bench-repaint", "--check-layout", "--export-page"}))
     qputenv("QT_QPA_PLATFORM", "offscreen");
   else if (no_display && !info_only) {
     std::fprintf(stderr,
@@ -254,7 +261,8 @@ int main(int argc, char** argv) {
   const ViewOptions& o = request.view;
 
   // A rendering for a file or a check remembers nothing: the same window on every machine.
-  const bool one_shot = cli.isSet(g.screenshot) || cli.isSet(g.check_layout);
+  const bool one_shot =
+      cli.isSet(g.screenshot) || cli.isSet(g.check_layout) || cli.isSet(g.export_page);
   Session session(cli.values(g.plugin_dir), cli.values(g.exercises),
                   one_shot ? Session::Memory::kThisRunOnly : Session::Memory::kRemembered);
   MainWindow window(session);
@@ -262,13 +270,21 @@ int main(int argc, char** argv) {
 
   if (o.exercise.isEmpty() || o.plugins.isEmpty()) {
     std::fprintf(stderr,
-                 "awb-gui: --screenshot and --check-layout need --exercise and --variant\n");
+                 "awb-gui: --screenshot, --check-layout and --export-page need --exercise and "
+                 "--variant\n");
     return 2;
   }
   QString error;
   if (!prepare_window(window, o, &error)) {
     std::fprintf(stderr, "awb-gui: %s\n", qPrintable(error));
     return 1;
+  }
+  if (cli.isSet(g.export_page)) {
+    if (!window.exportPage(cli.value(g.export_page), &error)) {
+      std::fprintf(stderr, "awb-gui: cannot export the page: %s\n", qPrintable(error));
+      return 1;
+    }
+    std::printf("wrote %s\n", qPrintable(cli.value(g.export_page)));
   }
   if (cli.isSet(g.screenshot))
     if (const int rc = save_screenshot(window, o, cli.value(g.screenshot)); rc != 0) return rc;

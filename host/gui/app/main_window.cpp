@@ -1,6 +1,7 @@
 // main_window.cpp: browsers, menus and the wiring between the selection and the views.
 #include "gui/app/main_window.hpp"
 
+#include <QApplication>
 #include <QFileDialog>
 #include <QGuiApplication>
 #include <QHeaderView>
@@ -18,6 +19,8 @@
 #include <cmath>
 #include <functional>
 
+#include "core/base/atomic_file.hpp"
+#include "core/page/page.hpp"
 #include "core/plugins/capabilities.hpp"
 #include "graders/report/formats.hpp"
 #include "gui/app/view_registry.hpp"
@@ -137,6 +140,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent) : QMainWindow(parent),
   file->addAction(tr("Export view as &SVG…"), this, &MainWindow::exportSvg);
   file->addAction(tr("Export matrices as &CSV…"), this, &MainWindow::exportCsv);
   file->addAction(tr("Export grade &report…"), this, &MainWindow::exportReport);
+  file->addAction(tr("Export interactive pa&ge…"), this, &MainWindow::exportPageDialog);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   addViewMenu();
@@ -613,6 +617,41 @@ void MainWindow::exportReport() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Export report"));
   if (!path.isEmpty() && !save_text(grade()->reportText(format), path))
     QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+}
+
+bool MainWindow::exportPage(const QString& path, QString* error) {
+  auto fail = [error](const QString& why) {
+    if (error) *error = why;
+    return false;
+  };
+  const auto* item = exercises_->currentItem();
+  const core::Exercise* ex = item ? session_.exercise(item->data(kSpecRole).toString()) : nullptr;
+  if (!ex) return fail(tr("no exercise is open"));
+  const QStringList specs = selectedSpecs();
+  if (specs.isEmpty()) return fail(tr("no variant is selected"));
+  try {
+    const auto catalog = session_.catalog();
+    std::vector<core::VariantRef> variants;
+    for (const QString& spec : specs)
+      variants.push_back(core::find_variant(*catalog, spec.toStdString()));
+    const core::Page page = core::make_page(core::exercise_page_source(*ex), variants);
+    core::write_file_atomic(path.toStdString(), page.html);
+  } catch (const Error& e) {
+    return fail(QString::fromStdString(e.what()));
+  }
+  return true;
+}
+
+void MainWindow::exportPageDialog() {
+  // The page holds the questions' answers, and says so: it is for self-study.
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export interactive page"), {},
+                                                    tr("Web page (*.html)"));
+  if (path.isEmpty()) return;
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  QString error;
+  const bool ok = exportPage(path, &error);
+  QApplication::restoreOverrideCursor();
+  if (!ok) QMessageBox::warning(this, tr("Export"), tr("Could not write %1: %2").arg(path, error));
 }
 
 }  // namespace awb::gui

@@ -89,6 +89,11 @@ class MainWindow : public QMainWindow {
   void exportSvg();
   void exportCsv();
   void exportReport();
+  // The teaching page of the current exercise (every case) and the selected variants beside the
+  // reference: core::make_page, what `awb page --exercise ID --variant ...` writes, byte for byte.
+  // False with `error` set when there is no exercise or variant or the file cannot be written.
+  bool exportPage(const QString& path, QString* error = nullptr);
+  void exportPageDialog();
 
  private:
   void fillPlugins();

@@ -17,8 +17,8 @@ __version__ = _core.__version__
 __all__ = [
     "CannotRunError", "CheckResult", "CompareTable", "Error", "Exercise", "ExerciseReport",
     "GradeReport",
-    "InputError", "Layer", "PluginError", "Problem", "RunResult", "UsageError", "bench", "compare",
-    "grade", "plugins", "run", "__version__",
+    "InputError", "Layer", "Page", "PluginError", "Problem", "RunResult", "UsageError", "bench",
+    "compare", "grade", "page", "plugins", "run", "__version__",
 ]
 
 
@@ -113,6 +113,47 @@ class Exercise:
 
     def __repr__(self):
         return "Exercise(%s: %s)" % (self.id, self.title)
+
+
+class Page:
+    """The teaching page of an exercise (``awb page``): one self-contained HTML file. In Jupyter
+    it shows inline, live (its slider, chips and questions work in the notebook); ``save``
+    writes the file that opens in any browser."""
+
+    def __init__(self, html):
+        self.html = html
+
+    def save(self, path):
+        """Writes the page to ``path`` and returns the path."""
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(self.html)
+        return path
+
+    def _repr_html_(self):
+        # The page runs in a frame of its own: its script and style stay out of the notebook's.
+        return ('<iframe style="width:100%;height:760px;border:1px solid #ccc" srcdoc="'
+                + _html_attribute(self.html) + '"></iframe>')
+
+    def __repr__(self):
+        return "Page(%d bytes)" % len(self.html)
+
+
+def _html_attribute(text):
+    return (text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+            .replace(">", "&gt;"))
+
+
+def page(variants, exercise, case=None, reference=True, scalar="f64", isolation="confined",
+         paths=None, exercises=None):
+    """The teaching page of ``exercise`` (an :class:`Exercise`, or an id or file as
+    :meth:`Exercise.load` takes) for ``variants`` beside the reference (unless ``reference`` is
+    False): every case (only ``case`` when given), the lesson and the questions, as
+    ``awb page`` writes it, byte for byte. Returns a :class:`Page`."""
+    if not isinstance(exercise, Exercise):
+        exercise = Exercise.load(exercise, exercises)
+    html = _translated(exercise._core.page)(list(_as_list(variants)), case or "", reference,
+                                           scalar, isolation, _paths(paths))
+    return Page(html)
 
 
 def _as_list(value):

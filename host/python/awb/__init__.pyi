@@ -73,6 +73,13 @@ class Exercise:
     file: str
     sha256: str
 
+class Page:
+    """The teaching page of an exercise: one self-contained HTML file; live inline in Jupyter."""
+    html: str
+    def save(self, path: Union[str, PathLike]) -> Union[str, PathLike]:
+        """Writes the page to path."""
+    def _repr_html_(self) -> str: ...
+
 class Layer:
     """One layer of a run: Z, A and S per head, its input X and what the variant ran with."""
     Z: np.ndarray
@@ -168,3 +175,8 @@ def compare(variants: Union[str, Sequence[str]], problem: Problem, scalar: str =
             head: Optional[int] = ..., top_k: int = ..., isolation: str = ...,
             paths: Paths = ...) -> CompareTable:
     """Compares variants against the reference as `awb compare` does."""
+
+def page(variants: Union[str, Sequence[str]], exercise: Union["Exercise", str, PathLike],
+         case: Optional[str] = ..., reference: bool = ..., scalar: str = ...,
+         isolation: str = ..., paths: Paths = ..., exercises: Paths = ...) -> Page:
+    """The teaching page of an exercise for variants beside the reference, as `awb page` writes it."""

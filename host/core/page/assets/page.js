@@ -38,9 +38,8 @@
   // subtracted first; masked keys exactly 0; a row with no key left all 0.
   function weights(run, layer, head, k) {
     const l = run.layers[layer];
-    const own = l.a[head];
-    if (!run.recompute || !l.s[head]) return own.v;
-    const s = l.s[head].v, t = own.r, n = own.c;
+    if (!run.recompute || !l.s[head]) return l.a[head].v;
+    const s = l.s[head].v, t = l.s[head].r, n = l.s[head].c;
     const out = new Float64Array(t * n);
     for (let r = 0; r < t; ++r) {
       let max = -Infinity;
@@ -85,11 +84,15 @@
   }
   // The check: recomputed at sharpness 1, how far A and Z are from the run's own.
   function check(run) {
+    if (!('checked' in run)) run.checked = measureCheck(run);
+    return run.checked;
+  }
+  function measureCheck(run) {
     let da = 0, dz = 0;
     if (!run.recompute) return null;
     for (let l = 0; l < run.layers.length; ++l) {
       const heads = allHeads(run, l, 1), own = run.layers[l];
-      if (own.s.length < own.heads) return null;
+      if (own.s.length < own.heads || own.a.length < own.heads) return null;
       for (let h = 0; h < own.heads; ++h)
         for (let i = 0; i < heads[h].length; ++i) da = Math.max(da, Math.abs(heads[h][i] - own.a[h].v[i]));
       for (let q = 0; q < own.z.r; ++q) {
@@ -186,6 +189,13 @@
     return box;
   }
 
+  // The root font size in px (read once per full render: reading it forces a style pass).
+  let rootFontPx = 0;
+  function rootFont() {
+    if (!rootFontPx) rootFontPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    return rootFontPx;
+  }
+
   // ---- heatmaps on a canvas -----------------------------------------------------------------
   // Draws `values` (rows × cols, row-major) with row and column labels: cells through the colour
   // map over [lo, hi], masked cells grey and hatched, the values written when the cells are
@@ -194,25 +204,30 @@
     const o = opts || {};
     const dpr = window.devicePixelRatio || 1;
     const width = Math.max(120, o.width || canvas.parentNode.clientWidth || 320);
-    const font = parseFloat(getComputedStyle(document.documentElement).fontSize) * (o.small ? 0.7 : 0.8);
+    const font = rootFont() * (o.small ? 0.7 : 0.8);
     const ctx = canvas.getContext('2d');
     ctx.font = font + 'px system-ui, sans-serif';
     const showLabels = !o.small;
     let labelW = 0;
     if (showLabels) for (const l of rowLabels) labelW = Math.max(labelW, ctx.measureText(l).width);
     labelW = showLabels ? Math.min(labelW + 8, width * 0.3) : 0;
-    const cell = Math.max(2, Math.min(o.maxCell || 64, Math.floor((width - labelW - 4) / cols)));
-    let headH = 0;
-    if (showLabels) {
-      let widest = 0;
-      for (const l of colLabels) widest = Math.max(widest, ctx.measureText(l).width);
-      headH = widest + 8 <= cell ? font + 6 : Math.min(widest, 8 * font) * 0.75 + font;
+    let widest = 0;
+    if (showLabels) for (const l of colLabels) widest = Math.max(widest, ctx.measureText(l).width);
+    const fit = function (pad) { return Math.max(2, Math.min(o.maxCell || 64, Math.floor((width - labelW - 4 - pad) / cols))); };
+    let cell = fit(0), padRight = 0, headH = 0;
+    if (showLabels && widest + 8 > cell) {
+      // Column labels slant at 45°: the last one reaches past the map, so room is kept for it.
+      padRight = Math.max(0, Math.min(widest, 8 * font) * 0.71 - cell / 2);
+      cell = fit(padRight);
+      headH = Math.min(widest, 8 * font) * 0.75 + font;
+    } else if (showLabels) headH = font + 6;
+    const w = Math.ceil(labelW + cell * cols + 2 + padRight), h = Math.ceil(headH + cell * rows + 2);
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = w + 'px';
+      canvas.style.height = h + 'px';
     }
-    const w = Math.ceil(labelW + cell * cols + 2), h = Math.ceil(headH + cell * rows + 2);
-    canvas.width = Math.round(w * dpr);
-    canvas.height = Math.round(h * dpr);
-    canvas.style.width = w + 'px';
-    canvas.style.height = h + 'px';
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.font = font + 'px system-ui, sans-serif';
     ctx.fillStyle = '#fff';
@@ -308,10 +323,16 @@
     app.appendChild(el('header', null, [
       el('h1', { text: data.title }),
       el('p', { class: 'source', text: data.source.label + ' · awb ' + data.awb_version })]));
+    // The lesson beside the widget on a wide screen; above it, folded, on a narrow one.
+    const layout = el('div', { class: 'layout' });
+    const main = el('div', { class: 'main-col' });
     if (data.lesson) {
-      const d = el('details', { open: true }, [el('summary', { text: 'Lesson' }), markdown(data.lesson)]);
-      app.appendChild(d);
-    }
+      const wide = window.matchMedia('(min-width: 1100px)').matches;
+      layout.appendChild(el('aside', { class: 'lesson-col' }, [
+        el('details', { id: 'lesson', open: wide ? true : null }, [el('summary', { text: 'Lesson' }), markdown(data.lesson)])]));
+    } else layout.classList.add('single');
+    layout.appendChild(main);
+    app.appendChild(layout);
     const controls = el('section', { class: 'controls', 'aria-label': 'What the page shows' });
     ui.cases = el('div', { id: 'cases', class: 'row', role: 'tablist', 'aria-label': 'Case' });
     if (data.cases.length > 1) {
@@ -360,16 +381,18 @@
     controls.appendChild(ui.chips);
     ui.headsAnswer = el('div', { id: 'heads-answer', class: 'row', hidden: true });
     controls.appendChild(ui.headsAnswer);
-    app.appendChild(controls);
+    main.appendChild(controls);
     ui.banner = el('div', { class: 'asking-banner', hidden: true, role: 'status' });
-    app.appendChild(ui.banner);
+    main.appendChild(ui.banner);
     ui.body = el('div', { id: 'body' });
-    app.appendChild(ui.body);
+    main.appendChild(ui.body);
     ui.questions = el('section', { id: 'questions', class: 'panel', 'aria-label': 'Questions' });
-    if (data.questions.length) app.appendChild(ui.questions);
+    if (data.questions.length) main.appendChild(ui.questions);
     ui.after = el('section', { id: 'lesson-after' });
-    app.appendChild(ui.after);
+    main.appendChild(ui.after);
     app.appendChild(footer());
+    // Printed, the lesson is open whatever the screen folded.
+    window.addEventListener('beforeprint', function () { const l = document.getElementById('lesson'); if (l) l.open = true; });
     window.addEventListener('resize', function () { clearTimeout(ui.resizeTimer); ui.resizeTimer = setTimeout(render, 100); });
   }
 
@@ -484,32 +507,46 @@
     render();
   }
 
-  function bars(id, title, values, tokens, band, query, kind) {
+  // ---- the body: built once per state, its numbers set again on every sharpness move ---------
+  // Each panel is built with its elements and returns set(...), which writes the numbers into
+  // them: a slider move recomputes and calls the setters, so the browser lays out nothing anew.
+  function barsPanel(id, title, tokens, band, query, kind) {
     const box = el('div', { class: 'panel reveal' });
     box.appendChild(el('h2', { text: title }));
     const list = el('div', { id: id, class: 'bars' });
-    let lo = 0, hi = 0;
-    values.forEach(function (v, j) { if (!isMasked(band, query, j)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
-    if (kind === 'weights') { lo = 0; hi = Math.max(hi, 1e-300); }
-    const span = hi - lo || 1;
-    values.forEach(function (v, j) {
+    const rows = tokens.map(function (token, j) {
       const m = isMasked(band, query, j);
-      const track = el('span', { class: 'track' });
-      if (!m) {
-        const from = (Math.min(v, 0) - lo) / span, to = (Math.max(v, 0) - lo) / span;
-        track.appendChild(el('span', { class: 'fill' + (v < 0 ? ' negative' : ''), style: 'left:' + (100 * from) + '%;width:' + (100 * (to - from)) + '%' }));
-        if (lo < 0) track.appendChild(el('span', { class: 'zero', style: 'left:' + (100 * (0 - lo) / span) + '%' }));
-      }
-      list.appendChild(el('div', { class: 'bar' + (m ? ' masked' : '') + (j === query ? ' query' : ''), 'data-key': j, 'data-value': String(v),
-        'aria-label': tokens[j] + ': ' + (m ? 'masked' : fixed(v, 3)) }, [
-        el('span', { class: 'name', text: tokens[j] }), track,
-        el('span', { class: 'value', text: m ? 'masked' : fixed(v, 3) })]));
+      const fill = el('span', { class: 'fill' }), zero = el('span', { class: 'zero', hidden: true });
+      const value = el('span', { class: 'value', text: m ? 'masked' : '' });
+      const bar = el('div', { class: 'bar' + (m ? ' masked' : '') + (j === query ? ' query' : ''), 'data-key': j }, [
+        el('span', { class: 'name', text: token }), el('span', { class: 'track' }, m ? [] : [fill, zero]), value]);
+      list.appendChild(bar);
+      return { m: m, bar: bar, fill: fill, zero: zero, value: value, token: token };
     });
     box.appendChild(list);
+    box.set = function (values) {
+      let lo = 0, hi = 0;
+      values.forEach(function (v, j) { if (!rows[j].m) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
+      if (kind === 'weights') { lo = 0; hi = Math.max(hi, 1e-300); }
+      const span = hi - lo || 1;
+      values.forEach(function (v, j) {
+        const r = rows[j];
+        r.bar.setAttribute('data-value', String(v));
+        r.bar.setAttribute('aria-label', r.token + ': ' + (r.m ? 'masked' : fixed(v, 3)));
+        if (r.m) return;
+        const from = (Math.min(v, 0) - lo) / span, to = (Math.max(v, 0) - lo) / span;
+        r.fill.className = 'fill' + (v < 0 ? ' negative' : '');
+        r.fill.style.left = (100 * from) + '%';
+        r.fill.style.width = (100 * (to - from)) + '%';
+        r.zero.hidden = !(lo < 0);
+        if (lo < 0) r.zero.style.left = (100 * (0 - lo) / span) + '%';
+        r.value.textContent = fixed(v, 3);
+      });
+    };
     return box;
   }
 
-  function contextPanel(run, layer, row, heads, tokens) {
+  function contextPanel(run, layer, tokens) {
     const box = el('div', { class: 'panel reveal' });
     box.appendChild(el('h2', { text: 'Context vector of "' + tokens[state.query] + '"' }));
     const x = run.layers[layer].x;
@@ -529,45 +566,66 @@
       for (const v of raw) { lo = Math.min(lo, v[c]); hi = Math.max(hi, v[c]); }
       for (const v of raw) v[c] = hi > lo ? (v[c] - lo) / (hi - lo) : 0.5;
     }
-    const w = row;
-    const blend = [0, 0, 0];
-    let any = false;
-    raw.forEach(function (c3, j) { for (let c = 0; c < 3; ++c) blend[c] += w[j] * c3[c]; if (w[j] !== 0) any = true; });
     const to8 = function (c3) { return c3.map(function (v) { return Math.round(255 * Math.min(1, Math.max(0, v))); }); };
     const sw = el('div', { class: 'swatches' });
-    raw.forEach(function (c3, j) {
+    const pcts = raw.map(function (c3, j) {
+      const pct = el('span', { class: 'pct' });
       sw.appendChild(el('div', { class: 'swatch' }, [el('span', { class: 'box', style: 'background:' + rgb(to8(c3)) }),
-        el('span', { text: tokens[j] }), el('span', { class: 'pct', text: fixed(100 * w[j], 0) + '%' })]));
+        el('span', { text: tokens[j] }), pct]));
+      return pct;
     });
-    sw.appendChild(el('div', { class: 'swatch context' }, [el('span', { class: 'box', style: any ? 'background:' + rgb(to8(blend)) : 'background:repeating-linear-gradient(45deg,#bbb 0 4px,#eee 4px 8px)' }), el('span', { text: 'context' })]));
+    const blendBox = el('span', { class: 'box' });
+    sw.appendChild(el('div', { class: 'swatch context' }, [blendBox, el('span', { text: 'context' })]));
     box.appendChild(sw);
     box.appendChild(el('p', { class: 'note', text: (x.c === 3 ? 'colour = embedding dims 0, 1, 2 as R, G, B (scaled to the tokens)' :
       'colour = fixed projection of the ' + x.c + ' dims to R, G, B (cosine basis)') + '; the context colour is the weighted blend.' }));
-    const z = contextRow(run, layer, state.query, heads);
-    box.appendChild(el('p', { class: 'zvec', id: 'context-values', text: 'z = [' + z.map(function (v) { return fixed(v, 4); }).join(', ') + ']' }));
+    const zText = el('p', { class: 'zvec', id: 'context-values' });
+    box.appendChild(zText);
+    box.set = function (row, heads) {
+      const blend = [0, 0, 0];
+      let any = false;
+      raw.forEach(function (c3, j) {
+        for (let c = 0; c < 3; ++c) blend[c] += row[j] * c3[c];
+        if (row[j] !== 0) any = true;
+        pcts[j].textContent = fixed(100 * row[j], 0) + '%';
+      });
+      // A blend of nothing would be black, which reads as a colour: no weight shows no colour.
+      blendBox.style.background = any ? rgb(to8(blend)) : 'repeating-linear-gradient(45deg,#bbb 0 4px,#eee 4px 8px)';
+      const z = contextRow(run, layer, state.query, heads);
+      zText.textContent = 'z = [' + z.map(function (v) { return fixed(v, 4); }).join(', ') + ']';
+    };
     return box;
   }
 
-  function mapPanel(title, values, rows, cols, rowLabels, colLabels, lo, hi, what, opts) {
-    const box = el('div', { class: 'panel reveal' + (opts && opts.wide ? ' wide' : '') });
+  // A heatmap on a canvas: set(values, lo, hi) draws it at the width it was first laid out at.
+  function mapCanvas(holder, rows, cols, rowLabels, colLabels, opts) {
+    const canvas = el('canvas', { class: 'map', tabindex: opts.onrow ? 0 : null, role: 'img', 'aria-label': opts.label || '' });
+    let width = 0, geometry = null;
+    canvas.set = function (values, lo, hi) {
+      if (!width) width = Math.max(120, holder.clientWidth - (opts.inset || 0));
+      geometry = drawMap(canvas, values, rows, cols, rowLabels, colLabels, lo, hi, Object.assign({ width: width }, opts));
+    };
+    if (opts.onrow) {
+      canvas.onclick = function (e) {
+        const b = canvas.getBoundingClientRect();
+        const r = Math.floor((e.clientY - b.top - geometry.y0) / geometry.cell);
+        if (geometry && r >= 0 && r < rows) opts.onrow(r);
+      };
+      canvas.onkeydown = function (e) {
+        if (e.key === 'ArrowDown') { e.preventDefault(); opts.onrow(Math.min(rows - 1, state.query + 1)); }
+        if (e.key === 'ArrowUp') { e.preventDefault(); opts.onrow(Math.max(0, state.query - 1)); }
+      };
+    }
+    return canvas;
+  }
+
+  function mapPanel(title, rows, cols, rowLabels, colLabels, what, opts) {
+    const box = el('div', { class: 'panel reveal' + (opts.wide ? ' wide' : '') });
     box.appendChild(el('h2', { text: title }));
-    const canvas = el('canvas', { class: 'map', tabindex: opts && opts.onrow ? 0 : null, role: 'img', 'aria-label': title });
+    const canvas = mapCanvas(box, rows, cols, rowLabels, colLabels, Object.assign({ inset: 24, label: title }, opts));
     box.appendChild(canvas);
-    box.appendChild(legend(lo, hi, what));
-    ui.pending.push(function () {
-      const g = drawMap(canvas, values, rows, cols, rowLabels, colLabels, lo, hi, Object.assign({ width: box.clientWidth - 24 }, opts));
-      if (opts && opts.onrow) {
-        canvas.onclick = function (e) {
-          const b = canvas.getBoundingClientRect();
-          const r = Math.floor((e.clientY - b.top - g.y0) / g.cell);
-          if (r >= 0 && r < rows) opts.onrow(r);
-        };
-        canvas.onkeydown = function (e) {
-          if (e.key === 'ArrowDown') { e.preventDefault(); opts.onrow(Math.min(rows - 1, state.query + 1)); }
-          if (e.key === 'ArrowUp') { e.preventDefault(); opts.onrow(Math.max(0, state.query - 1)); }
-        };
-      }
-    });
+    box.appendChild(legend(0, 1, what));
+    box.set = canvas.set;
     return box;
   }
 
@@ -577,76 +635,91 @@
   function renderBody(run, layer) {
     const c = currentCase(), tokens = c.tokens, t = tokens.length, q = state.query;
     ui.body.textContent = '';
-    ui.pending = [];
+    ui.setters = [];
     const title = subjectLabel(state.subject);
     for (const n of run.notes) ui.body.appendChild(el('p', { class: 'note', text: title + ': ' + n }));
     if (run.error) {
       ui.body.appendChild(el('p', { class: 'error', text: 'Cannot show ' + title + ' on case ' + c.id + ': ' + run.error }));
       return;
     }
-    const k = state.sharpness;
-    const heads = allHeads(run, layer, k);
-    const a = heads[state.head];
-    const row = Array.from(a.subarray(q * t, (q + 1) * t));
     const l = run.layers[layer];
-    const s = l.s[state.head];
-    const sum = row.reduce(function (x, y) { return x + y; }, 0);
-    const scale = run.recompute ? k : 1;
-    const scores = s ? Array.from(s.v.subarray(q * t, (q + 1) * t)).map(function (v) { return v * scale; }) : null;
     ui.body.appendChild(el('p', { class: 'hidden-note', text: 'The weights are hidden until you answer the question.' }));
     const where = (run.layers.length > 1 ? 'layer ' + layer + ', ' : '') + (l.heads > 1 ? 'head ' + state.head + ', ' : '');
     const panels = el('div', { class: 'panels' });
+    ui.body.appendChild(panels);
     if (state.mode === 'one') {
-      if (scores) panels.appendChild(bars('scores', 'Scores S of "' + tokens[q] + '" (' + where + 'after scale × sharpness, before the mask)', scores, tokens, run.band, q, 'scores'));
-      const wb = bars('weights', (run.family === 'linear' ? 'Kernel weights' : 'Softmax weights') + ' A of "' + tokens[q] + '"' + (where ? ' (' + where.slice(0, -2) + ')' : ''), row, tokens, run.band, q, 'weights');
-      wb.appendChild(el('p', { id: 'weights-sum', class: 'sum', text: 'sum = ' + fixed(sum, 6) }));
-      panels.appendChild(wb);
-      panels.appendChild(contextPanel(run, layer, row, heads, tokens));
-      panels.appendChild(mapPanel('A, ' + where + 'row: query, column: key', a, t, t, tokens, tokens, 0, 1, 'weight', { band: run.band, highlight: q, onrow: pickQuery, wide: t > 16 }));
+      const s = l.s[state.head];
+      const scores = s ? barsPanel('scores', 'Scores S of "' + tokens[q] + '" (' + where + 'after scale × sharpness, before the mask)', tokens, run.band, q, 'scores') : null;
+      const wb = barsPanel('weights', (run.family === 'linear' ? 'Kernel weights' : 'Softmax weights') + ' A of "' + tokens[q] + '"' + (where ? ' (' + where.slice(0, -2) + ')' : ''), tokens, run.band, q, 'weights');
+      const sum = el('p', { id: 'weights-sum', class: 'sum' });
+      wb.appendChild(sum);
+      const context = contextPanel(run, layer, tokens);
+      const map = mapPanel('A, ' + where + 'row: query, column: key', t, t, tokens, tokens, 'weight', { band: run.band, highlight: q, onrow: pickQuery, wide: t > 16 });
+      for (const p of [scores, wb, context, map]) if (p) panels.appendChild(p);
+      ui.setters.push(function (k) {
+        const heads = allHeads(run, layer, k), a = heads[state.head];
+        const row = Array.from(a.subarray(q * t, (q + 1) * t));
+        const scale = run.recompute ? k : 1;
+        if (scores) scores.set(Array.from(s.v.subarray(q * t, (q + 1) * t)).map(function (v) { return v * scale; }));
+        wb.set(row);
+        sum.textContent = 'sum = ' + fixed(row.reduce(function (x, y) { return x + y; }, 0), 6);
+        context.set(row, heads);
+        map.set(a, 0, 1);
+      });
     } else if (state.mode === 'heads') {
-      panels.appendChild(headsGrid(run, layer, heads, tokens));
+      panels.appendChild(headsGrid(run, layer, tokens));
     } else if (state.mode === 'layers') {
       panels.appendChild(layersPanel(run, tokens));
     } else if (state.mode === 'compare') {
       panels.appendChild(comparePanel(layer, tokens));
     }
-    ui.body.appendChild(panels);
     const ck = check(run);
     ui.body.appendChild(el('p', { id: 'check', class: 'note', text: ck ?
       'Check: recomputed at sharpness 1, A is within ' + short(ck.a) + ' and Z within ' + short(ck.z) + ' of ' + title + '\'s own run' +
       (ck.a > 1e-5 || ck.z > 1e-5 ? ' — not softmax(S) and A · V: the page shows what softmax makes of its scores.' : '.') :
-      'Check: ' + title + '\'s weights are shown as it computed them.' }));
+      run.recompute ? 'Check: the reference\'s A is softmax(S) by construction, recomputed here from its S.' :
+        'Check: ' + title + '\'s weights are shown as it computed them.' }));
   }
+  // The numbers of the body at the current sharpness.
+  function refresh() { for (const set of ui.setters) set(state.sharpness); }
 
-  function headsGrid(run, layer, heads, tokens) {
+  function headsGrid(run, layer, tokens) {
     const box = el('div', { class: 'panel wide reveal' });
     box.appendChild(el('h2', { text: 'Every head of layer ' + layer + ' (click one to look closer)' }));
     const grid = el('div', { class: 'grid' });
     const t = tokens.length;
-    heads.forEach(function (a, h) {
-      const canvas = el('canvas', { class: 'map' });
+    const canvases = [];
+    for (let h = 0; h < run.layers[layer].heads; ++h) {
       const b = el('button', { 'data-head-map': h, 'aria-pressed': String(h === state.head), 'aria-label': 'head ' + h,
-        onclick: function () { state.head = h; state.mode = 'one'; render(); } }, [el('h3', { text: 'head ' + h }), canvas]);
+        onclick: function () { state.head = h; state.mode = 'one'; render(); } }, [el('h3', { text: 'head ' + h })]);
+      const canvas = mapCanvas(b, t, t, tokens, tokens, { small: true, band: run.band, highlight: state.query, inset: 10 });
+      b.appendChild(canvas);
+      canvases.push(canvas);
       grid.appendChild(b);
-      ui.pending.push(function () { drawMap(canvas, a, t, t, tokens, tokens, 0, 1, { small: true, band: run.band, highlight: state.query, width: b.clientWidth - 10 }); });
-    });
+    }
     box.appendChild(grid);
     box.appendChild(legend(0, 1, 'weight'));
+    ui.setters.push(function (k) {
+      allHeads(run, layer, k).forEach(function (a, h) { canvases[h].set(a, 0, 1); });
+    });
     return box;
   }
 
   function layersPanel(run, tokens) {
     // The query's path: its row of A at each layer (this head), one layer a row.
     const t = tokens.length, n = run.layers.length;
-    const values = new Float64Array(n * t);
     const labels = [];
-    for (let l = 0; l < n; ++l) {
-      const h = Math.min(state.head, run.layers[l].heads - 1);
-      const a = weights(run, l, h, state.sharpness);
-      for (let j = 0; j < t; ++j) values[l * t + j] = a[state.query * t + j];
-      labels.push('layer ' + l);
-    }
-    return mapPanel('"' + tokens[state.query] + '" through the stack: its weights at each layer (head ' + state.head + ')', values, n, t, labels, tokens, 0, 1, 'weight', { wide: true, digits: 3 });
+    for (let l = 0; l < n; ++l) labels.push('layer ' + l);
+    const box = mapPanel('"' + tokens[state.query] + '" through the stack: its weights at each layer (head ' + state.head + ')', n, t, labels, tokens, 'weight', { wide: true, digits: 3 });
+    ui.setters.push(function (k) {
+      const values = new Float64Array(n * t);
+      for (let l = 0; l < n; ++l) {
+        const a = weights(run, l, Math.min(state.head, run.layers[l].heads - 1), k);
+        for (let j = 0; j < t; ++j) values[l * t + j] = a[state.query * t + j];
+      }
+      box.set(values, 0, 1);
+    });
+    return box;
   }
 
   function comparePanel(layer, tokens) {
@@ -655,35 +728,52 @@
     box.appendChild(el('h2', { text: 'Each variant beside the reference (layer ' + layer + ', head ' + state.head + ')' }));
     const grid = el('div', { class: 'compare' });
     const ref = c.runs[referenceIndex];
-    const refA = ref.error ? null : weights(ref, Math.min(layer, ref.layers.length - 1), Math.min(state.head, ref.layers[Math.min(layer, ref.layers.length - 1)].heads - 1), state.sharpness);
+    const pick = function (run) {
+      const l = Math.min(layer, run.layers.length - 1);
+      return { l: l, h: Math.min(state.head, run.layers[l].heads - 1) };
+    };
+    const cells = [];
     c.runs.forEach(function (run, i) {
       const cell = el('div');
       cell.appendChild(el('h3', { text: subjectLabel(i) }));
-      if (run.error) { cell.appendChild(el('p', { class: 'error', text: run.error })); grid.appendChild(cell); return; }
-      const l = Math.min(layer, run.layers.length - 1), h = Math.min(state.head, run.layers[l].heads - 1);
-      const a = weights(run, l, h, state.sharpness);
-      const c1 = el('canvas', { class: 'map', role: 'img', 'aria-label': 'A of ' + subjectLabel(i) });
-      cell.appendChild(c1);
-      ui.pending.push(function () { drawMap(c1, a, t, t, tokens, tokens, 0, 1, { band: run.band, highlight: state.query, width: cell.clientWidth, digits: 2 }); });
-      if (i !== referenceIndex && refA) {
-        if (refA.length !== a.length) {
-          cell.appendChild(el('p', { class: 'note', text: 'Its A is not the reference\'s shape: no difference map.' }));
-        } else {
-          const d = new Float64Array(a.length);
-          let hi = 0;
-          for (let j = 0; j < a.length; ++j) { d[j] = Math.abs(a[j] - refA[j]); hi = Math.max(hi, d[j]); }
-          cell.appendChild(el('h3', { text: '|A − ref|, largest ' + short(hi) }));
-          const c2 = el('canvas', { class: 'map', role: 'img', 'aria-label': '|A − ref| of ' + subjectLabel(i) });
-          cell.appendChild(c2);
-          const both = { ahead: minBand(run.band.ahead, ref.band.ahead), behind: minBand(run.band.behind, ref.band.behind) };
-          ui.pending.push(function () { drawMap(c2, d, t, t, tokens, tokens, 0, hi > 0 ? hi : 1, { band: both, zerosOnly: true, width: cell.clientWidth, digits: 'short' }); });
-          cell.appendChild(legend(0, hi > 0 ? hi : 1, '|A − ref|'));
-        }
-      }
       grid.appendChild(cell);
+      if (run.error) { cell.appendChild(el('p', { class: 'error', text: run.error })); return; }
+      const entry = { run: run, at: pick(run) };
+      entry.map = mapCanvas(cell, t, t, tokens, tokens, { band: run.band, highlight: state.query, digits: 2, label: 'A of ' + subjectLabel(i) });
+      cell.appendChild(entry.map);
+      if (i !== referenceIndex && !ref.error) {
+        entry.diffTitle = el('h3');
+        const both = { ahead: minBand(run.band.ahead, ref.band.ahead), behind: minBand(run.band.behind, ref.band.behind) };
+        entry.diff = mapCanvas(cell, t, t, tokens, tokens, { band: both, zerosOnly: true, digits: 'short', label: '|A − ref| of ' + subjectLabel(i) });
+        entry.diffLegend = el('div');
+        cell.appendChild(entry.diffTitle);
+        cell.appendChild(entry.diff);
+        cell.appendChild(entry.diffLegend);
+      }
+      cells.push(entry);
     });
     box.appendChild(grid);
     box.appendChild(legend(0, 1, 'weight'));
+    ui.setters.push(function (k) {
+      const r = ref.error ? null : pick(ref);
+      const refA = r ? weights(ref, r.l, r.h, k) : null;
+      for (const e of cells) {
+        const a = weights(e.run, e.at.l, e.at.h, k);
+        e.map.set(a, 0, 1);
+        if (!e.diff) continue;
+        if (refA.length !== a.length) {
+          e.diffTitle.textContent = 'Its A is not the reference\'s shape: no difference map.';
+          e.diff.hidden = true;
+          continue;
+        }
+        const d = new Float64Array(a.length);
+        let hi = 0;
+        for (let j = 0; j < a.length; ++j) { d[j] = Math.abs(a[j] - refA[j]); hi = Math.max(hi, d[j]); }
+        e.diffTitle.textContent = '|A − ref|, largest ' + short(hi);
+        e.diff.set(d, 0, hi > 0 ? hi : 1);
+        e.diffLegend.replaceChildren(legend(0, hi > 0 ? hi : 1, '|A − ref|'));
+      }
+    });
     return box;
   }
   function minBand(a, b) { return a === null ? b : b === null ? a : Math.min(a, b); }
@@ -737,14 +827,24 @@
   }
 
   // ---- render -------------------------------------------------------------------------------
-  function render() {
+  // Everything is drawn again from the state, but a sharpness move changes only the numbers:
+  // then the controls, questions and lesson stay as they are.
+  function render(from) {
     const run = currentRun();
     const layer = run.layers.length ? shownLayer(run) : 0;
+    if (from === 'slider' || from === 'number' || from === 'bench') {
+      if (from !== 'slider') ui.slider.value = String(Math.log10(state.sharpness));
+      if (from !== 'number') ui.number.value = String(Number(state.sharpness.toPrecision(6)));
+      ui.sharpValue.textContent = '= ' + short(state.sharpness);
+      refresh();
+      return;
+    }
+    rootFontPx = 0;
     renderControls(run, layer);
     ui.banner.hidden = !state.asking;
     if (state.asking) ui.banner.textContent = state.asking.ask + ' ' + (state.asking.kind === 'token' ? 'Click a token above.' : 'Click a head above.');
     renderBody(run, layer);
-    for (const f of ui.pending) f();
+    refresh();
     if (data.questions.length) renderQuestions();
     ui.after.textContent = '';
     if (data.lesson_after && !state.asking)
@@ -755,14 +855,16 @@
   render();
   window.awbPage = {
     data: data, state: state, render: render, weights: weights, check: check, ready: true,
-    // n slider updates timed in the browser (ms each): the page at the sharpness the slider
-    // moves through, every panel of the current view recomputed and redrawn.
+    // n slider updates timed in the browser (ms each): every panel of the current view
+    // recomputed and redrawn at the next sharpness, and the page laid out again (what a frame
+    // spends before it paints).
     timeUpdate: function (n) {
       const out = [];
       for (let i = 0; i < n; ++i) {
         const k = Math.pow(10, -1 + 2 * (i % 20) / 19);
         const t0 = performance.now();
         setSharpness(k, 'bench');
+        void document.body.getBoundingClientRect().height;  // forces style and layout
         out.push(performance.now() - t0);
       }
       return out;
