@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/base/base64.hpp"
 #include "core/grading/subject_factory.hpp"
 #include "core/page/colour_map.hpp"
 #include "support/test_support.hpp"
@@ -163,4 +164,20 @@ TEST_CASE("page: a variant that cannot run a case is shown with its error", "[pa
   bool shown = false;
   for (const json& run : data["cases"][0]["runs"]) shown = shown || run.contains("error");
   CHECK(shown);
+}
+
+TEST_CASE("base64: RFC 4648's vectors, and a text longer than one chunk", "[page]") {
+  CHECK(core::base64("") == "");
+  CHECK(core::base64("f") == "Zg==");
+  CHECK(core::base64("fo") == "Zm8=");
+  CHECK(core::base64("foo") == "Zm9v");
+  CHECK(core::base64("foob") == "Zm9vYg==");
+  CHECK(core::base64("foobar") == "Zm9vYmFy");
+  // 3 MiB + 2 bytes: two chunks, only the last one padded.
+  const std::string big((size_t(3) << 20) + 2, 'x');
+  const std::string text = core::base64(big);
+  CHECK(text.size() == (big.size() + 2) / 3 * 4);
+  CHECK(text.substr(0, 4) == "eHh4");
+  CHECK(text.substr(text.size() - 4) == "eHg=");
+  CHECK(text.find('=') == text.size() - 1);
 }

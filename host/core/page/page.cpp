@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "core/base/base64.hpp"
 #include "core/base/sha256.hpp"
@@ -16,6 +17,7 @@
 #include "core/page/page_assets.hpp"
 #include "core/plugins/reference_forward.hpp"
 #include "graders/model/error.hpp"
+#include "graders/report/format.hpp"
 
 namespace awb::core {
 namespace {
@@ -241,29 +243,6 @@ std::string script_safe(std::string text) {
   return text;
 }
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 // `text` with each {{NAME}} replaced by its value, read in one pass over the template, so that
 // a value (the lesson, a token) that holds "{{...}}" is never read as a mark.
 std::string fill_template(const std::string& text,
@@ -277,7 +256,7 @@ std::string fill_template(const std::string& text,
     const auto it =
         std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
     if (it == values.end())
-      throw Error("page.template", "the page template has no value {{" + name + "}}");
+      throw std::logic_error("the page template has no value {{" + name + "}}");
     out.append(text, at, open - at);
     out += it->second;
     at = close + 2;
@@ -324,7 +303,7 @@ PageSource problem_page_source(std::string label, RunInput input, uint64_t refer
 
 Page make_page(const PageSource& source, const std::vector<VariantRef>& variants,
                const PageOptions& options) {
-  if (source.cases.empty()) throw Error("page.no_case", "the page's source has no case");
+  if (source.cases.empty()) throw std::logic_error("a page's source has at least one case");
   const std::vector<SubjectInfo> subjects = subject_infos(variants, options);
   std::vector<std::unique_ptr<Subject>> live(subjects.size());
   std::vector<std::vector<PageRun>> runs;
@@ -377,10 +356,11 @@ Page make_page(const PageSource& source, const std::vector<VariantRef>& variants
                   {"subjects", subjects_json},
                   {"cases", cases},
                   {"questions", questions}};
-  page.html = fill_template(page_template_html(), {{"TITLE", html_escape(source.title)},
-                                                   {"CSS", page_template_css()},
-                                                   {"JS", script_safe(page_template_js())},
-                                                   {"DATA", script_safe(data.dump())}});
+  page.html =
+      fill_template(page_template_html(), {{"TITLE", grade::xml_escape(source.title, false)},
+                                           {"CSS", page_template_css()},
+                                           {"JS", script_safe(page_template_js())},
+                                           {"DATA", script_safe(data.dump())}});
   return page;
 }
 

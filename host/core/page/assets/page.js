@@ -203,106 +203,120 @@
   function drawMap(canvas, values, rows, cols, rowLabels, colLabels, lo, hi, opts) {
     const o = opts || {};
     const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(120, o.width || canvas.parentNode.clientWidth || 320);
-    const font = rootFont() * (o.small ? 0.7 : 0.8);
     const ctx = canvas.getContext('2d');
-    ctx.font = font + 'px system-ui, sans-serif';
-    const showLabels = !o.small;
-    let labelW = 0;
-    if (showLabels) for (const l of rowLabels) labelW = Math.max(labelW, ctx.measureText(l).width);
-    labelW = showLabels ? Math.min(labelW + 8, width * 0.3) : 0;
-    let widest = 0;
-    if (showLabels) for (const l of colLabels) widest = Math.max(widest, ctx.measureText(l).width);
-    const fit = function (pad) { return Math.max(2, Math.min(o.maxCell || 64, Math.floor((width - labelW - 4 - pad) / cols))); };
-    let cell = fit(0), padRight = 0, headH = 0;
-    if (showLabels && widest + 8 > cell) {
-      // Column labels slant at 45°: the last one reaches past the map, so room is kept for it.
-      padRight = Math.max(0, Math.min(widest, 8 * font) * 0.71 - cell / 2);
-      cell = fit(padRight);
-      headH = Math.min(widest, 8 * font) * 0.75 + font;
-    } else if (showLabels) headH = font + 6;
-    const w = Math.ceil(labelW + cell * cols + 2 + padRight), h = Math.ceil(headH + cell * rows + 2);
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(h * dpr);
-      canvas.style.width = w + 'px';
-      canvas.style.height = h + 'px';
+    const g = mapGeometry(ctx, o, rows, cols, rowLabels, colLabels);
+    if (canvas.width !== Math.round(g.w * dpr) || canvas.height !== Math.round(g.h * dpr)) {
+      canvas.width = Math.round(g.w * dpr);
+      canvas.height = Math.round(g.h * dpr);
+      canvas.style.width = g.w + 'px';
+      canvas.style.height = g.h + 'px';
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.font = font + 'px system-ui, sans-serif';
     ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, w, h);
-    // Cells: one pixel each in an image, scaled up without smoothing.
-    const img = new ImageData(cols, rows);
+    ctx.fillRect(0, 0, g.w, g.h);
+    const hidden = function (r, c) {
+      return o.band && isMasked(o.band, r, c) && (!o.zerosOnly || values[r * cols + c] === 0);
+    };
     const span = hi > lo ? hi - lo : 1;
-    for (let r = 0; r < rows; ++r)
-      for (let c = 0; c < cols; ++c) {
-        const i = r * cols + c, p = 4 * i;
-        const col = o.band && isMasked(o.band, r, c) && (!o.zerosOnly || values[i] === 0)
-          ? masked : colourOf((values[i] - lo) / span);
-        img.data[p] = col[0]; img.data[p + 1] = col[1]; img.data[p + 2] = col[2]; img.data[p + 3] = 255;
-      }
-    const tile = document.createElement('canvas');
-    tile.width = cols; tile.height = rows;
-    tile.getContext('2d').putImageData(img, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    const x0 = labelW, y0 = headH;
-    ctx.drawImage(tile, x0, y0, cell * cols, cell * rows);
-    if (o.band && cell >= 6) {  // hatch the masked cells
-      ctx.strokeStyle = 'rgba(255,255,255,0.7)';
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (let r = 0; r < rows; ++r)
-        for (let c = 0; c < cols; ++c) {
-          if (!isMasked(o.band, r, c) || (o.zerosOnly && values[r * cols + c] !== 0)) continue;
-          const x = x0 + c * cell, y = y0 + r * cell;
-          for (let d = 4; d < 2 * cell; d += 6) {
-            ctx.moveTo(x + Math.max(0, d - cell), y + Math.min(cell, d));
-            ctx.lineTo(x + Math.min(cell, d), y + Math.max(0, d - cell));
-          }
-        }
-      ctx.stroke();
-    }
-    if (showLabels) {
-      ctx.fillStyle = '#1b1b1f';
-      ctx.textBaseline = 'middle';
-      ctx.textAlign = 'right';
-      for (let r = 0; r < rows; ++r)
-        if (cell >= font * 0.9 || r % Math.ceil(font / cell) === 0)
-          ctx.fillText(rowLabels[r], labelW - 4, y0 + (r + 0.5) * cell, labelW - 4);
-      const slanted = headH > font + 6;
-      for (let c = 0; c < cols; ++c) {
-        if (cell < font * 0.9 && c % Math.ceil(font / cell) !== 0) continue;
-        ctx.save();
-        ctx.translate(x0 + (c + 0.5) * cell, headH - 4);
-        if (slanted) { ctx.rotate(-Math.PI / 4); ctx.textAlign = 'left'; }
-        else ctx.textAlign = 'center';
-        ctx.textBaseline = slanted ? 'middle' : 'bottom';
-        ctx.fillText(colLabels[c], 0, 0, slanted ? 8 * font : cell);
-        ctx.restore();
-      }
-    }
-    const digits = o.digits === undefined ? 2 : o.digits;
-    const valueFont = Math.min(font, cell / (digits + 2.2));
-    if (!o.small && valueFont >= 9) {
-      ctx.font = valueFont + 'px system-ui, sans-serif';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      for (let r = 0; r < rows; ++r)
-        for (let c = 0; c < cols; ++c) {
-          const v = values[r * cols + c];
-          if (o.band && isMasked(o.band, r, c) && (!o.zerosOnly || v === 0)) continue;
-          const t = (v - lo) / span;
-          ctx.fillStyle = t > 0.55 ? '#000' : '#fff';
-          ctx.fillText(digits === 'short' ? short(v) : fixed(v, digits), x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell);
-        }
+    paintCells(ctx, g, values, hidden, lo, span);
+    if (o.band && g.cell >= 6) paintHatch(ctx, g, hidden);
+    if (!o.small) {
+      paintLabels(ctx, g, rowLabels, colLabels);
+      paintValues(ctx, g, values, hidden, lo, span, o.digits === undefined ? 2 : o.digits);
     }
     if (o.highlight !== undefined && o.highlight >= 0) {
       ctx.strokeStyle = '#e07b00';
       ctx.lineWidth = 3;
-      ctx.strokeRect(x0 + 1.5, y0 + o.highlight * cell + 1.5, cell * cols - 3, cell - 3);
+      ctx.strokeRect(g.x0 + 1.5, g.y0 + o.highlight * g.cell + 1.5, g.cell * cols - 3, g.cell - 3);
     }
-    return { x0: x0, y0: y0, cell: cell, rows: rows, cols: cols };
+    return g;
+  }
+  // Where everything goes: the row labels' width, the cell size that fits the width, the room
+  // the column labels take above (slanted at 45° when a label is wider than a cell, with room
+  // kept on the right for the last one).
+  function mapGeometry(ctx, o, rows, cols, rowLabels, colLabels) {
+    const width = Math.max(120, o.width || 320);
+    const font = rootFont() * (o.small ? 0.7 : 0.8);
+    ctx.font = font + 'px system-ui, sans-serif';
+    const labels = !o.small;
+    let labelW = 0, widest = 0;
+    if (labels) for (const l of rowLabels) labelW = Math.max(labelW, ctx.measureText(l).width);
+    if (labels) for (const l of colLabels) widest = Math.max(widest, ctx.measureText(l).width);
+    labelW = labels ? Math.min(labelW + 8, width * 0.3) : 0;
+    const fit = function (pad) { return Math.max(2, Math.min(o.maxCell || 64, Math.floor((width - labelW - 4 - pad) / cols))); };
+    let cell = fit(0), padRight = 0, headH = 0;
+    const slanted = labels && widest + 8 > cell;
+    if (slanted) {
+      padRight = Math.max(0, Math.min(widest, 8 * font) * 0.71 - cell / 2);
+      cell = fit(padRight);
+      headH = Math.min(widest, 8 * font) * 0.75 + font;
+    } else if (labels) headH = font + 6;
+    return { x0: labelW, y0: headH, cell: cell, rows: rows, cols: cols, font: font, slanted: slanted,
+      w: Math.ceil(labelW + cell * cols + 2 + padRight), h: Math.ceil(headH + cell * rows + 2) };
+  }
+  // Cells: one pixel each in an image, scaled up without smoothing.
+  function paintCells(ctx, g, values, hidden, lo, span) {
+    const img = new ImageData(g.cols, g.rows);
+    for (let r = 0; r < g.rows; ++r)
+      for (let c = 0; c < g.cols; ++c) {
+        const i = r * g.cols + c, p = 4 * i;
+        const col = hidden(r, c) ? masked : colourOf((values[i] - lo) / span);
+        img.data[p] = col[0]; img.data[p + 1] = col[1]; img.data[p + 2] = col[2]; img.data[p + 3] = 255;
+      }
+    const tile = document.createElement('canvas');
+    tile.width = g.cols; tile.height = g.rows;
+    tile.getContext('2d').putImageData(img, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(tile, g.x0, g.y0, g.cell * g.cols, g.cell * g.rows);
+  }
+  function paintHatch(ctx, g, hidden) {
+    ctx.strokeStyle = 'rgba(255,255,255,0.7)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let r = 0; r < g.rows; ++r)
+      for (let c = 0; c < g.cols; ++c) {
+        if (!hidden(r, c)) continue;
+        const x = g.x0 + c * g.cell, y = g.y0 + r * g.cell;
+        for (let d = 4; d < 2 * g.cell; d += 6) {
+          ctx.moveTo(x + Math.max(0, d - g.cell), y + Math.min(g.cell, d));
+          ctx.lineTo(x + Math.min(g.cell, d), y + Math.max(0, d - g.cell));
+        }
+      }
+    ctx.stroke();
+  }
+  // Labels; where cells are smaller than the type, every few rows and columns only.
+  function paintLabels(ctx, g, rowLabels, colLabels) {
+    const step = g.cell >= g.font * 0.9 ? 1 : Math.ceil(g.font / g.cell);
+    ctx.font = g.font + 'px system-ui, sans-serif';
+    ctx.fillStyle = '#1b1b1f';
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'right';
+    for (let r = 0; r < g.rows; r += step) ctx.fillText(rowLabels[r], g.x0 - 4, g.y0 + (r + 0.5) * g.cell, g.x0 - 4);
+    for (let c = 0; c < g.cols; c += step) {
+      ctx.save();
+      ctx.translate(g.x0 + (c + 0.5) * g.cell, g.y0 - 4);
+      if (g.slanted) { ctx.rotate(-Math.PI / 4); ctx.textAlign = 'left'; }
+      else ctx.textAlign = 'center';
+      ctx.textBaseline = g.slanted ? 'middle' : 'bottom';
+      ctx.fillText(colLabels[c], 0, 0, g.slanted ? 8 * g.font : g.cell);
+      ctx.restore();
+    }
+  }
+  // The values in the cells, when the cells are large enough for them to be read.
+  function paintValues(ctx, g, values, hidden, lo, span, digits) {
+    const chars = digits === 'short' ? 6 : digits + 2.2;
+    const size = Math.min(g.font, g.cell / chars);
+    if (size < 9) return;
+    ctx.font = size + 'px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let r = 0; r < g.rows; ++r)
+      for (let c = 0; c < g.cols; ++c) {
+        if (hidden(r, c)) continue;
+        const v = values[r * g.cols + c];
+        ctx.fillStyle = (v - lo) / span > 0.55 ? '#000' : '#fff';
+        ctx.fillText(digits === 'short' ? short(v) : fixed(v, digits), g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 0.5) * g.cell);
+      }
   }
   function legend(lo, hi, what) {
     return el('div', { class: 'legend' }, [
@@ -527,7 +541,7 @@
     box.set = function (values) {
       let lo = 0, hi = 0;
       values.forEach(function (v, j) { if (!rows[j].m) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
-      if (kind === 'weights') { lo = 0; hi = Math.max(hi, 1e-300); }
+      if (kind === 'weights') { lo = 0; hi = 1; }  // weights on their own scale, as the GUI draws them
       const span = hi - lo || 1;
       values.forEach(function (v, j) {
         const r = rows[j];
