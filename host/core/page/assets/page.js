@@ -243,7 +243,9 @@
     if (labels) for (const l of rowLabels) labelW = Math.max(labelW, ctx.measureText(l).width);
     if (labels) for (const l of colLabels) widest = Math.max(widest, ctx.measureText(l).width);
     labelW = labels ? Math.min(labelW + 8, width * 0.3) : 0;
-    const fit = function (pad) { return Math.max(2, Math.min(o.maxCell || 64, Math.floor((width - labelW - 4 - pad) / cols))); };
+    // Cells grow with the type (a projector's larger type gets larger cells), up to 3.6 em.
+    const most = o.maxCell || Math.round(3.6 * rootFont());
+    const fit = function (pad) { return Math.max(2, Math.min(most, Math.floor((width - labelW - 4 - pad) / cols))); };
     let cell = fit(0), padRight = 0, headH = 0;
     const slanted = labels && widest + 8 > cell;
     if (slanted) {
