@@ -20,6 +20,8 @@ CHROMIUM_FLAGS = [
     "--no-first-run", "--no-default-browser-check", "--disable-extensions",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--metrics-recording-only", "--disable-default-apps", "--mute-audio",
+    # A container's /dev/shm is often 64 MB: shared memory then goes to a file under /tmp.
+    "--disable-dev-shm-usage",
 ]
 
 # Run in a throwaway Python between fork and chromium: it moves the two pipe ends it inherited
