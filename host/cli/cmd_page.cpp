@@ -40,15 +40,18 @@ int run_page(const PageCommandOptions& o) {
   // An exercise brings every case (or the one --case names), its lesson and its questions; a
   // problem file or an example is one case.
   core::ExerciseSet set;
+  core::Exercise exercise;  // outlives `source`, which points into it
   core::PageSource source;
   if (!o.source.exercise.empty()) {
     std::vector<std::filesystem::path> ex_dirs(o.source.exercise_dirs.begin(),
                                                o.source.exercise_dirs.end());
     if (ex_dirs.empty()) ex_dirs.push_back(core::bundled_exercise_dir());
     set = core::load_exercises(ex_dirs);
-    source =
-        core::exercise_page_source(core::find_exercise(set, o.source.exercise), o.source.case_id);
-    for (auto& [id, input] : source.cases) apply_params(input.params.variant, o.source.params);
+    // --param goes into the exercise itself, so that the questions' answers (the reference's
+    // runs) see the values the cases run with.
+    exercise = core::find_exercise(set, o.source.exercise);
+    apply_params(exercise.parameters.variant, o.source.params);
+    source = core::exercise_page_source(exercise, o.source.case_id);
   } else {
     LoadedProblem loaded = load_problem(o.source);
     source = core::problem_page_source(loaded.label, std::move(loaded.input),

@@ -430,6 +430,86 @@ def step_measure(ctx):
     measure(page, t64.name + ", all 8 heads")
 
 
+def step_checks(ctx):
+    """Every run of every page opened recomputes, at sharpness 1, its own A and Z: the bundled
+    variants and the reference to rounding (float64 pages) or float32's precision."""
+    check(ctx.pages, "no page was opened")
+    worst = 0.0
+    count = 0
+    for page in ctx.pages:
+        bits = page.eval("window.awbPage.data.float_bits")
+        allowed = 1e-9 if bits == 64 else 1e-5
+        for c in page.eval("window.awbPage.checks"):
+            if c["check"] is None:  # the reference: softmax(S) by construction
+                continue
+            count += 1
+            a, z = c["check"]["a"], c["check"]["z"]
+            check(a is not None and z is not None and a <= allowed and z <= allowed,
+                  f"{c['subject']} on case {c['case']}: A within {a}, Z within {z} "
+                  f"(allowed {allowed})")
+            worst = max(worst, a, z)
+    return f"{count} runs, the largest difference {worst:.3g}"
+
+
+def step_chip_keys(ctx):
+    """The arrow keys walk along the chips, the focus kept from one chip to the next."""
+    page = ctx.need_journey()
+    page.click(chip(0))
+    page.focus(chip(0))
+    for _ in range(2):
+        page.press_key("ArrowRight")
+    selected = selected_chips(page)
+    check(selected == [2], f"after two ArrowRight from the first chip, {selected} selected")
+    page.press_key("ArrowLeft")
+    check(selected_chips(page) == [1], "ArrowLeft did not move back to the second chip")
+    focused = page.eval("document.activeElement && document.activeElement.dataset.index")
+    check(str(focused) == "1", f"the focus is on {focused!r}, not the second chip")
+
+
+def run_json_layer(ctx, exercise, variant, *extra):
+    doc = json.loads(run_awb(ctx.args.awb, "run", "--exercise", exercise, "--variant", variant,
+                             "--format", "json", *extra))
+    return doc["runs"][0]["layers"][-1]
+
+
+def step_masked_softmax(ctx):
+    """The causal exercise at sharpness 8: every query's weights, the mask applied in the page,
+    against awb run."""
+    path = ctx.out / "causal.html"
+    run_awb(ctx.args.awb, "page", "--exercise", "causal", "--variant", "causal", "--out", str(path))
+    page = ctx.open(path)
+    page.eval("""(() => { const n = document.querySelector('#sharpness-number');
+        n.value = "8"; n.dispatchEvent(new Event('change', {bubbles: true})); })()""")
+    expected = run_json_layer(ctx, "causal", "causal", "--sharpness", "8")["weights"][0]
+    worst = 0.0
+    for q in range(len(expected)):
+        page.click(chip(q))
+        got = read_bars(page)
+        masked = page.eval("[...document.querySelectorAll('#weights .bar')]"
+                           ".map(b => b.classList.contains('masked'))")
+        check(masked == [k > q for k in range(len(expected))],
+              f"query {q}: masked bars {masked}, expected the keys after it")
+        worst = max(worst, max(abs(a - b) for a, b in zip(got, expected[q])))
+    check(worst <= 1e-6, f"the page's weights differ from awb run's by {worst:.3g}")
+    return f"{len(expected)} queries within {worst:.2g} of awb run"
+
+
+def step_context_with_output_projection(ctx):
+    """multi-head: the context vector Z of "it" (two heads, concatenated, times W_o) against awb
+    run's Z."""
+    page = ctx.open(ctx.out / "multi-head.html")
+    tokens = current_tokens(page)
+    q = tokens.index("it")
+    page.click(chip(q))
+    text = page.eval("document.querySelector('#context-values').textContent")
+    got = [float(v) for v in text.split("[", 1)[1].rstrip("]").split(",")]
+    expected = run_json_layer(ctx, "multi-head", "multi-head")["z"][q]
+    worst = max(abs(a - b) for a, b in zip(got, expected))
+    check(len(got) == len(expected) and worst <= 1e-4,
+          f"z of 'it': page {got}, awb run {expected}")
+    return f"{len(got)} numbers within {worst:.2g} of awb run (printed to 4 decimals)"
+
+
 # The pages of the closing note's gallery: each opened in the view it is about, a screenshot at
 # desktop and at phone width.
 GALLERY = (
@@ -522,12 +602,18 @@ def main():
         run.step("6 screenshots and phone width", step_screenshots, ctx)
         cases_page = ctx.files.get("river-bank", ctx.files["journey"])
         run.step(f"7 cases ({cases_page.name})", step_cases, ctx, cases_page)
+        run.step("7 chips by the arrow keys", step_chip_keys, ctx)
+        if args.awb:
+            run.step("7 the causal mask against awb run", step_masked_softmax, ctx)
         run.step("8 network: file: and data: only", step_network, ctx)
         run.step("8 no JavaScript errors", step_no_errors, ctx)
         if args.measure:
             run.step("9 measure", step_measure, ctx)
         if args.gallery:
             run.step("10 gallery", step_gallery, ctx)
+            run.step("10 Z through W_o against awb run", step_context_with_output_projection,
+                     ctx)
+        run.step("11 every run checks itself", step_checks, ctx)
     finally:
         ctx.browser.close()
 

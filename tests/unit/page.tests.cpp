@@ -105,15 +105,21 @@ TEST_CASE("page: --case keeps one case and the questions about it", "[page]") {
         "exercise.case_not_found");
 }
 
-TEST_CASE("page: lesson text cannot end the script or fill a mark of the template", "[page]") {
+TEST_CASE("page: lesson text cannot end the script, open a comment or fill a mark of the template",
+          "[page]") {
   core::Exercise ex = bundled("journey");
-  ex.lesson = "</script><script>alert(1)</script> {{JS}} {{DATA}} & <b>";
+  ex.lesson = "</script><script>alert(1)</script> <!--<script> {{JS}} {{DATA}} & <b> \xff";
   ex.title = "A <title> & {{CSS}}";
   const core::Page page = core::make_page(core::exercise_page_source(ex), {});
   // The page's own two scripts, and no other.
   CHECK(count(page.html, "</script>") == 2);
+  // Nothing in the data can open a comment or a script of its own.
+  CHECK(count(page.html, "<!--") == 0);
   const json data = page_data(page.html);
-  CHECK(data["lesson"] == ex.lesson);
+  // The byte that is not UTF-8 is replaced (U+FFFD), the rest kept as written.
+  std::string lesson = ex.lesson;
+  lesson.replace(lesson.size() - 1, 1, "\xef\xbf\xbd");
+  CHECK(data["lesson"] == lesson);
   CHECK(data["title"] == ex.title);
   CHECK(page.html.find("<title>A &lt;title&gt; &amp; {{CSS}}</title>") != std::string::npos);
 }

@@ -118,12 +118,21 @@ json run_json(const PageRun& run, bool reference, const MatrixEncoder& encode) {
   return j;
 }
 
-size_t run_values(const PageRun& run) {
+// The numbers run_json stores for `run`: what decides between float64 and float32.
+size_t run_values(const PageRun& run, bool reference) {
   size_t n = 0;
-  for (const auto& lr : run.output.layers) {
-    n += 2 * value_count(lr.input) + value_count(lr.result.z);  // x and (about) V
-    for (const auto& m : lr.result.weights) n += value_count(m);
-    for (const auto& m : lr.result.scores) n += value_count(m);
+  for (size_t l = 0; l < run.output.layers.size(); ++l) {
+    const LayerRun& lr = run.output.layers[l];
+    const LayerWeights& w = run.fitted.layers[std::min(l, run.fitted.layers.size() - 1)];
+    const size_t heads = lr.result.weights.size();
+    const bool all_scores = lr.result.scores.size() == heads;
+    n += value_count(lr.input) + value_count(lr.result.z);
+    n += w.w_v ? size_t(lr.input.rows) * size_t(w.w_v->cols) : heads * value_count(lr.input);
+    if (w.w_o) n += value_count(*w.w_o);
+    for (size_t h = 0; h < heads; ++h) {
+      if (!(reference && run.recompute && all_scores)) n += value_count(lr.result.weights[h]);
+      if (all_scores) n += value_count(lr.result.scores[h]);
+    }
   }
   return n;
 }
@@ -236,11 +245,29 @@ std::vector<SubjectInfo> subject_infos(const std::vector<VariantRef>& variants,
   return out;
 }
 
-// Text for an HTML <script> element: "</" cannot end it early.
-std::string script_safe(std::string text) {
-  for (size_t at = 0; (at = text.find("</", at)) != std::string::npos; at += 3)
-    text.replace(at, 2, "<\\/");
-  return text;
+// The data as the text of its <script> element: JSON with every '<' written \u003c (the same
+// string to JSON.parse), so that no text in it ("</script>", "<!--<script>") can end the element
+// or change how the HTML parser reads it. Text that is not valid UTF-8 (a plugin's message cut
+// mid-character) is replaced, never thrown.
+std::string script_json(const json& data) {
+  const std::string text = data.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The page's own script as the text of its element; it is ours, so a "</" or "<!--" in it is a
+// fault of the build.
+const std::string& checked_script(const std::string& js) {
+  if (js.find("</") != std::string::npos || js.find("<!--") != std::string::npos)
+    throw std::logic_error("page.js holds \"</\" or \"<!--\", which would end its element");
+  return js;
 }
 
 // `text` with each {{NAME}} replaced by its value, read in one pass over the template, so that
@@ -314,7 +341,7 @@ Page make_page(const PageSource& source, const std::vector<VariantRef>& variants
   for (const auto& [id, input] : source.cases) {
     runs.push_back(case_runs(input, source, subjects, live, options));
     for (const auto& r : runs.back()) {
-      values += run_values(r);
+      values += run_values(r, subjects[r.subject].variant == nullptr);
       if (!r.error.empty())
         page.failures.push_back(
             {subjects[r.subject].description["label"], id, r.error_id, r.error});
@@ -359,8 +386,8 @@ Page make_page(const PageSource& source, const std::vector<VariantRef>& variants
   page.html =
       fill_template(page_template_html(), {{"TITLE", grade::xml_escape(source.title, false)},
                                            {"CSS", page_template_css()},
-                                           {"JS", script_safe(page_template_js())},
-                                           {"DATA", script_safe(data.dump())}});
+                                           {"JS", checked_script(page_template_js())},
+                                           {"DATA", script_json(data)}});
   return page;
 }
 

@@ -87,6 +87,8 @@
     if (!('checked' in run)) run.checked = measureCheck(run);
     return run.checked;
   }
+  // The larger difference, a NaN winning: a run with NaN in it must not pass the check.
+  function worst(a, b) { return b <= a ? a : b; }
   function measureCheck(run) {
     let da = 0, dz = 0;
     if (!run.recompute) return null;
@@ -94,10 +96,10 @@
       const heads = allHeads(run, l, 1), own = run.layers[l];
       if (own.s.length < own.heads || own.a.length < own.heads) return null;
       for (let h = 0; h < own.heads; ++h)
-        for (let i = 0; i < heads[h].length; ++i) da = Math.max(da, Math.abs(heads[h][i] - own.a[h].v[i]));
+        for (let i = 0; i < heads[h].length; ++i) da = worst(da, Math.abs(heads[h][i] - own.a[h].v[i]));
       for (let q = 0; q < own.z.r; ++q) {
         const z = contextRow(run, l, q, heads);
-        for (let o = 0; o < own.z.c; ++o) dz = Math.max(dz, Math.abs(z[o] - own.z.v[q * own.z.c + o]));
+        for (let o = 0; o < own.z.c; ++o) dz = worst(dz, Math.abs(z[o] - own.z.v[q * own.z.c + o]));
       }
     }
     return { a: da, z: dz };
@@ -440,8 +442,9 @@
     else if (e.key === 'End') j = chips.length - 1;
     else return;
     e.preventDefault();
-    chips[j].focus();
     if (!state.asking) { state.query = j; render(); }
+    const again = ui.chips.querySelector('button.chip[data-index="' + j + '"]');
+    if (again) again.focus();
   }
 
   function setCase(i) {
@@ -466,6 +469,9 @@
     document.body.dataset.asking = state.asking ? 'true' : 'false';
     pressed(ui.cases, 'data-case', c.id);
     pressed(ui.subjects, 'data-subject', state.subject);
+    // A question holds its case, and the weights it hides stay those of one run.
+    for (const b of ui.cases.querySelectorAll('button')) b.disabled = !!state.asking;
+    for (const b of ui.subjects.querySelectorAll('button')) b.disabled = !!state.asking;
     // Modes: the ones this run has.
     const modes = [['one', 'One head']];
     if (run.layers.length && run.layers[layer].heads > 1) modes.push(['heads', 'All heads']);
@@ -512,8 +518,11 @@
     ui.headsAnswer.hidden = !(state.asking && state.asking.kind === 'head');
     if (!ui.headsAnswer.hidden) {
       ui.headsAnswer.appendChild(el('span', { class: 'label', text: 'Your answer' }));
-      for (let h = 0; h < heads; ++h)
-        ui.headsAnswer.appendChild(el('button', { 'data-head': h, onclick: function () { answer(h); } }, ['head ' + h]));
+      // One button per head the question is about (the reference's heads), whatever the run on
+      // screen has: a single-head variant shown beside a multi-head question keeps every answer.
+      state.asking.names.forEach(function (name, h) {
+        ui.headsAnswer.appendChild(el('button', { 'data-head': h, onclick: function () { answer(h); } }, [name]));
+      });
     }
   }
 
@@ -656,6 +665,9 @@
     for (const n of run.notes) ui.body.appendChild(el('p', { class: 'note', text: title + ': ' + n }));
     if (run.error) {
       ui.body.appendChild(el('p', { class: 'error', text: 'Cannot show ' + title + ' on case ' + c.id + ': ' + run.error }));
+      if (state.mode !== 'compare') return;  // Compare still shows the runs that did not fail
+      const panels = el('div', { class: 'panels' }, [comparePanel(layer, tokens)]);
+      ui.body.appendChild(panels);
       return;
     }
     const l = run.layers[layer];
@@ -692,7 +704,7 @@
     const ck = check(run);
     ui.body.appendChild(el('p', { id: 'check', class: 'note', text: ck ?
       'Check: recomputed at sharpness 1, A is within ' + short(ck.a) + ' and Z within ' + short(ck.z) + ' of ' + title + '\'s own run' +
-      (ck.a > 1e-5 || ck.z > 1e-5 ? ' — not softmax(S) and A · V: the page shows what softmax makes of its scores.' : '.') :
+      (!(ck.a <= 1e-5 && ck.z <= 1e-5) ? ' — not softmax(S) and A · V: the page shows what softmax makes of its scores.' : '.') :
       run.recompute ? 'Check: the reference\'s A is softmax(S) by construction, recomputed here from its S.' :
         'Check: ' + title + '\'s weights are shown as it computed them.' }));
   }
@@ -838,7 +850,7 @@
     state.asking = null;
     if (q.kind === 'head') { state.head = q.answer >= 0 ? q.answer : state.head; }
     render();
-    const box = ui.questions.querySelector('.question[data-id="' + q.id + '"] .ask');
+    const box = ui.questions.querySelector('.question[data-id="' + CSS.escape(q.id) + '"] .ask');
     if (box) box.focus();
   }
 
@@ -846,6 +858,25 @@
   // Everything is drawn again from the state, but a sharpness move changes only the numbers:
   // then the controls, questions and lesson stay as they are.
   function render(from) {
+    const focused = focusKey();
+    renderAll(from);
+    restoreFocus(focused);
+  }
+  // What has the keyboard focus, as a selector that finds its successor after a render (the
+  // buttons are made anew): a chip, a case, a variant, a mode, a head.
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || a === document.body || !app.contains(a)) return null;
+    for (const attr of ['data-index', 'data-case', 'data-subject', 'data-mode', 'data-head-map', 'data-head'])
+      if (a.hasAttribute(attr)) return a.tagName.toLowerCase() + '[' + attr + '="' + CSS.escape(a.getAttribute(attr)) + '"]';
+    return a.id ? '#' + CSS.escape(a.id) : null;
+  }
+  function restoreFocus(key) {
+    if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+    const e = app.querySelector(key);
+    if (e && !e.disabled) e.focus();
+  }
+  function renderAll(from) {
     const run = currentRun();
     const layer = run.layers.length ? shownLayer(run) : 0;
     if (from === 'slider' || from === 'number' || from === 'bench') {
@@ -869,8 +900,15 @@
 
   buildStatic();
   render();
+  // Every run checked as the page opens: recomputed at sharpness 1 against its own A and Z.
+  const checks = [];
+  data.cases.forEach(function (c) {
+    c.runs.forEach(function (run) {
+      if (!run.error) checks.push({ case: c.id, subject: subjectLabel(run.subject), check: check(run) });
+    });
+  });
   window.awbPage = {
-    data: data, state: state, render: render, weights: weights, check: check, ready: true,
+    data: data, state: state, render: render, weights: weights, checks: checks, ready: true,
     // n slider updates timed in the browser (ms each): every panel of the current view
     // recomputed and redrawn at the next sharpness, and the page laid out again (what a frame
     // spends before it paints).
