@@ -30,6 +30,7 @@ struct PageCommandOptions {
 };
 
 int run_page(const PageCommandOptions& o) {
+  (void)core::writable_target(o.out);  // a device or folder is refused before anything runs
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
   const core::Catalog cat =
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
@@ -49,7 +50,12 @@ int run_page(const PageCommandOptions& o) {
     set = core::load_exercises(ex_dirs);
     // --param goes into the exercise itself, so that the questions' answers (the reference's
     // runs) see the values the cases run with.
-    exercise = core::find_exercise(set, o.source.exercise);
+    try {
+      exercise = core::find_exercise(set, o.source.exercise);
+    } catch (const Error&) {
+      for (const auto& e : set.errors) std::cerr << e.what() << '\n';  // why it may be missing
+      throw;
+    }
     apply_params(exercise.parameters.variant, o.source.params);
     source = core::exercise_page_source(exercise, o.source.case_id);
   } else {
