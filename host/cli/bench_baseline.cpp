@@ -21,7 +21,7 @@ namespace {
 constexpr size_t kMaxBaselineBytes = size_t(64) << 20;
 
 using PointKey = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t,
-                            int64_t, int, bool, bool, bool, bool>;
+                            int64_t, int, bool, bool, bool, bool, bool>;
 
 // A parameter value as a key: a number by its value (0.50 and 0.5 are one point, also in a run
 // saved before values were written canonically), anything else as written.
@@ -54,7 +54,8 @@ PointKey key_of(const BenchRow& r) {
           s.causal,
           s.want_weights,
           s.want_scores,
-          s.w_o};
+          s.w_o,
+          s.backward};
 }
 
 std::string point_label(const BenchRow& r) {
@@ -64,7 +65,7 @@ std::string point_label(const BenchRow& r) {
   return r.variant + params + " " + r.mode + " " + to_string(s.scalar) +
          " T=" + std::to_string(s.tokens) + " d=" + std::to_string(s.d) +
          " h=" + std::to_string(s.heads) + (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") +
-         (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "");
+         (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "") + (s.backward ? " fwd+bwd" : "");
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kFlopCount =
     "the variant's own cost model (org.awb.cost/1, 2 per multiply-add, its parameters included); "
     "without one, GFLOP/s, xGEMM, xBLAS and %peak are left empty, and so are they when the model "
-    "claims more than the measured FMA peak";
+    "claims more than the measured FMA peak; a fwd+bwd point (--backward) counts 3.5 times the "
+    "forward's FLOPs, the backward as 2.5 forwards (FlashAttention-2's count)";
 constexpr const char* kMemoryMethod =
     "resident high water (VmHWM, reset via /proc/self/clear_refs after malloc_trim) above the "
     "resident size with the inputs and outputs already allocated and written";
@@ -95,6 +96,7 @@ nlohmann::json row_json(const BenchRow& r) {
                    {"want_s", s.want_scores},
                    {"projections", core::bench_projected(r.capabilities)},
                    {"w_o", s.w_o},
+                   {"backward", s.backward},
                    {"d_out", core::bench_d_out(s, r.capabilities)},
                    {"status", r.status},
                    // Every parameter of the variant, defaults filled in; part of the point's
@@ -236,7 +238,9 @@ void write_table(std::ostream& out, const BenchRun& run) {
     const auto& s = r.shape;
     const auto& m = r.measure;
     const std::string params = params_label(s.params);
-    const std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
+    // A training step says so first: its time and FLOPs are the forward's and the backward's.
+    std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
+    if (s.backward) tail = "fwd+bwd" + std::string(tail.empty() ? "" : "; ") + tail;
     if (r.status != "ok") {
       std::snprintf(
           line, sizeof line, "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-5s %-3s %-2s %s: %s\n",
@@ -284,18 +288,18 @@ std::string shape_label(const BenchRow& r) {
   return r.variant + (s.params.empty() ? "" : " " + params_label(s.params)) + " " +
          to_string(s.scalar) + " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
          (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") +
-         (s.want_scores ? "S" : "");
+         (s.want_scores ? "S" : "") + (s.backward ? " fwd+bwd" : "");
 }
 
 std::vector<std::vector<const BenchRow*>> bench_series(const BenchRun& run, int64_t min_tokens) {
   using Key = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t, int,
-                         bool, bool, bool, bool>;
+                         bool, bool, bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     if (r.status != "ok" || s.tokens < min_tokens) continue;
     groups[{r.plugin, r.variant, r.mode, s.params, static_cast<int>(s.scalar), s.d, s.heads,
-            s.causal, s.want_weights, s.want_scores, s.w_o}]
+            s.causal, s.want_weights, s.want_scores, s.w_o, s.backward}]
         .push_back(&r);
   }
   std::vector<std::vector<const BenchRow*>> out;
@@ -435,6 +439,7 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       // A run saved before the column gave W_o to every variant that takes it.
       r.shape.w_o = p.value("w_o", false);
       if (!p.contains("w_o")) run.before_w_o = true;
+      r.shape.backward = p.value("backward", false);  // runs saved before it: forward only
       r.capabilities = p.value("capabilities", uint64_t(0));
       if (const auto params = p.find("params"); params != p.end())
         r.shape.params = params->get<ParamValues>();

@@ -37,6 +37,7 @@ struct BenchOptions {
   std::vector<std::string> causal, want_a, w_o, scalars;
   std::vector<std::string> params;  // name=v1,v2,... each
   bool with_scores = false;
+  bool backward = false;  // every point a training step: forward then backward
   int threads = 0;
   int warmup = -1, reps = -1;
   double target_pct = -1, max_seconds = -1;
@@ -188,7 +189,8 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
   const core::Catalog cat =
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
   print_load_notes(cat);
-  const std::vector<Job> jobs = plan(o, cat);
+  std::vector<Job> jobs = plan(o, cat);
+  for (auto& j : jobs) j.shape.backward = o.backward;
 
   const double target = o.target_pct > 0 ? o.target_pct / 100 : -1;
   const core::BenchSettings settings =
@@ -220,11 +222,11 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
     row.goal = j.goal;
     std::string params;
     for (const auto& [name, value] : j.shape.params) params += " " + name + "=" + value;
-    std::fprintf(stderr, "[%zu/%zu] %s (%s) %s T=%lld d=%lld h=%d%s%s%s ... ", index, jobs.size(),
+    std::fprintf(stderr, "[%zu/%zu] %s (%s) %s T=%lld d=%lld h=%d%s%s%s%s ... ", index, jobs.size(),
                  row.variant.c_str(), row.mode.c_str(), to_string(j.shape.scalar),
                  static_cast<long long>(j.shape.tokens), static_cast<long long>(j.shape.d),
                  j.shape.heads, j.shape.causal ? " causal" : "", j.shape.want_weights ? " A" : "",
-                 params.c_str());
+                 params.c_str(), j.shape.backward ? " fwd+bwd" : "");
     std::fflush(stderr);
     core::BenchPointResult point =
         core::bench_point(j.ref, j.shape, settings, yardstick, budget, o.isolation.session());
@@ -349,6 +351,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
           "its variant, defaults filled in, and --save/--compare match points by their values "
           "as numbers (0.5 and 0.50 are one point)");
   cmd->add_flag("--with-scores", opts->with_scores, "Request the scores S too wherever A is");
+  cmd->add_flag("--backward", opts->backward,
+                "Time each point as a training step: the forward, then the backward pass with "
+                "a random dZ (every gradient written). GFLOP/s count the step as 3.5 forwards "
+                "(the backward as 2.5, as FlashAttention-2 counts it); a variant without a "
+                "backward pass skips the point");
   cmd->add_option("--scalar", opts->scalars, "f32, f64 or f32,f64 (default f32)")
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f64"}));

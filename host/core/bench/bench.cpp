@@ -37,6 +37,9 @@ Layout layout(const BenchShape& s, uint64_t caps) {
 template <class T>
 struct PointBuffers {
   std::vector<T> x, wq, wk, wv, wo, z, a, s;
+  std::vector<T> dz, dx, dwq, dwk, dwv, dwo;  // a backward point's
+  awb_tensor dz_tensor{};
+  awb_gradients grads{};
   std::vector<awb_param_value> params;  // names point into the binding's declarations
   awb_problem problem{};
   awb_results results{};
@@ -92,6 +95,26 @@ struct PointBuffers {
       s.assign(static_cast<size_t>(H * T_ * T_), T(0));
       results.s = make_tensor(s.data(), 3, {H, T_, T_});
     }
+    if (shape.backward) add_gradients(l, T_, d_out, fill);
+  }
+
+  // dZ (random, as a loss would give) and a gradient buffer for X and each weight given.
+  template <class Fill>
+  void add_gradients(const Layout& l, int64_t T_, int64_t d_out, Fill& fill) {
+    fill(dz, static_cast<size_t>(T_ * d_out), 1.0);
+    dz_tensor = make_tensor(dz.data(), 2, {T_, d_out, 1});
+    grads.struct_size = sizeof(awb_gradients);
+    auto gradient = [](std::vector<T>& buf, const awb_tensor& like) {
+      buf.assign(static_cast<size_t>(like.shape[0] * like.shape[1]), T(0));
+      return make_tensor(buf.data(), 2, {like.shape[0], like.shape[1], 1});
+    };
+    grads.dx = gradient(dx, problem.x);
+    if (l.projected) {
+      grads.dw_q = gradient(dwq, problem.w_q);
+      grads.dw_k = gradient(dwk, problem.w_k);
+      grads.dw_v = gradient(dwv, problem.w_v);
+      if (l.output_projection) grads.dw_o = gradient(dwo, problem.w_o);
+    }
   }
 
   // The problem as a cost model sees it: every shape, flag and parameter, no data.
@@ -129,19 +152,25 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
 
   // A fresh instance: its first call pays for its workspace and the pages it touches first.
   BenchSubject subject = make();
+  if (shape.backward && !subject.backward)
+    throw Error("run.cannot_run", "the variant has no backward pass (AWB_EXT_BACKWARD)");
   if (subject.cost) {
     // The variant's own count: the host cannot know what a variant computes (a window, a
     // feature map), so without a model the FLOPs stay NaN.
     try {
       if (const auto c = subject.cost(b.shapes_only(), shape.want_weights)) {
-        m.flops = c->flops;
+        m.flops = c->flops * (shape.backward ? kForwardBackwardFlops : 1.0);
         m.cost_bytes = c->bytes;
       }
     } catch (const Error& e) {
       m.cost_error = e.what();
     }
   }
-  RawForward& call = subject.forward;
+  // The timed call: the forward, then (a training step) the backward of its results.
+  const RawForward call = [&](const awb_problem& p, awb_results& r) {
+    subject.forward(p, r);
+    if (shape.backward) subject.backward(p, r, b.dz_tensor, nullptr, b.grads);
+  };
   PeakMemoryProbe probe;
   probe.start();
   auto t0 = std::chrono::steady_clock::now();
@@ -215,6 +244,8 @@ double io_bytes(const BenchShape& s, uint64_t caps) {
     }
   }
   elements += T_ * d_out;
+  // A backward point: dZ and a gradient as large as each input.
+  if (s.backward) elements += elements;
   return elements * (s.scalar == Scalar::kF64 ? 8 : 4) + materialised_bytes(s);
 }
 
@@ -258,8 +289,13 @@ ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& opti
       cost = [session](const awb_problem& p, bool writes_weights) {
         return session->cost(p, writes_weights);
       };
+    RawBackward backward;
+    if (ref.variant->trainable)
+      backward = [session](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                           const awb_tensor* da,
+                           awb_gradients& g) { session->backward(p, f, dz, da, g); };
     return BenchSubject([session](const awb_problem& p, awb_results& r) { session->forward(p, r); },
-                        std::move(cost));
+                        std::move(cost), std::move(backward));
   };
 }
 
@@ -285,6 +321,11 @@ BenchPointResult bench_point(const VariantRef& ref, const BenchShape& shape,
   if (auto why = bench_skip_reason(shape, caps, budget_bytes)) {
     r.status = "skipped";
     r.note = *why;
+    return r;
+  }
+  if (shape.backward && !ref.variant->trainable) {
+    r.status = "skipped";
+    r.note = "the variant has no backward pass";
     return r;
   }
   try {

@@ -37,6 +37,10 @@ struct BenchShape {
   bool w_o = false;
   ParamValues params;  // the variant's parameters ("window" -> "16"); in a planned
                        // point every one it declares, written canonically
+  // A training step: each timed call is the forward and then the backward (dZ given, every
+  // gradient written). Its FLOPs are the forward's times 3.5: the backward counted as 2.5
+  // forwards, as FlashAttention-2 counts it (Dao 2023).
+  bool backward = false;
   bool operator==(const BenchShape&) const = default;
 };
 
@@ -62,6 +66,8 @@ std::optional<std::string> bench_fit_reason(const BenchShape& shape, uint64_t ca
 // need more than `budget_bytes` of host memory. Nothing when it is measured.
 std::optional<std::string> bench_skip_reason(const BenchShape& shape, uint64_t capabilities,
                                              double budget_bytes);
+// FLOPs of a backward point per FLOP of its forward (BenchShape::backward).
+inline constexpr double kForwardBackwardFlops = 3.5;
 
 // "12.0 MiB", "2.00 GiB".
 std::string format_bytes(double bytes);
@@ -109,9 +115,11 @@ using CostQuery = std::function<std::optional<awb_cost>(const awb_problem&, bool
 // What a point runs: the forward call, and the cost model when there is one (an empty CostQuery
 // is a variant without one).
 struct BenchSubject {
-  BenchSubject(RawForward f, CostQuery c = {}) : forward(std::move(f)), cost(std::move(c)) {}
+  BenchSubject(RawForward f, CostQuery c = {}, RawBackward b = {})
+      : forward(std::move(f)), cost(std::move(c)), backward(std::move(b)) {}
   RawForward forward;
   CostQuery cost;
+  RawBackward backward;  // empty: the variant has none (a backward point then fails)
 };
 
 // A fresh instance of the subject under test; the instance lives as long as the returned
