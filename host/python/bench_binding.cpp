@@ -43,6 +43,7 @@ std::string bench(const BenchRequest& rq) {
                      {"want_a", shape.want_weights},
                      {"want_s", shape.want_scores},
                      {"w_o", shape.w_o},
+                     {"backward", shape.backward},
                      {"params", shape.params}};
     if (!r.note.empty()) j["note"] = r.note;
     if (r.status == "ok") j.update(core::measure_json(r.measure));
@@ -53,7 +54,7 @@ std::string bench(const BenchRequest& rq) {
 
 std::string bench_binding(const std::string& variant, const std::vector<int64_t>& tokens, int64_t d,
                           int heads, bool causal, const std::string& scalar,
-                          const std::vector<std::string>& want, bool w_o,
+                          const std::vector<std::string>& want, bool w_o, bool backward,
                           const std::map<std::string, std::string>& params, int reps,
                           double max_seconds, int threads, double budget_gib,
                           const std::string& isolation,
@@ -72,6 +73,7 @@ std::string bench_binding(const std::string& variant, const std::vector<int64_t>
   rq.shape.heads = heads;
   rq.shape.causal = causal;
   rq.shape.w_o = w_o;
+  rq.shape.backward = backward;
   rq.shape.params = params;
   for (const auto& w : want) {
     if (w != "A" && w != "S" && w != "Z")
@@ -93,8 +95,8 @@ std::string bench_binding(const std::string& variant, const std::vector<int64_t>
 void define_bench(py::module_& m) {
   m.def("bench", &bench_binding, py::arg("variant"), py::arg("tokens"), py::arg("d"),
         py::arg("heads"), py::arg("causal"), py::arg("scalar"), py::arg("want"), py::arg("w_o"),
-        py::arg("params"), py::arg("reps"), py::arg("max_seconds"), py::arg("threads"),
-        py::arg("budget_gib"), py::arg("isolation"), py::arg("paths"));
+        py::arg("backward"), py::arg("params"), py::arg("reps"), py::arg("max_seconds"),
+        py::arg("threads"), py::arg("budget_gib"), py::arg("isolation"), py::arg("paths"));
 }
 
 }  // namespace awb::python

@@ -93,3 +93,6 @@ def test_bench_points_carry_awb_bench_statistics(awb_cli):
         missing = set(cli_point) - set(p) - {"projections", "d_out", "capabilities", "goal",
                                              "plugin_file", "plugin_sha256"}
         assert not missing, missing
+    steps = awb.bench("qkv", T=[64], d=16, reps=2, backward=True)
+    assert steps[0]["backward"] is True and steps[0]["status"] == "ok"
+    assert points[0]["backward"] is False
