@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <awb/plugin.hpp>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <thread>
 #include <vector>
 
 #include "common/fused_attention.hpp"
+#include "common/fused_backward.hpp"
 #include "common/gemm.hpp"
 #include "common/projections.hpp"
 #include "common/softmax_exp.hpp"
@@ -46,6 +48,83 @@ struct Scratch {
   Eigen::Matrix<Scalar, Eigen::Dynamic, 1> row_max, row_sum;
 };
 
+// What one call computes, as the kernel sees it: without projections Q = K = V = X in one head
+// of width d_model. Throws when a projected variant is given no weights.
+struct Geometry {
+  bool projected, causal;
+  int heads;
+  Eigen::Index tokens, dk, dv;
+  bool operator==(const Geometry&) const = default;
+};
+
+// The inputs of the last forward call, kept once the variant is seen training (a backward call
+// came): the backward then reuses that call's Q, K, V, outputs and row statistics instead of
+// running the forward again, when it is given exactly the same problem (compared bit for bit).
+template <class Scalar>
+struct SavedInputs {
+  bool valid = false;
+  Geometry geometry{};
+  Scalar factor = 0;
+  std::vector<Scalar> x, w_q, w_k, w_v, w_o;
+
+  void save(const Problem<Scalar>& p, const Geometry& g, Scalar f) {
+    geometry = g;
+    factor = f;
+    copy(p.x(), x);
+    const bool projected = g.projected, with_wo = projected && p.has_output_projection();
+    copy_if(
+        projected, [&] { return p.w_q(); }, w_q);
+    copy_if(
+        projected, [&] { return p.w_k(); }, w_k);
+    copy_if(
+        projected, [&] { return p.w_v(); }, w_v);
+    copy_if(
+        with_wo, [&] { return p.w_o(); }, w_o);
+    valid = true;
+  }
+  bool matches(const Problem<Scalar>& p, const Geometry& g, Scalar f) const {
+    if (!valid || !(geometry == g) || factor != f) return false;
+    const bool projected = g.projected, with_wo = projected && p.has_output_projection();
+    return same(p.x(), x) &&
+           same_if(
+               projected, [&] { return p.w_q(); }, w_q) &&
+           same_if(
+               projected, [&] { return p.w_k(); }, w_k) &&
+           same_if(
+               projected, [&] { return p.w_v(); }, w_v) &&
+           same_if(
+               with_wo, [&] { return p.w_o(); }, w_o) &&
+           (with_wo || w_o.empty());
+  }
+
+ private:
+  static void copy(ConstMatrixView<Scalar> m, std::vector<Scalar>& out) {
+    out.resize(static_cast<size_t>(m.rows() * m.cols()));
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      std::copy_n(m.data() + i * m.outerStride(), m.cols(), out.data() + i * m.cols());
+  }
+  template <class Get>
+  static void copy_if(bool present, Get&& get, std::vector<Scalar>& out) {
+    if (present)
+      copy(get(), out);
+    else
+      out.clear();
+  }
+  // Bit for bit: a NaN equals itself, and -0 differs from 0 as it may in what follows.
+  static bool same(ConstMatrixView<Scalar> m, const std::vector<Scalar>& saved) {
+    if (saved.size() != static_cast<size_t>(m.rows() * m.cols())) return false;
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      if (std::memcmp(m.data() + i * m.outerStride(), saved.data() + i * m.cols(),
+                      static_cast<size_t>(m.cols()) * sizeof(Scalar)) != 0)
+        return false;
+    return true;
+  }
+  template <class Get>
+  static bool same_if(bool present, Get&& get, const std::vector<Scalar>& saved) {
+    return present ? same(get(), saved) : saved.empty();
+  }
+};
+
 template <class Scalar>
 struct Workspace {
   RowMatrix<Scalar> q, k, v, heads_out;
@@ -53,6 +132,12 @@ struct Workspace {
   fused::Packed<Scalar> packed;  // the fused path's K and V (fused_attention.hpp)
   std::vector<fused::Scratch<Scalar>> fused_scratch;
   fused::GemmScratch<Scalar> projection;  // the fused worlds' projections (fused_gemm.hpp)
+  // The backward pass's (fused_backward.hpp): each head's row statistics from the streaming
+  // forward (heads × T), the inputs they came from, the gradients of Q, K, V and the heads.
+  fused::AlignedVector<Scalar> lse;
+  SavedInputs<Scalar> saved;
+  fused::BackwardScratch<Scalar> backward;
+  RowMatrix<Scalar> dq, dkey, dval, dheads;
 };
 
 // Per-instance state of a bundled variant: one workspace per scalar type, and its threads.
@@ -60,6 +145,7 @@ struct Workspaces {
   Workspace<double> f64;
   Workspace<float> f32;
   ThreadTeam team;
+  bool training = false;  // a backward call came: forward calls keep what it reuses
   template <class Scalar>
   Workspace<Scalar>& get() {
     if constexpr (std::is_same_v<Scalar, double>)
@@ -77,14 +163,6 @@ Scalar score_factor(const Problem<Scalar>& p, Eigen::Index dk) {
                                                   ? std::sqrt(static_cast<double>(dk))
                                                   : 1.0));
 }
-
-// What one call computes, as the kernel sees it: without projections Q = K = V = X in one head
-// of width d_model. Throws when a projected variant is given no weights.
-struct Geometry {
-  bool projected, causal;
-  int heads;
-  Eigen::Index tokens, dk, dv;
-};
 
 template <class Scalar>
 Geometry geometry(const Problem<Scalar>& p, Inputs inputs, Mask mask) {
@@ -179,9 +257,12 @@ inline std::pair<int, Eigen::Index> task_order(Eigen::Index task, int H, Eigen::
 // Pass 2 on the fused micro-kernels: each head's K and V packed once (in chunks of panels, over
 // the threads), then the (head, row block) tasks. Outputs land in Z, or in the heads' buffer
 // when a W_o follows.
+// Streaming, each head's row statistics land in ws.lse (attend_block's `lse`); with `r` given, the
+// weights (and scores) it asks for are written instead (materialise_block).
 template <class Scalar>
 void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam& team, int threads,
-                     bool direct, Scalar factor, const Geometry& g, MatrixView<Scalar> z) {
+                     bool direct, Scalar factor, const Geometry& g, MatrixView<Scalar> z,
+                     Results<Scalar>* r = nullptr) {
   using B = fused::Blocking<Scalar>;
   const auto [projected, causal, H, T, dk, dv] = g;
   const auto x = p.x();
@@ -191,6 +272,7 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
   else
     packed.resize(H, T, dk, dv, x.data(), x.outerStride());
   if (ws.fused_scratch.size() < static_cast<size_t>(threads)) ws.fused_scratch.resize(threads);
+  ws.lse.resize(static_cast<size_t>(H * T));
   // Panels per packing task: small enough that every thread packs (at T = 1024 in f32 with
   // AVX-512 K has 16 panels).
   constexpr Eigen::Index kPackChunk = 2;
@@ -210,7 +292,20 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
     const auto [r0, n] = rows.block(b);
     fused::Scratch<Scalar>& w = ws.fused_scratch[static_cast<size_t>(slot)];
     auto run = [&](const auto& q, auto out) {
-      fused::attend_block(q, packed, h, T, dv, factor, out, r0, causal, w);
+      if (!r) {
+        fused::attend_block(q, packed, h, T, dv, factor, out, r0, causal, w,
+                            ws.lse.data() + h * T + r0);
+        return;
+      }
+      // Row r0 of the head's S and A, when wanted.
+      auto rows = [&](bool wanted, auto matrix) -> fused::Rows<Scalar> {
+        if (!wanted) return {};
+        auto m = matrix();
+        return {m.data() + r0 * m.outerStride(), m.outerStride()};
+      };
+      fused::materialise_block(q, packed, h, T, dv, factor, out, r0, causal, w,
+                               rows(r->wants_scores(), [&] { return r->scores(h); }),
+                               rows(r->wants_weights(), [&] { return r->weights(h); }));
     };
     if (!projected)
       run(x.middleRows(r0, n), z.middleRows(r0, n));
@@ -227,8 +322,10 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
 template <class Scalar>
 void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inputs, Mask mask,
                        Workspaces& workspaces) {
-  const auto [projected, causal, H, T, dk, dv] = geometry(p, inputs, mask);
+  const Geometry geo = geometry(p, inputs, mask);
+  const auto [projected, causal, H, T, dk, dv] = geo;
   Workspace<Scalar>& ws = workspaces.get<Scalar>();
+  ws.saved.valid = false;  // this call replaces what a backward could reuse
   const Scalar factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
   const double work = double(H) * double(T) * double(T) * double(dk + dv) +
@@ -286,20 +383,21 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
         attend(q, k, v, ws.heads_out.block(r0, h * dv, n, dv), h, r0, w);
     });
   };
-  // The streaming path of the fused worlds runs on the kernels' own micro-kernels
-  // (fused_attention.hpp); the materialised path and the baseline world on Eigen's GEMM.
-  if constexpr (fused::kEnabled) {
-    if (!materialise)
-      fused_attention(p, ws, workspaces.team, threads, direct, factor,
-                      {projected, causal, H, T, dk, dv}, z);
-    else
-      eigen_tasks();
-  } else {
+  // The fused worlds run on the kernels' own micro-kernels (fused_attention.hpp), streaming or
+  // with A and S written; the baseline world on Eigen's GEMM.
+  if constexpr (fused::kEnabled)
+    fused_attention(p, ws, workspaces.team, threads, direct, factor, geo, z,
+                    materialise ? &r : nullptr);
+  else
     eigen_tasks();
-  }
 
   // Pass 3: the output projection.
   if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads, ws.projection);
+  // Training: what the backward reuses (the heads' outputs kept apart from Z, which the host owns).
+  if (fused::kEnabled && !materialise && workspaces.training) {
+    if (direct) ws.heads_out = z;
+    ws.saved.save(p, geo, factor);
+  }
 }
 
 // Compiled once, in kernels.cpp (the awb_plugin_kernels library): a plugin's own translation

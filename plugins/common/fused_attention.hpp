@@ -246,29 +246,40 @@ void micro_scores(const Scalar* q, const Scalar* kp, Eigen::Index dk, Eigen::Ind
   for (int r = 0; r < B::kRows; ++r) row_max[r] = predux_max(running[r]);
 }
 
-// o[r][cols] = o[r][cols] · rescale[r] + Σ_c p[r][c] · v[c][cols], for kVectorsHere packets of
-// columns from `col`; `keys` rows of the packed V.
-template <class Scalar, int kVectorsHere>
-void micro_accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Index ld_v,
-                      Eigen::Index keys, Scalar* o, Eigen::Index ld_o, const Scalar* rescale) {
+// How micro_product's accumulators start: at zero, from C, or from C times rescale[r].
+enum class Start { kZero, kLoad, kRescale };
+
+// c[r][cols] = start(c[r][cols]) + Σ_{d < depth} a[r · a_row + d · a_depth] · b[d · ld_b + cols]
+// for the kRows rows r and kVectorsHere packets of columns: A read by broadcasts at any two
+// strides (a matrix or its transpose), B's rows as they lie.
+template <class Scalar, int kVectorsHere, Start kStart>
+void micro_product(const Scalar* a, Eigen::Index a_row, Eigen::Index a_depth, const Scalar* b,
+                   Eigen::Index ld_b, Eigen::Index depth, Scalar* c, Eigen::Index ld_c,
+                   const Scalar* rescale) {
   using B = Blocking<Scalar>;
   using Packet = typename B::Packet;
   using namespace Eigen::internal;
   Packet acc[B::kRows][kVectorsHere];
 #pragma GCC unroll 8
   for (int r = 0; r < B::kRows; ++r) {
-    const Packet f = pset1<Packet>(rescale[r]);
+    const Packet f = pset1<Packet>(kStart == Start::kRescale ? rescale[r] : Scalar(1));
 #pragma GCC unroll 8
-    for (int v = 0; v < kVectorsHere; ++v)
-      acc[r][v] = pmul(ploadu<Packet>(o + r * ld_o + v * B::kLanes), f);
+    for (int v = 0; v < kVectorsHere; ++v) {
+      if constexpr (kStart == Start::kZero)
+        acc[r][v] = pset1<Packet>(Scalar(0));
+      else if constexpr (kStart == Start::kLoad)
+        acc[r][v] = ploadu<Packet>(c + r * ld_c + v * B::kLanes);
+      else
+        acc[r][v] = pmul(ploadu<Packet>(c + r * ld_c + v * B::kLanes), f);
+    }
   }
-  for (Eigen::Index c = 0; c < keys; ++c, vp += ld_v) {
+  for (Eigen::Index d = 0; d < depth; ++d, a += a_depth, b += ld_b) {
     Packet bv[kVectorsHere];
 #pragma GCC unroll 8
-    for (int v = 0; v < kVectorsHere; ++v) bv[v] = ploadu<Packet>(vp + v * B::kLanes);
+    for (int v = 0; v < kVectorsHere; ++v) bv[v] = ploadu<Packet>(b + v * B::kLanes);
 #pragma GCC unroll 8
     for (int r = 0; r < B::kRows; ++r) {
-      const Packet ar = pset1<Packet>(p[r * ld_p + c]);
+      const Packet ar = pset1<Packet>(a[r * a_row]);
 #pragma GCC unroll 8
       for (int v = 0; v < kVectorsHere; ++v) acc[r][v] = pmadd(ar, bv[v], acc[r][v]);
     }
@@ -276,19 +287,20 @@ void micro_accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eige
 #pragma GCC unroll 8
   for (int r = 0; r < B::kRows; ++r)
 #pragma GCC unroll 8
-    for (int v = 0; v < kVectorsHere; ++v) pstoreu(o + r * ld_o + v * B::kLanes, acc[r][v]);
+    for (int v = 0; v < kVectorsHere; ++v) pstoreu(c + r * ld_c + v * B::kLanes, acc[r][v]);
 }
 
-// The P·V product of one micro-block over every column of V (d_v padded to packets; its rows
-// ld_v apart), a panel at a time.
-template <class Scalar>
-void accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Index ld_v,
-                Eigen::Index dv_padded, Eigen::Index keys, Scalar* o, const Scalar* rescale) {
+// micro_product over `cols_padded` columns (a whole number of packets), a panel at a time.
+template <class Scalar, Start kStart>
+void product_rows(const Scalar* a, Eigen::Index a_row, Eigen::Index a_depth, const Scalar* b,
+                  Eigen::Index ld_b, Eigen::Index cols_padded, Eigen::Index depth, Scalar* c,
+                  Eigen::Index ld_c, const Scalar* rescale = nullptr) {
   using B = Blocking<Scalar>;
-  for (Eigen::Index col = 0; col < dv_padded; col += B::kVectors * B::kLanes) {
-    const auto left = static_cast<int>((dv_padded - col) / B::kLanes);
+  for (Eigen::Index col = 0; col < cols_padded; col += B::kVectors * B::kLanes) {
+    const auto left = static_cast<int>((cols_padded - col) / B::kLanes);
     auto run = [&]<int n>() {
-      micro_accumulate<Scalar, n>(p, ld_p, vp + col, ld_v, keys, o + col, dv_padded, rescale);
+      micro_product<Scalar, n, kStart>(a, a_row, a_depth, b + col, ld_b, depth, c + col, ld_c,
+                                       rescale);
     };
     switch (std::min(left, B::kVectors)) {
       case 1:
@@ -307,14 +319,25 @@ void accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Ind
   }
 }
 
+// The P·V product of one micro-block over every column of V (d_v padded to packets; its rows
+// ld_v apart): o = o · rescale[r] + P·V.
+template <class Scalar>
+void accumulate(const Scalar* p, Eigen::Index ld_p, const Scalar* vp, Eigen::Index ld_v,
+                Eigen::Index dv_padded, Eigen::Index keys, Scalar* o, const Scalar* rescale) {
+  product_rows<Scalar, Start::kRescale>(p, ld_p, 1, vp, ld_v, dv_padded, keys, o, dv_padded,
+                                        rescale);
+}
+
 }  // namespace detail
 
 // Attention of rows [r0, r0 + n) of one head: q (n × d_k, the block's queries), the head's packed
-// K and V, into out (n × d_v). Row i sees keys 0..i when causal, else all T.
+// K and V, into out (n × d_v). Row i sees keys 0..i when causal, else all T. When `lse` is given,
+// lse[i] = log₂ Σ_j 2^(s'_ij) for each row, s' the scores in units of log₂ e (what the backward
+// pass recomputes its weights from: a_ij = 2^(s'_ij − lse[i])).
 template <class Scalar, class Q, class O>
 void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index tokens,
                   Eigen::Index dv, Scalar factor, O&& out, Eigen::Index r0, bool causal,
-                  Scratch<Scalar>& w) {
+                  Scratch<Scalar>& w, Scalar* lse = nullptr) {
   using B = Blocking<Scalar>;
   const Eigen::Index n = q.rows(), dk = packed.dk, dvp = packed.dv_padded;
   const Eigen::Index micro = (n + B::kRows - 1) / B::kRows, rows_padded = micro * B::kRows;
@@ -390,6 +413,72 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
     const Scalar inv = Scalar(1) / w.row_sum[static_cast<size_t>(i)];
     const Scalar* o = w.out.data() + i * dvp;
     for (Eigen::Index e = 0; e < dv; ++e) out(i, e) = o[e] * inv;
+    if (lse)
+      lse[i] = w.row_max[static_cast<size_t>(i)] + std::log2(w.row_sum[static_cast<size_t>(i)]);
+  }
+}
+
+// Rows [r0, r0 + n) of one head with the weights written: each micro-block's scores over every
+// key it sees, in a tile of the micro-block's own (s = Q·Kᵀ times the score factor, on
+// micro_scores), copied out to S when `s_out` is given (every key, the masked ones too, as S is
+// the softmax's input), the softmax in place, copied out to A when `a_out` is given (masked
+// entries 0), then O = A·V from the tile while it is still in cache. s_out and a_out start at
+// row r0 of the head's T × T matrices.
+template <class Scalar>
+struct Rows {
+  Scalar* data = nullptr;
+  Eigen::Index stride = 0;
+};
+template <class Scalar, class Q, class O>
+void materialise_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index tokens,
+                       Eigen::Index dv, Scalar factor, O&& out, Eigen::Index r0, bool causal,
+                       Scratch<Scalar>& w, Rows<Scalar> s_out, Rows<Scalar> a_out) {
+  using B = Blocking<Scalar>;
+  const Eigen::Index n = q.rows(), dk = packed.dk, dvp = packed.dv_padded;
+  const Eigen::Index micro = (n + B::kRows - 1) / B::kRows, width = packed.keys_padded();
+  static_assert(Q::IsRowMajor, "the queries are read row by row");
+  w.q.resize(static_cast<size_t>(micro * dk * B::kRows));
+  detail::pack_micro_blocks(q.data(), q.outerStride(), n, dk, factor, 0, micro, w.q.data());
+  w.scores.resize(static_cast<size_t>(B::kRows * width));
+  w.out.resize(static_cast<size_t>(B::kRows * dvp));
+  Scalar* s = w.scores.data();
+  for (Eigen::Index m = 0; m < micro; ++m) {
+    const Eigen::Index first = r0 + m * B::kRows;
+    const Eigen::Index rows = std::min<Eigen::Index>(B::kRows, r0 + n - first);
+    const Eigen::Index key_end = causal ? std::min(tokens, first + rows) : tokens;
+    // Every key when S is written; else the keys some row of the micro-block sees.
+    const Eigen::Index computed = s_out.data ? tokens : key_end;
+    const Eigen::Index seen_by_all = causal ? std::min(first + 1, tokens) : tokens;
+    const Eigen::Index whole = seen_by_all / B::kPanelKeys;
+    Scalar row_max[B::kRows];
+    detail::micro_scores(w.q.data() + m * dk * B::kRows, packed.k_head(h), dk,
+                         (computed + B::kPanelKeys - 1) / B::kPanelKeys, whole, s, width, row_max);
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      Scalar* row = s + r * width;
+      const Eigen::Index i = first + r, local = i - r0;
+      const Eigen::Index visible = causal ? std::min(i + 1, tokens) : tokens;
+      if (s_out.data) std::copy_n(row, tokens, s_out.data + local * s_out.stride);
+      const Eigen::Index tail = whole * B::kPanelKeys;
+      Scalar m_row = row_max[r];
+      if (visible > tail)
+        m_row = std::max(m_row, Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(
+                                    row + tail, visible - tail)
+                                    .maxCoeff());
+      const Scalar inv = Scalar(1) / exp_shifted_sum(row, visible, m_row);
+      Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>(row, visible) *= inv;
+      std::fill(row + visible, row + std::max(visible, key_end), Scalar(0));
+      if (a_out.data) {
+        Scalar* a = a_out.data + local * a_out.stride;
+        std::copy_n(row, visible, a);
+        std::fill(a + visible, a + tokens, Scalar(0));
+      }
+    }
+    // Rows past the block: zeros, so that the product below reads no stale number.
+    for (Eigen::Index r = rows; r < B::kRows; ++r) std::fill_n(s + r * width, key_end, Scalar(0));
+    detail::product_rows<Scalar, detail::Start::kZero>(
+        s, width, 1, packed.v_head(h), packed.v_stride, dvp, key_end, w.out.data(), dvp);
+    for (Eigen::Index r = 0; r < rows; ++r)
+      for (Eigen::Index e = 0; e < dv; ++e) out(first - r0 + r, e) = w.out[r * dvp + e];
   }
 }
 

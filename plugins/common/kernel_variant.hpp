@@ -21,7 +21,8 @@ struct KernelVariant {
   template <class Scalar>
   void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
                 awb::Gradients<Scalar>& g) {
-    state_.world.template kernels<Scalar>().softmax_backward(p, up, g, kInputs, kMask);
+    state_.world.template kernels<Scalar>().softmax_backward(p, up, g, kInputs, kMask,
+                                                             *state_.workspaces);
   }
   static Cost cost(const ProblemShape& p, bool writes_weights) {
     return full_attention_cost(p, kInputs == Inputs::kProjected, kMask == Mask::kAlwaysCausal,

@@ -25,7 +25,7 @@ template <class Scalar>
 struct WorldKernels {
   void (*softmax)(const Problem<Scalar>&, Results<Scalar>&, Inputs, Mask, Workspaces&);
   void (*softmax_backward)(const Problem<Scalar>&, const Upstream<Scalar>&, Gradients<Scalar>&,
-                           Inputs, Mask);
+                           Inputs, Mask, Workspaces&);
   void (*sliding_window)(const Problem<Scalar>&, Results<Scalar>&, Eigen::Index, Workspaces&);
   void (*linear)(const Problem<Scalar>&, Results<Scalar>&, FeatureMap, LinearWorkspaces&);
   // For this world's own tests: the softmax's vectorised exp and 2^x (softmax_exp.hpp), and the

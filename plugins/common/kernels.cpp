@@ -12,8 +12,8 @@ template void attention_forward<float>(const Problem<float>&, Results<float>&, I
 template void attention_forward<double>(const Problem<double>&, Results<double>&, Inputs, Mask,
                                         Workspaces&);
 template void attention_backward<float>(const Problem<float>&, const Upstream<float>&,
-                                        Gradients<float>&, Inputs, Mask);
+                                        Gradients<float>&, Inputs, Mask, Workspaces&);
 template void attention_backward<double>(const Problem<double>&, const Upstream<double>&,
-                                         Gradients<double>&, Inputs, Mask);
+                                         Gradients<double>&, Inputs, Mask, Workspaces&);
 
 }  // namespace awb::kernels

@@ -142,12 +142,15 @@ TEST_CASE("softmax attention: every world agrees with the reference", "[kernels]
   }
 }
 
-// The fused streaming path of the AVX2 and AVX-512 worlds (fused_attention.hpp) blocks by 6 query
-// rows, 132-row tasks, panels of 8, 16, 32 or 64 keys, 256-key tiles, and output columns in
-// packets of 2 to 16: T on each side of those edges, d_k and d_v on each side of a packet and of a
-// panel of columns, causal or not, one head or several, f32 and f64, Z only (the streaming path).
-TEST_CASE("fused streaming attention: every world agrees with the reference at every blocking edge",
-          "[kernels][isa][random]") {
+// The fused paths of the AVX2 and AVX-512 worlds (fused_attention.hpp) block by 6 query rows,
+// 132-row tasks, panels of 8, 16, 32 or 64 keys, 256-key tiles, and output columns in packets of
+// 2 to 16: T on each side of those edges, d_k and d_v on each side of a packet and of a panel of
+// columns, causal or not, one head or several, f32 and f64; Z alone (the streaming path) and with
+// A, S or both (the materialised path).
+TEST_CASE(
+    "fused attention, streaming and materialised: every world agrees with the reference at "
+    "every blocking edge",
+    "[kernels][isa][random]") {
   std::mt19937_64 rng(20261205);
   // Micro-blocks of 6 rows, panels of 16-64 keys, row blocks near 132, tiles of 256 or 512 keys.
   constexpr int64_t kEdges[] = {5,   6,   7,   15,  16,  17,  31,  33,  63,  64,  65, 131,
@@ -176,6 +179,13 @@ TEST_CASE("fused streaming attention: every world agrees with the reference at e
         const Output ref = test::run_reference<double>(s, kind);
         CHECK(mismatch(softmax<double>(*w, s, Want::kZ, inputs), ref, kF64Tolerance) == "");
         CHECK(mismatch(softmax<float>(*w, s, Want::kZ, inputs), ref, kF32Tolerance) == "");
+        // The materialised path (materialise_block): A, S or both written.
+        const Want wants[] = {Want::kWeights, Want::kScores, Want::kBoth};
+        const Want want = wants[index % 3];
+        INFO("want " << static_cast<int>(want));
+        const Output ref_a = test::run_reference<double>(s, kind, want);
+        CHECK(mismatch(softmax<double>(*w, s, want, inputs), ref_a, kF64Tolerance) == "");
+        CHECK(mismatch(softmax<float>(*w, s, want, inputs), ref_a, kF32Tolerance) == "");
         ++index;
       }
     }
@@ -248,11 +258,106 @@ TEST_CASE("softmax backward: every world agrees with the reference", "[kernels][
                 const Upstream<S> up(r, d, nullptr);
                 Gradients<S> grads(g);
                 w->kernels<S>().softmax_backward(problem, up, grads, Inputs::kProjected,
-                                                 Mask::kAsProblemSays);
+                                                 Mask::kAsProblemSays, *ws);
               });
         };
         CHECK(grad_mismatch(world_backward(double{}), ref, kF64Tolerance) == "");
         CHECK(grad_mismatch(world_backward(float{}), ref, kF32Tolerance) == "");
+      }
+    }
+  }
+}
+
+// The fused backward (fused_backward.hpp) blocks keys by 192 per task and queries by 96 per
+// chunk, on the forward's micro-blocks of 6 rows and panels of 8 to 64 keys: T on each side of
+// those edges, d_k and d_v on each side of a packet, causal or not, parameter-free and projected,
+// one head or several, with and without W_o, one thread or two, f32 and f64. Each case runs in
+// the orders a caller may use: the forward then the backward (the forward's state reused); the
+// backward alone (the forward run again inside it); and, once training, the forward of another
+// problem of the same shape before this one's backward (nothing of the other may be reused).
+TEST_CASE("fused backward: every world agrees with the reference backward at every blocking edge",
+          "[kernels][isa][random]") {
+  std::mt19937_64 rng(20261206);
+  constexpr int64_t kEdges[] = {1, 5, 6, 7, 63, 65, 95, 96, 97, 191, 192, 193, 289, 383, 385};
+  struct Widths {
+    int64_t d_model, dk, dv;
+  };
+  constexpr Widths kWidths[] = {{12, 5, 4}, {16, 16, 16}, {20, 3, 17}, {24, 33, 8}, {64, 64, 64}};
+  enum class Order { kAfterForward, kAlone, kAfterOtherForward };
+  int index = 0;
+  for (const KernelWorld* w : runnable_worlds()) {
+    for (int64_t tokens : kEdges) {
+      for (bool causal : {false, true}) {
+        const Widths d = kWidths[index % std::size(kWidths)];
+        const bool projected = index % 3 != 0;
+        const int64_t heads = projected ? 1 + index % 3 : 1;
+        const bool with_wo = projected && index % 2 == 0;
+        auto spec = [&] {
+          return test::random_spec(rng, tokens, heads, causal, with_wo, d.d_model,
+                                   projected ? d.dk : d.d_model, projected ? d.dv : d.d_model);
+        };
+        Spec s = spec(), other = spec();
+        // Scores of X·Xᵀ at d_model = 64 are too sharp to say anything about the softmax's
+        // gradient: X is scaled as a trained model's activations would be.
+        if (!projected)
+          for (Spec* each : {&s, &other})
+            for (double& e : each->x) e /= std::sqrt(double(d.d_model));
+        s.threads = other.threads = 1 + index % 2;
+        const int64_t out_cols = s.d_out ? s.d_out : s.heads * s.d_v;
+        std::vector<double> dz(tokens * out_cols);
+        std::normal_distribution<double> n01(0, 1);
+        for (double& e : dz) e = n01(rng);
+        const Kind kind = projected ? Kind::kQkv : Kind::kParameterFree;
+        const Inputs inputs = projected ? Inputs::kProjected : Inputs::kParameterFree;
+        INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << heads
+                     << " d_model " << s.d_model << " d_k " << s.d_k << " d_v " << s.d_v << " W_o "
+                     << with_wo << " projected " << projected << " threads " << s.threads);
+        const Grads ref = gradients<double>(
+            s, dz, [&](const awb_problem& p, awb_results&, const awb_tensor& dt, awb_gradients& g) {
+              reference::attention_backward(p, dt, nullptr, g, kind);
+            });
+        auto world_backward = [&](auto scalar, Order order) {
+          using S = decltype(scalar);
+          return gradients<S>(
+              s, dz,
+              [&](const awb_problem& p, awb_results& r, const awb_tensor& dt, awb_gradients& g) {
+                kernels::WorldOwned<kernels::Workspaces> ws(w->new_workspaces,
+                                                            w->delete_workspaces);
+                const auto& k = w->kernels<S>();
+                const Problem<S> problem(p);
+                Results<S> results(r);
+                const Upstream<S> up(r, dt, nullptr);
+                Gradients<S> grads(g);
+                auto backward = [&] {
+                  k.softmax_backward(problem, up, grads, inputs, Mask::kAsProblemSays, *ws);
+                };
+                if (order == Order::kAfterForward) {
+                  backward();  // now training: the forward keeps its state
+                  k.softmax(problem, results, inputs, Mask::kAsProblemSays, *ws);
+                } else if (order == Order::kAfterOtherForward) {
+                  backward();
+                  k.softmax(problem, results, inputs, Mask::kAsProblemSays, *ws);
+                  test::run_with<S>(other, Want::kZ, [&](const awb_problem& op, awb_results& o) {
+                    Results<S> other_results(o);
+                    k.softmax(Problem<S>(op), other_results, inputs, Mask::kAsProblemSays, *ws);
+                  });
+                }
+                backward();
+              });
+        };
+        // The parameter-free variant's gradient is dX alone (it has no weights to learn).
+        auto only_dx = [&](Grads g) {
+          if (!projected) g.dwq = g.dwk = g.dwv = g.dwo = {};
+          return g;
+        };
+        for (Order order : {Order::kAfterForward, Order::kAlone, Order::kAfterOtherForward}) {
+          INFO("order " << static_cast<int>(order));
+          CHECK(grad_mismatch(only_dx(world_backward(double{}, order)), only_dx(ref),
+                              kF64Tolerance) == "");
+          CHECK(grad_mismatch(only_dx(world_backward(float{}, order)), only_dx(ref),
+                              kF32Tolerance) == "");
+        }
+        ++index;
       }
     }
   }
