@@ -240,7 +240,15 @@ void write_table(std::ostream& out, const BenchRun& run) {
     const std::string params = params_label(s.params);
     // A training step says so first: its time and FLOPs are the forward's and the backward's.
     std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
-    if (s.backward) tail = "fwd+bwd" + std::string(tail.empty() ? "" : "; ") + tail;
+    if (s.backward) {
+      std::string step = "fwd+bwd";
+      if (const double ratio = m.backward_per_forward(); !std::isnan(ratio)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " (bwd %.2fx fwd %.2f ms)", ratio, m.forward_median * 1e3);
+        step += buf;
+      }
+      tail = step + std::string(tail.empty() ? "" : "; ") + tail;
+    }
     if (r.status != "ok") {
       std::snprintf(
           line, sizeof line, "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-5s %-3s %-2s %s: %s\n",
@@ -466,6 +474,10 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
         m.io_bytes = p.at("io_bytes").get<double>();
         m.peak_first = p.at("peak_first_bytes").get<int64_t>();
         m.peak_warm = p.at("peak_warm_bytes").get<int64_t>();
+        if (p.contains("forward_samples_ms")) {  // a training step's forward alone
+          m.forward_samples = scaled(p.at("forward_samples_ms").get<std::vector<double>>(), 1e-3);
+          if (!m.forward_samples.empty()) m.forward_median = core::median(m.forward_samples);
+        }
       }
       run.rows.push_back(std::move(r));
     }

@@ -54,11 +54,11 @@ struct PaddedRows {
     stride_ = m.outerStride();
     cols_ = cols;
   }
-  // Copies head h (when not in place).
-  void fill(int h) {
+  // Copies rows [first, end) of head h (when not in place).
+  void fill(int h, Eigen::Index first, Eigen::Index end) {
     if (in_place) return;
-    Scalar* out = copy.data() + h * tokens * padded;
-    for (Eigen::Index t = 0; t < tokens; ++t, out += padded) {
+    Scalar* out = copy.data() + (h * tokens + first) * padded;
+    for (Eigen::Index t = first; t < end; ++t, out += padded) {
       std::copy_n(base + t * stride_ + h * cols_, cols_, out);
       std::fill(out + cols_, out + padded, Scalar(0));
     }
@@ -70,6 +70,31 @@ struct PaddedRows {
  private:
   Eigen::Index stride_ = 0, cols_ = 0;
 };
+
+// One row of a tile, in one pass: p[c] = 2^(p[c] − lse) (the weight, from the score in units of
+// log₂ e) and ds[c] = p[c] · (ds[c] − delta) (the score's gradient, from dP) for c < n.
+template <class Scalar>
+void weights_and_gradient(Scalar* p, Scalar* ds, Eigen::Index n, Scalar lse, Scalar delta) {
+  using namespace Eigen::internal;
+  using Packet = typename Blocking<Scalar>::Packet;
+  constexpr Eigen::Index kLanes = Blocking<Scalar>::kLanes;
+  const Packet shift = pset1<Packet>(lse), d = pset1<Packet>(delta);
+  Eigen::Index c = 0;
+  for (; c + kLanes <= n; c += kLanes) {
+    const Packet x = psub(ploadu<Packet>(p + c), shift);
+    Packet e;
+    if constexpr (std::is_same_v<Scalar, double>)
+      e = kernels::detail::exp2_nonpositive_f64(x);
+    else
+      e = kernels::detail::exp2_nonpositive_f32(x);
+    pstoreu(p + c, e);
+    pstoreu(ds + c, pmul(e, psub(ploadu<Packet>(ds + c), d)));
+  }
+  for (; c < n; ++c) {
+    p[c] = std::exp2(p[c] - lse);
+    ds[c] = p[c] * (ds[c] - delta);
+  }
+}
 
 // One thread's tiles and its block's gradients.
 template <class Scalar>
@@ -112,7 +137,9 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
   const Eigen::Index micro = (T + B::kRows - 1) / B::kRows, rows_padded = micro * B::kRows;
   const auto log2e_factor = static_cast<Scalar>(double(in.factor) * 1.44269504088896340736);
 
-  // Pass 1, a task per head: D, Q and dO by micro-block, K and V as panels, padded rows.
+  // Pass 1, a task per (head, block of kBackwardKeys rows): D, Q and dO by micro-block, K and V
+  // as panels, padded rows.
+  const Eigen::Index blocks = (T + kBackwardKeys - 1) / kBackwardKeys;
   w.keys.resize(H, T, dk, dk, in.k.data(), in.k.outerStride());
   w.values.resize(H, T, dv, dv, in.v.data(), in.v.outerStride());
   w.q_micro.resize(static_cast<size_t>(H * micro * dk * B::kRows));
@@ -120,25 +147,27 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
   w.delta.resize(static_cast<size_t>(H * T));
   w.q_rows.reset(in.q, H, dk);
   w.do_rows.reset(in.d_o, H, dv);
-  team.run(H, threads, [&](Eigen::Index task, int) {
-    const int h = static_cast<int>(task);
+  team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int) {
+    const int h = static_cast<int>(task / blocks);
+    const Eigen::Index r0 = task % blocks * kBackwardKeys, r1 = std::min(T, r0 + kBackwardKeys);
     const auto q = in.q.middleCols(h * dk, dk), key = in.k.middleCols(h * dk, dk);
     const auto v = in.v.middleCols(h * dv, dv), o = in.o.middleCols(h * dv, dv);
     const auto d_o = in.d_o.middleCols(h * dv, dv);
-    for (Eigen::Index i = 0; i < T; ++i) w.delta[h * T + i] = d_o.row(i).dot(o.row(i));
-    detail::pack_micro_blocks(q.data(), q.outerStride(), T, dk, log2e_factor, 0, micro,
+    for (Eigen::Index i = r0; i < r1; ++i) w.delta[h * T + i] = d_o.row(i).dot(o.row(i));
+    const Eigen::Index m0 = r0 / B::kRows, m1 = (r1 + B::kRows - 1) / B::kRows;
+    detail::pack_micro_blocks(q.data(), q.outerStride(), T, dk, log2e_factor, m0, m1,
                               w.q_micro.data() + h * micro * dk * B::kRows);
-    detail::pack_micro_blocks(d_o.data(), d_o.outerStride(), T, dv, Scalar(1), 0, micro,
+    detail::pack_micro_blocks(d_o.data(), d_o.outerStride(), T, dv, Scalar(1), m0, m1,
                               w.do_micro.data() + h * micro * dv * B::kRows);
-    w.keys.pack(h, key, key, 0, w.keys.panels);
-    w.values.pack(h, v, v, 0, w.values.panels);
-    w.q_rows.fill(h);
-    w.do_rows.fill(h);
+    const Eigen::Index p0 = r0 / B::kPanelKeys, p1 = (r1 + B::kPanelKeys - 1) / B::kPanelKeys;
+    w.keys.pack(h, key, key, p0, p1 - p0);
+    w.values.pack(h, v, v, p0, p1 - p0);
+    w.q_rows.fill(h, r0, r1);
+    w.do_rows.fill(h, r0, r1);
   });
 
   // Pass 2, a task per (head, block of keys); with the mask, the blocks that see the most
   // queries (the first) go out first.
-  const Eigen::Index blocks = (T + kBackwardKeys - 1) / kBackwardKeys;
   const Eigen::Index dkp = w.keys.dv_padded, dvp = w.do_rows.padded;
   const Eigen::Index ld_dq = H * dkp;
   if (w.tiles.size() < static_cast<size_t>(threads)) w.tiles.resize(static_cast<size_t>(threads));
@@ -184,10 +213,8 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
           const Eigen::Index visible = i >= T      ? 0
                                        : in.causal ? std::clamp<Eigen::Index>(i + 1 - k0, 0, nk)
                                                    : nk;
-          exp_shifted_sum<Scalar, ExpBase::kTwo>(pr, visible, visible ? lse[i] : Scalar(0));
+          if (visible) weights_and_gradient(pr, dsr, visible, lse[i], delta[i]);
           std::fill(pr + visible, pr + nk6, Scalar(0));
-          const Scalar d_i = visible ? delta[i] : Scalar(0);
-          for (Eigen::Index c = 0; c < visible; ++c) dsr[c] = pr[c] * (dsr[c] - d_i);
           std::fill(dsr + visible, dsr + nk6, Scalar(0));
         }
         // dQ of these rows += dS · K over the block's keys.
@@ -197,12 +224,13 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
       // The block's dV += Pᵀ · dO and dK += dSᵀ · Q over the chunk's rows, six keys at a time.
       const Scalar* do_rows = w.do_rows.head(h) + c0 * w.do_rows.ld;
       const Scalar* q_rows = w.q_rows.head(h) + c0 * w.q_rows.ld;
-      for (Eigen::Index k6 = 0; k6 < nk6; k6 += B::kRows) {
+      // (All of dV, then all of dK: the chunk's rows of dO, then of Q, stay in the first level.)
+      for (Eigen::Index k6 = 0; k6 < nk6; k6 += B::kRows)
         detail::product_rows<Scalar, detail::Start::kLoad>(
             t.p.data() + k6, 1, ld, do_rows, w.do_rows.ld, dvp, nq, t.dv.data() + k6 * dvp, dvp);
+      for (Eigen::Index k6 = 0; k6 < nk6; k6 += B::kRows)
         detail::product_rows<Scalar, detail::Start::kLoad>(
             t.ds.data() + k6, 1, ld, q_rows, w.q_rows.ld, dkp, nq, t.dk.data() + k6 * dkp, dkp);
-      }
     }
     for (Eigen::Index c = 0; c < nk; ++c) {
       for (Eigen::Index e = 0; e < dk; ++e)

@@ -190,13 +190,20 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
   call(b.problem, b.results);
   m.peak_warm = probe.stop();
 
+  // A training step's forward alone is timed after each step, so that the backward's share is
+  // a ratio of one run.
   std::vector<double> times;
   const auto start = std::chrono::steady_clock::now();
   while (!enough_calls(settings, times, seconds_since(start))) {
     t0 = std::chrono::steady_clock::now();
     call(b.problem, b.results);
     times.push_back(seconds_since(t0));
+    if (!shape.backward) continue;
+    t0 = std::chrono::steady_clock::now();
+    subject.forward(b.problem, b.results);
+    m.forward_samples.push_back(seconds_since(t0));
   }
+  if (shape.backward) m.forward_median = median(m.forward_samples);
   m.samples = times;
   m.interval = median_interval(times);
   m.median = m.interval.median;

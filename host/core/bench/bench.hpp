@@ -141,10 +141,13 @@ struct BenchMeasure {
   std::vector<double> samples;          // every timed warm call, in order
   MedianInterval interval;              // of the median of `samples`, 95 %
   double gemm_median = 0;               // the yardstick GEMM, interleaved with the calls
-  double flops = kNone;                 // by the cost model (NaN: none)
-  double cost_bytes = kNone;            // bytes the cost model says a pass moves (NaN: none)
-  std::string cost_error;               // why the cost model refused the point, if it did
-  double gemm_flops = 0;                // 2·n³
+  // A training step's (BenchShape::backward): the forward alone, timed between the steps.
+  std::vector<double> forward_samples;
+  double forward_median = kNone;
+  double flops = kNone;       // by the cost model (NaN: none)
+  double cost_bytes = kNone;  // bytes the cost model says a pass moves (NaN: none)
+  std::string cost_error;     // why the cost model refused the point, if it did
+  double gemm_flops = 0;      // 2·n³
   double fma_peak_gflops = 0;
   double blas_gflops = 0;                   // the best packaged GEMM (0: none)
   double io_bytes = 0;                      // inputs and outputs, allocated by the host
@@ -165,6 +168,10 @@ struct BenchMeasure {
   double peak_share() const { return fma_peak_gflops > 0 ? gflops() / fma_peak_gflops : kNone; }
   // Bytes moved per second by the cost model (NaN without one).
   double gbytes_per_s() const { return median > 0 ? cost_bytes / median * 1e-9 : kNone; }
+  // A training step's backward time per forward time, both medians of this run (NaN otherwise).
+  double backward_per_forward() const {
+    return forward_median > 0 ? (median - forward_median) / forward_median : kNone;
+  }
   // What the point needs in all: its inputs and outputs, and the first call's high water above
   // them (the memory that the scaling fits follow).
   double footprint_bytes() const { return io_bytes + std::max<double>(0, peak_first); }

@@ -17,29 +17,36 @@ std::vector<double> milliseconds(const std::vector<double>& seconds) {
 }  // namespace
 
 nlohmann::json measure_json(const BenchMeasure& m) {
-  return {{"flops", or_null(m.flops)},
-          {"cost_bytes", or_null(m.cost_bytes)},
-          {"gbytes_per_s", or_null(m.gbytes_per_s())},
-          {"first_call_ms", m.first_call * 1e3},
-          {"median_ms", m.median * 1e3},
-          {"n", m.interval.n},
-          {"ci_low_ms", m.interval.low * 1e3},
-          {"ci_high_ms", m.interval.high * 1e3},
-          {"ci_coverage", m.interval.coverage},
-          {"min_ms", m.min * 1e3},
-          {"max_ms", m.max * 1e3},
-          {"gflops", or_null(m.gflops())},
-          {"gemm_median_ms", m.gemm_median * 1e3},
-          {"gemm_gflops", m.gemm_gflops()},
-          {"gemm_ratio", or_null(m.gemm_ratio())},
-          {"blas_gflops", or_null(m.blas_gflops > 0 ? m.blas_gflops : BenchMeasure::kNone)},
-          {"blas_ratio", or_null(m.blas_ratio())},
-          {"fma_peak_gflops", m.fma_peak_gflops},
-          {"peak_share", or_null(m.peak_share())},
-          {"io_bytes", m.io_bytes},
-          {"peak_first_bytes", m.peak_first},
-          {"peak_warm_bytes", m.peak_warm},
-          {"samples_ms", milliseconds(m.samples)}};
+  nlohmann::json j{
+      {"flops", or_null(m.flops)},
+      {"cost_bytes", or_null(m.cost_bytes)},
+      {"gbytes_per_s", or_null(m.gbytes_per_s())},
+      {"first_call_ms", m.first_call * 1e3},
+      {"median_ms", m.median * 1e3},
+      {"n", m.interval.n},
+      {"ci_low_ms", m.interval.low * 1e3},
+      {"ci_high_ms", m.interval.high * 1e3},
+      {"ci_coverage", m.interval.coverage},
+      {"min_ms", m.min * 1e3},
+      {"max_ms", m.max * 1e3},
+      {"gflops", or_null(m.gflops())},
+      {"gemm_median_ms", m.gemm_median * 1e3},
+      {"gemm_gflops", m.gemm_gflops()},
+      {"gemm_ratio", or_null(m.gemm_ratio())},
+      {"blas_gflops", or_null(m.blas_gflops > 0 ? m.blas_gflops : BenchMeasure::kNone)},
+      {"blas_ratio", or_null(m.blas_ratio())},
+      {"fma_peak_gflops", m.fma_peak_gflops},
+      {"peak_share", or_null(m.peak_share())},
+      {"io_bytes", m.io_bytes},
+      {"peak_first_bytes", m.peak_first},
+      {"peak_warm_bytes", m.peak_warm},
+      {"samples_ms", milliseconds(m.samples)}};
+  if (!m.forward_samples.empty()) {
+    j["forward_median_ms"] = m.forward_median * 1e3;
+    j["forward_samples_ms"] = milliseconds(m.forward_samples);
+    j["backward_per_forward"] = or_null(m.backward_per_forward());
+  }
+  return j;
 }
 
 }  // namespace awb::core
