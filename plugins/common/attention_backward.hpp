@@ -107,7 +107,6 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   if (!ws.saved.matches(p, geo, factor)) {
     if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection);
     ws.heads_out.resize(T, H * dv);
-    if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
     fused_attention(p, ws, team, threads, /*direct=*/false, factor, geo, view(ws.heads_out));
   }
   // ∂L/∂(heads' outputs): through W_o when there is one.

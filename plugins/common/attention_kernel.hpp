@@ -49,7 +49,7 @@ struct Scratch {
 };
 
 // What one call computes, as the kernel sees it: without projections Q = K = V = X in one head
-// of width d_model. Throws when a projected variant is given no weights.
+// of width d_model.
 struct Geometry {
   bool projected, causal;
   int heads;
@@ -164,6 +164,7 @@ Scalar score_factor(const Problem<Scalar>& p, Eigen::Index dk) {
                                                   : 1.0));
 }
 
+// The call's geometry; throws when a projected variant is given no weights.
 template <class Scalar>
 Geometry geometry(const Problem<Scalar>& p, Inputs inputs, Mask mask) {
   const bool projected = inputs == Inputs::kProjected;
