@@ -10,8 +10,8 @@ struct Causal : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected,
       "causal", "Causal (masked) multi-head attention",
       "Multi-head attention in which query t sees only keys t2 <= t, as in a GPT decoder; the "
       "mask is applied whatever the problem's causal flag says.",
-      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ |
-          AWB_CAP_CAUSAL | AWB_CAP_CAUSAL_ONLY};
+      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_GROUPED_KV |
+          AWB_CAP_OUTPUT_PROJ | AWB_CAP_CAUSAL | AWB_CAP_CAUSAL_ONLY};
 };
 
 }  // namespace

@@ -8,9 +8,10 @@ struct MultiHead : awb::kernels::KernelVariant<awb::kernels::Inputs::kProjected>
   static constexpr awb::VariantInfo kInfo{
       "multi-head", "Multi-head attention",
       "h scaled dot-product heads over column blocks of W_q, W_k, W_v; outputs concatenated in "
-      "head order and multiplied by W_o.",
-      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ |
-          AWB_CAP_CAUSAL};
+      "head order and multiplied by W_o; fewer key/value heads than query heads (grouped-query "
+      "attention) share each K and V head among a group of consecutive query heads.",
+      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_GROUPED_KV |
+          AWB_CAP_OUTPUT_PROJ | AWB_CAP_CAUSAL};
 };
 
 }  // namespace

@@ -53,6 +53,7 @@ void ParameterOverrides::apply(Parameters& p) const {
   if (heads) p.heads = *heads;
   if (causal) p.causal = *causal;
   if (scale) p.scale = *scale;
+  if (kv_heads) p.kv_heads = *kv_heads;
 }
 
 const RunOutput& CheckContext::subject_run() {

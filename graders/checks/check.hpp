@@ -78,7 +78,8 @@ struct ParameterOverrides {
   std::optional<int> heads;
   std::optional<bool> causal;
   std::optional<ScaleMode> scale;
-  bool empty() const { return !sharpness && !heads && !causal && !scale; }
+  std::optional<int> kv_heads;
+  bool empty() const { return !sharpness && !heads && !causal && !scale && !kv_heads; }
   void apply(Parameters& p) const;
 };
 

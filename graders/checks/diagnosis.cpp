@@ -52,14 +52,25 @@ Matrix multiply(const Matrix& a, const Matrix& b) {
 Matrix concat_heads(const std::vector<Matrix>& weights, const ProblemSpec& p, bool reversed) {
   const Matrix v = multiply(p.x, *p.w_v);
   const int64_t H = static_cast<int64_t>(weights.size()), dv = p.d_v();
+  const int64_t group = H / p.kv_head_count();  // query heads per key/value head
   Matrix out(p.x.rows, H * dv);
   for (int64_t h = 0; h < H; ++h) {
-    const Matrix o = multiply(weights[size_t(h)], v.column_block(h * dv, dv));
+    const Matrix o = multiply(weights[size_t(h)], v.column_block(h / group * dv, dv));
     const int64_t slot = reversed ? H - 1 - h : h;
     for (int64_t t = 0; t < o.rows; ++t)
       for (int64_t c = 0; c < dv; ++c) out(t, slot * dv + c) = o(t, c);
   }
   return out;
+}
+
+// Query head h's weights when it reads key/value head `kv` (grouped-query attention).
+Matrix head_weights(const ProblemSpec& p, int64_t h, int64_t kv) {
+  const int64_t dk = p.d_k();
+  const Matrix q = multiply(p.x, p.w_q->column_block(h * dk, dk));
+  const Matrix k = multiply(p.x, p.w_k->column_block(kv * dk, dk));
+  const double scale =
+      p.resolved_scale() == ScaleMode::kInvSqrtDk ? 1 / std::sqrt(static_cast<double>(dk)) : 1.0;
+  return softmax_rows(multiply(q, transposed(k)), scale * p.sharpness, p.causal);
 }
 
 // `m` cut or zero-padded to `cols` columns: how a Z without W_o lands in a d_out-wide buffer.
@@ -245,6 +256,16 @@ std::string diagnose(const LayerRun& got, const LayerRun* expected, const Proble
     if (close(a, softmax_rows(transposed(e.scores[h]), 1.0, problem.causal), 1e-6))
       return "The weights match the softmax of the transposed scores: queries and keys are "
              "swapped (S = K·Qᵀ instead of Q·Kᵀ), so each row answers the wrong question.";
+    // Grouped-query attention: the query heads of a group are consecutive, not dealt round.
+    const auto hh = static_cast<int64_t>(h), g = static_cast<int64_t>(problem.kv_head_count());
+    if (problem.grouped() && problem.has_projections() && hh % g != hh / (problem.heads / g) &&
+        close(a, head_weights(problem, hh, hh % g), 1e-6))
+      return "Query head " + std::to_string(h) + " attends with key/value head " +
+             std::to_string(hh % g) + " (h mod kv_heads) where it belongs to head " +
+             std::to_string(hh / (problem.heads / g)) + ": the " +
+             std::to_string(problem.heads / g) +
+             " query heads of a group are consecutive, so query head h reads key/value head "
+             "h / (heads / kv_heads).";
   }
   bool weights_right = !r.weights.empty() && r.weights.size() == e.weights.size();
   for (size_t h = 0; weights_right && h < r.weights.size(); ++h)

@@ -77,6 +77,7 @@ class AbiBuffers {
     prob.struct_size = sizeof(awb_problem);
     prob.scalar = std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
     prob.n_heads = p.heads;
+    prob.n_kv_heads = p.kv_head_count();
     prob.causal = p.causal ? 1 : 0;
     prob.scale_mode =
         p.resolved_scale() == ScaleMode::kNone ? AWB_SCALE_NONE : AWB_SCALE_INV_SQRT_DK;

@@ -29,7 +29,7 @@ void require_finite(const Matrix& m, const char* name) {
 
 int64_t ProblemSpec::d_out() const {
   if (w_o) return w_o->cols;
-  if (has_projections()) return w_v->cols;
+  if (has_projections()) return heads * d_v();
   return x.cols;
 }
 
@@ -39,6 +39,9 @@ void validate(const ProblemSpec& s) {
       s.tokens.empty() || static_cast<int64_t>(s.tokens.size()) == s.x.rows,
       std::to_string(s.tokens.size()) + " tokens but x has " + std::to_string(s.x.rows) + " rows");
   require(s.heads >= 1, "heads must be at least 1");
+  require(s.kv_heads >= 0 && s.kv_heads <= s.heads && s.heads % s.kv_head_count() == 0,
+          "kv_heads must divide heads (" + std::to_string(s.heads) +
+              "): " + std::to_string(s.kv_heads) + " does not");
   require(std::isfinite(s.sharpness) && s.sharpness > 0, "sharpness must be a positive number");
   require_finite(s.x, "x");
   const bool any_w = s.w_q || s.w_k || s.w_v;
@@ -46,24 +49,28 @@ void validate(const ProblemSpec& s) {
   if (s.has_projections()) {
     const Matrix* ws[] = {&*s.w_q, &*s.w_k, &*s.w_v};
     const char* names[] = {"w_q", "w_k", "w_v"};
+    // W_q has a column block per query head, W_k and W_v one per key/value head.
+    const int blocks[] = {s.heads, s.kv_head_count(), s.kv_head_count()};
     for (int i = 0; i < 3; ++i) {
       require(ws[i]->rows == s.x.cols, std::string(names[i]) + " is " + dims(*ws[i]) +
                                            " but needs d_model = " + std::to_string(s.x.cols) +
                                            " rows");
-      require(ws[i]->cols >= 1 && ws[i]->cols % s.heads == 0,
+      require(ws[i]->cols >= 1 && ws[i]->cols % blocks[i] == 0,
               std::string(names[i]) + " has " + std::to_string(ws[i]->cols) + " columns, which " +
-                  std::to_string(s.heads) + " heads do not divide");
+                  std::to_string(blocks[i]) + (i == 0 ? " heads" : " key/value heads") +
+                  " do not divide");
       require_finite(*ws[i], names[i]);
     }
-    require(s.w_q->cols == s.w_k->cols, "w_q is " + dims(*s.w_q) + " and w_k is " + dims(*s.w_k) +
-                                            ": queries and keys need one width");
+    require(s.w_q->cols / s.heads == s.w_k->cols / s.kv_head_count(),
+            "w_q is " + dims(*s.w_q) + " and w_k is " + dims(*s.w_k) +
+                ": queries and keys need one width per head");
   } else {
     require(s.heads == 1, "more than one head needs w_q, w_k and w_v");
   }
   if (s.w_o) {
     require(s.has_projections(), "w_o needs w_q, w_k and w_v");
-    require(s.w_o->rows == s.w_v->cols, "w_o is " + dims(*s.w_o) + " but needs h*d_v = " +
-                                            std::to_string(s.w_v->cols) + " rows");
+    require(s.w_o->rows == s.heads * s.d_v(), "w_o is " + dims(*s.w_o) + " but needs h*d_v = " +
+                                                  std::to_string(s.heads * s.d_v()) + " rows");
     require_finite(*s.w_o, "w_o");
   }
 }

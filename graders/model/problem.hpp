@@ -37,9 +37,12 @@ constexpr const char* to_string(ScaleMode mode) { return name_in(kScaleModeNames
 struct ProblemSpec {
   std::vector<std::string> tokens;      // T labels, one per row of x
   Matrix x;                             // T × d_model
-  std::optional<Matrix> w_q, w_k, w_v;  // d_model × h·d_k, d_model × h·d_k, d_model × h·d_v
+  std::optional<Matrix> w_q, w_k, w_v;  // d_model × h·d_k, d_model × g·d_k, d_model × g·d_v
   std::optional<Matrix> w_o;            // h·d_v × d_out
   int heads = 1;
+  // Key/value heads g (grouped-query attention: query head j reads key/value head j / (h / g));
+  // 0 means h, ordinary multi-head attention.
+  int kv_heads = 0;
   bool causal = false;
   double sharpness = 1.0;
   ScaleMode scale = ScaleMode::kAuto;
@@ -49,8 +52,10 @@ struct ProblemSpec {
   bool has_projections() const { return w_q && w_k && w_v; }
   int64_t tokens_count() const { return x.rows; }
   int64_t d_model() const { return x.cols; }
+  int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
+  bool grouped() const { return kv_head_count() < heads; }
   int64_t d_k() const { return has_projections() ? w_q->cols / heads : x.cols; }
-  int64_t d_v() const { return has_projections() ? w_v->cols / heads : x.cols; }
+  int64_t d_v() const { return has_projections() ? w_v->cols / kv_head_count() : x.cols; }
   ScaleMode resolved_scale() const {
     if (scale != ScaleMode::kAuto) return scale;
     return has_projections() ? ScaleMode::kInvSqrtDk : ScaleMode::kNone;

@@ -15,6 +15,7 @@ ProblemSpec RunInput::layer_problem(size_t layer, const Matrix& input) const {
   p.w_v = w.w_v;
   p.w_o = w.w_o;
   p.heads = w.w_q ? params.heads : 1;
+  p.kv_heads = w.w_q ? params.kv_heads : 0;
   p.causal = params.causal;
   p.sharpness = params.sharpness;
   p.scale = params.scale;
@@ -28,7 +29,7 @@ RunInput single_layer(const ProblemSpec& p) {
   in.tokens = p.tokens;
   in.x = p.x;
   in.layers.push_back(LayerWeights{p.w_q, p.w_k, p.w_v, p.w_o, true});
-  in.params = Parameters{p.sharpness, p.heads, p.causal, p.scale, p.family, p.params};
+  in.params = Parameters{p.sharpness, p.heads, p.causal, p.scale, p.family, p.params, p.kv_heads};
   return in;
 }
 

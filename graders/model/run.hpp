@@ -26,6 +26,7 @@ struct Parameters {
   ScaleMode scale = ScaleMode::kAuto;
   Family family = Family::kSoftmax;
   ParamValues variant{};  // the variant's parameters (`variant.params`, `--param`)
+  int kv_heads = 0;       // key/value heads (grouped-query attention); 0: as many as heads
 };
 
 // One complete run: a sentence through every layer.

@@ -58,6 +58,9 @@ struct VariantKindRow {
 inline constexpr uint64_t kBaseCaps = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL;
 inline constexpr uint64_t kHeadsCaps =
     kBaseCaps | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ;
+// The bundled multi-head and causal variants also run grouped-query attention (the template's
+// do not: the host repeats the key/value heads for them).
+inline constexpr uint64_t kGroupedCaps = kHeadsCaps | AWB_CAP_GROUPED_KV;
 
 // In enum order (asserted below). A new kind is a row here, its family's reference rule when it
 // brings a family, its regions in sdk/template, its assignment and exercises.
@@ -66,10 +69,10 @@ inline constexpr std::array<VariantKindRow, 6> kVariantKinds{{
      Family::kSoftmax, kBaseCaps, kMutants | kNewPlugin},
     {VariantKind::kQkv, "qkv", "Scaled dot-product attention with Q/K/V projections",
      Family::kSoftmax, kBaseCaps | AWB_CAP_QKV, kMutants | kNewPlugin},
-    {VariantKind::kMultiHead, "multi-head", "Multi-head attention", Family::kSoftmax, kHeadsCaps,
+    {VariantKind::kMultiHead, "multi-head", "Multi-head attention", Family::kSoftmax, kGroupedCaps,
      kMutants | kNewPlugin},
     {VariantKind::kCausal, "causal", "Causal (masked) attention", Family::kSoftmax,
-     kHeadsCaps | AWB_CAP_CAUSAL_ONLY, kMutants | kNewPlugin},
+     kGroupedCaps | AWB_CAP_CAUSAL_ONLY, kMutants | kNewPlugin},
     {VariantKind::kSlidingWindow, "sliding-window", "Sliding-window attention",
      Family::kSlidingWindow, kHeadsCaps, kReferenceOnly},
     {VariantKind::kLinear, "linear", "Linear attention", Family::kLinear, kHeadsCaps,

@@ -41,6 +41,8 @@ enum class Mistake {
   kGradientSignFlip,        // returns every gradient negated (−∂L/∂X, −∂L/∂W)
   // A contract mistake (the maths is right):
   kScoresAfterMask,  // S written after the mask: −Inf at the masked entries
+  // Grouped-query attention:
+  kWrongHeadGrouping,  // query head h reads key/value head h mod g instead of h / (h_total / g)
 };
 
 // The kinds the mutant plugins come in (the rows of kVariantKinds marked kMutants), in table
@@ -77,7 +79,7 @@ inline constexpr unsigned kAllKinds = kKindCount == 32 ? ~0u : (1u << kKindCount
 // mistake, and S written after the mask, need the mask (a causal-only kind: the other kinds run
 // unmasked exercises); a head-assembly mistake needs several heads and W_o; a scale or Q/K mistake
 // needs projections (parameter-free S = X·Xᵀ is symmetric and unscaled); a weight-gradient
-// mistake needs weights.
+// mistake needs weights; a grouping mistake needs grouped-query attention.
 struct MistakeInfo {
   Mistake mistake;
   std::string_view name;  // the mutant's name: plugin org.awb.mutant.<name>, file mutant_<name>
@@ -91,6 +93,7 @@ inline constexpr uint64_t kAnyKind = 0;
 inline constexpr uint64_t kWithWeights = AWB_CAP_QKV;
 inline constexpr uint64_t kWithHeads = AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ;
 inline constexpr uint64_t kMasked = AWB_CAP_CAUSAL_ONLY;
+inline constexpr uint64_t kGrouped = AWB_CAP_GROUPED_KV;
 
 inline constexpr MistakeInfo kMistakes[] = {
     {Mistake::kDivideBySum, "divide-by-sum", kAnyKind},
@@ -115,6 +118,7 @@ inline constexpr MistakeInfo kMistakes[] = {
     {Mistake::kBackwardNoCausalMask, "backward-no-causal-mask", kMasked, true},
     {Mistake::kGradientSignFlip, "gradient-sign-flip", kAnyKind, true},
     {Mistake::kScoresAfterMask, "scores-after-mask", kMasked},
+    {Mistake::kWrongHeadGrouping, "wrong-head-grouping", kGrouped},
 };
 static_assert(std::size(kMistakes) + 1 == enum_size<Mistake>(),
               "every Mistake but kNone needs its row in kMistakes");

@@ -74,6 +74,11 @@ struct Activations {
   Eigen::Index dk, dv;
   Mat<Scalar> q, k, v;
   double factor;
+  int kv_heads;
+  // The key/value head query head h reads: h / (heads / kv_heads), or round-robin by mistake.
+  int kv_head(int h) const {
+    return mistake == Mistake::kWrongHeadGrouping ? h % kv_heads : h / (heads / kv_heads);
+  }
 };
 
 template <class Scalar>
@@ -90,7 +95,8 @@ Activations<Scalar> activations(const awb::Problem<Scalar>& p, bool projected,
           projected ? Mat<Scalar>(x * p.w_q()) : Mat<Scalar>(x),
           projected ? Mat<Scalar>(x * p.w_k()) : Mat<Scalar>(x),
           projected ? Mat<Scalar>(x * p.w_v()) : Mat<Scalar>(x),
-          factor};
+          factor,
+          projected ? p.kv_heads() : 1};
 }
 
 // The degenerate mistakes ignore the input altogether: every output NaN, or a constant (uniform
@@ -117,10 +123,12 @@ template <class Scalar>
 void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
   if (degenerate_forward(p, r)) return;
   const bool projected = p.has_projections();
-  const auto [heads, dk, dv, q, k, v, factor] = activations(p, projected, Mistake::kNoScale);
+  const Activations<Scalar> act = activations(p, projected, Mistake::kNoScale);
+  const auto& [heads, dk, dv, q, k, v, factor, kv_heads] = act;
   Mat<Scalar> concat(p.tokens(), heads * dv);
   for (int h = 0; h < heads; ++h) {
-    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
+    const int kv = act.kv_head(h);
+    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(kv * dk, dk);
     Mat<Scalar> s =
         Scalar(factor) * (mistake == Mistake::kSwapQK ? Mat<Scalar>(kh * qh.transpose())
                                                       : Mat<Scalar>(qh * kh.transpose()));
@@ -139,7 +147,7 @@ void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {
     if (r.wants_weights()) r.weights(h) = a;
     const int slot = mistake == Mistake::kHeadsReversed ? heads - 1 - h : h;
     concat.middleCols(slot * dv, dv) =
-        (mistake == Mistake::kUnnormalisedContext ? s : a) * v.middleCols(h * dv, dv);
+        (mistake == Mistake::kUnnormalisedContext ? s : a) * v.middleCols(kv * dv, dv);
   }
   auto z = r.z();
   if (projected && p.has_output_projection() && mistake != Mistake::kSkipOutputProj) {
@@ -173,15 +181,18 @@ void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
     return;
   }
   const auto x = p.x();
-  const auto [heads, dk, dv, q, k, v, factor] =
-      activations(p, projected, Mistake::kBackwardNoScale);
+  const Activations<Scalar> act = activations(p, projected, Mistake::kBackwardNoScale);
+  const auto& [heads, dk, dv, q, k, v, factor, kv_heads] = act;
   const Mat<Scalar> dheads =
       with_wo ? Mat<Scalar>(up.dz() * p.w_o().transpose()) : Mat<Scalar>(up.dz());
+  // A key/value head's dK and dV add up over the query heads that read it.
   Mat<Scalar> concat(p.tokens(), heads * dv), dq(p.tokens(), heads * dk),
-      dkey(p.tokens(), heads * dk), dval(p.tokens(), heads * dv);
+      dkey = Mat<Scalar>::Zero(p.tokens(), kv_heads * dk),
+      dval = Mat<Scalar>::Zero(p.tokens(), kv_heads * dv);
   for (int h = 0; h < heads; ++h) {
-    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
-    const auto vh = v.middleCols(h * dv, dv);
+    const int kv = act.kv_head(h);
+    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(kv * dk, dk);
+    const auto vh = v.middleCols(kv * dv, dv);
     const auto dho = dheads.middleCols(h * dv, dv);
     const Mat<Scalar> s = Scalar(factor) * (qh * kh.transpose());
     Mat<Scalar> a;
@@ -189,13 +200,13 @@ void backward(const awb::Problem<Scalar>& p, const awb::Upstream<Scalar>& up,
     concat.middleCols(h * dv, dv) = a * vh;
     Mat<Scalar> da = dho * vh.transpose();
     if (up.has_da()) da += up.da(h);
-    dval.middleCols(h * dv, dv) = a.transpose() * dho;
+    dval.middleCols(kv * dv, dv) += a.transpose() * dho;
     Mat<Scalar> ds = (a.array() * da.array()).matrix();
     if (mistake != Mistake::kBackwardNoSoftmaxTerm)
       ds -= (a.array().colwise() * (a.array() * da.array()).rowwise().sum()).matrix();
     ds *= Scalar(factor);
     dq.middleCols(h * dk, dk) = ds * kh;
-    dkey.middleCols(h * dk, dk) = ds.transpose() * qh;
+    dkey.middleCols(kv * dk, dk) += ds.transpose() * qh;
   }
   // dW = Xᵀ·dY has W's shape; the mistake computes dYᵀ·X and pours its numbers into dW's buffer.
   auto weight_grad = [&](const Mat<Scalar>& in, const Mat<Scalar>& dy,

@@ -18,15 +18,21 @@ Shapes shapes_of(const awb_problem& p, VariantKind kind) {
   s.C = p.x.shape[1];
   s.H = s.projected ? p.n_heads : 1;
   require(s.H >= 1, "n_heads must be at least 1");
+  // Key/value heads: n_kv_heads when the problem's size covers it and it is set, else H.
+  const bool has_kv = p.struct_size >= offsetof(awb_problem, n_kv_heads) + sizeof(p.n_kv_heads);
+  s.KV = s.projected && has_kv && p.n_kv_heads > 0 ? p.n_kv_heads : s.H;
+  require(s.KV <= s.H && s.H % s.KV == 0, "n_kv_heads must divide n_heads");
   if (s.projected) {
     require(p.w_q.data && p.w_k.data && p.w_v.data, "projected attention needs W_q, W_k, W_v");
     require(p.w_q.shape[0] == s.C && p.w_k.shape[0] == s.C && p.w_v.shape[0] == s.C,
             "weights must have d_model rows");
-    require(p.w_q.shape[1] == p.w_k.shape[1], "W_q and W_k must have the same width");
-    require(p.w_q.shape[1] % s.H == 0 && p.w_v.shape[1] % s.H == 0, "heads must divide the widths");
+    require(p.w_q.shape[1] % s.H == 0 && p.w_k.shape[1] % s.KV == 0 && p.w_v.shape[1] % s.KV == 0,
+            "heads must divide the widths");
+    require(p.w_q.shape[1] / s.H == p.w_k.shape[1] / s.KV,
+            "W_q and W_k must have the same width per head");
   }
   s.DK = s.projected ? p.w_q.shape[1] / s.H : s.C;
-  s.DV = s.projected ? p.w_v.shape[1] / s.H : s.C;
+  s.DV = s.projected ? p.w_v.shape[1] / s.KV : s.C;
   s.use_wo = s.projected && p.w_o.data != nullptr;
   if (s.use_wo) require(p.w_o.shape[0] == s.H * s.DV, "W_o must have h*d_v rows");
   s.OUT = s.use_wo ? p.w_o.shape[1] : s.H * s.DV;
@@ -185,7 +191,7 @@ void forward(const awb_problem& p, awb_results& r, VariantKind kind) {
       for (int64_t i = 0; i < DV; ++i) {
         T acc = 0;
         for (int64_t t2 = band.first; t2 <= band.last; ++t2)
-          acc += weights[t2] * pr.v[t2 * H * DV + h * DV + i];
+          acc += weights[t2] * pr.v[t2 * sh.KV * DV + sh.kv_head(h) * DV + i];
         heads_out[t * H * DV + h * DV + i] = acc;
       }
     }

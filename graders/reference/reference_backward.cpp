@@ -27,14 +27,14 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
            VariantKind kind, BackwardVariation variation) {
   auto in = [](T v) { return value_or_magnitude<kMagnitudes>(v); };
   const Shapes sh = shapes_of(p, kind);
-  const int64_t T_ = sh.T_, C = sh.C, H = sh.H, DK = sh.DK, DV = sh.DV, OUT = sh.OUT;
+  const int64_t T_ = sh.T_, C = sh.C, H = sh.H, KV = sh.KV, DK = sh.DK, DV = sh.DV, OUT = sh.OUT;
   require(dz.data && dz.shape[0] == T_ && dz.shape[1] == OUT, "dZ has the wrong shape");
   const bool has_da = da && da->data;
   if (has_da) require(da->shape[0] == H && da->shape[1] == T_ && da->shape[2] == T_, "dA shape");
   require_shape(g.dx, true, T_, C, "dX has the wrong shape");
   require_shape(g.dw_q, sh.projected, C, H * DK, "dW_q has the wrong shape");
-  require_shape(g.dw_k, sh.projected, C, H * DK, "dW_k has the wrong shape");
-  require_shape(g.dw_v, sh.projected, C, H * DV, "dW_v has the wrong shape");
+  require_shape(g.dw_k, sh.projected, C, KV * DK, "dW_k has the wrong shape");
+  require_shape(g.dw_v, sh.projected, C, KV * DV, "dW_v has the wrong shape");
   require_shape(g.dw_o, sh.use_wo, H * DV, OUT, "dW_o has the wrong shape");
   const bool causal = p.causal && variation != BackwardVariation::kNoCausalMask;
   // The factor from Q·Kᵀ to S, used to recompute the weights and again by the chain rule from S
@@ -49,7 +49,8 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
   const Projections<T> magnitudes = kMagnitudes ? project<T, true>(p, sh) : Projections<T>{};
   const Projections<T>& pm = kMagnitudes ? magnitudes : pr;
   T largest_score = 0;
-  std::vector<T> dq(T_ * H * DK, T(0)), dk(T_ * H * DK, T(0)), dv(T_ * H * DV, T(0));
+  // dK and dV per key/value head: the query heads of a group add into the one they share.
+  std::vector<T> dq(T_ * H * DK, T(0)), dk(T_ * KV * DK, T(0)), dv(T_ * KV * DV, T(0));
   std::vector<T> heads_out(T_ * H * DV, T(0)), dheads(T_ * H * DV, T(0));
 
   // Pass 1: back through the output projection: dHeads = dZ · W_oᵀ (identity without W_o).
@@ -68,6 +69,7 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
   std::vector<T> scores(T_), weights(T_), dweights(T_);
   std::vector<T> score_magnitudes(kMagnitudes ? T_ : 0);
   for (int64_t h = 0; h < H; ++h) {
+    const int64_t g = sh.kv_head(h);
     for (int64_t t = 0; t < T_; ++t) {
       const int64_t visible = causal ? t + 1 : T_;
       score_row(pr, shb, h, t, scores);
@@ -79,11 +81,11 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
       }
       const T* dho = &dheads[t * H * DV + h * DV];
       for (int64_t t2 = 0; t2 < visible; ++t2) {
-        const T* v2 = &pm.v[t2 * H * DV + h * DV];
+        const T* v2 = &pm.v[t2 * KV * DV + g * DV];
         T acc = has_da ? in(at3<T>(*da, h, t, t2)) : T(0);
         for (int64_t i = 0; i < DV; ++i) {
-          acc += dho[i] * v2[i];                                 // ∂(A·V)/∂A
-          dv[t2 * H * DV + h * DV + i] += weights[t2] * dho[i];  // ∂(A·V)/∂V
+          acc += dho[i] * v2[i];                                  // ∂(A·V)/∂A
+          dv[t2 * KV * DV + g * DV + i] += weights[t2] * dho[i];  // ∂(A·V)/∂V
           heads_out[t * H * DV + h * DV + i] += weights[t2] * v2[i];
         }
         dweights[t2] = acc;
@@ -97,8 +99,8 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
         const T ds =
             weights[t2] * (kMagnitudes ? dweights[t2] + shared : dweights[t2] - shared) * factor;
         for (int64_t i = 0; i < DK; ++i) {
-          dq[t * H * DK + h * DK + i] += ds * pm.k[t2 * H * DK + h * DK + i];
-          dk[t2 * H * DK + h * DK + i] += ds * pm.q[t * H * DK + h * DK + i];
+          dq[t * H * DK + h * DK + i] += ds * pm.k[t2 * KV * DK + g * DK + i];
+          dk[t2 * KV * DK + g * DK + i] += ds * pm.q[t * H * DK + h * DK + i];
         }
       }
     }
@@ -118,10 +120,9 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
     for (int64_t c = 0; c < C; ++c) {
       T acc = 0;
       if (sh.projected) {
-        for (int64_t o = 0; o < H * DK; ++o)
-          acc += dq[t * H * DK + o] * in(at<T>(p.w_q, c, o)) +
-                 dk[t * H * DK + o] * in(at<T>(p.w_k, c, o));
-        for (int64_t o = 0; o < H * DV; ++o) acc += dv[t * H * DV + o] * in(at<T>(p.w_v, c, o));
+        for (int64_t o = 0; o < H * DK; ++o) acc += dq[t * H * DK + o] * in(at<T>(p.w_q, c, o));
+        for (int64_t o = 0; o < KV * DK; ++o) acc += dk[t * KV * DK + o] * in(at<T>(p.w_k, c, o));
+        for (int64_t o = 0; o < KV * DV; ++o) acc += dv[t * KV * DV + o] * in(at<T>(p.w_v, c, o));
       } else {
         acc = dq[t * C + c] + dk[t * C + c] + dv[t * C + c];
       }
@@ -137,8 +138,8 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
       }
   };
   weight_grad(dq, H * DK, g.dw_q);
-  weight_grad(dk, H * DK, g.dw_k);
-  weight_grad(dv, H * DV, g.dw_v);
+  weight_grad(dk, KV * DK, g.dw_k);
+  weight_grad(dv, KV * DV, g.dw_v);
   return largest_score;
 }
 
@@ -169,9 +170,10 @@ void attention_backward_rounding_bound(const awb_problem& problem, const awb_ten
   auto gamma = [&](double n) { return n * unit_roundoff / (1 - n * unit_roundoff); };
   // The longest chain of roundings to a weight gradient: projections (C terms), a score (DK and
   // the factor), the softmax (the maximum's subtraction, exp, a sum of T, the division), dHeads
-  // (OUT), a dA entry (DV, plus the given dA), the shared sum (T), dS (3), dQ/dK/dV (T terms),
-  // then dW (T terms) or dX (H·(2·DK + DV) terms), and the rounding of the six inputs.
-  const double n = double(s.C + s.DK + s.DV + s.OUT + 3 * s.T_) +
+  // (OUT), a dA entry (DV, plus the given dA), the shared sum (T), dS (3), dQ/dK/dV (T terms; a
+  // key/value head's dK and dV add over its group's H / KV query heads), then dW (T terms) or dX
+  // (H·(2·DK + DV) terms at most), and the rounding of the six inputs.
+  const double n = double(s.C + s.DK + s.DV + s.OUT + 2 * s.T_ + s.T_ * (s.H / s.KV)) +
                    double(std::max(s.T_, s.H * (2 * s.DK + s.DV))) + 14;
   // A score's error (its own sums, C + DK + 2 roundings, of magnitude at most largest_score)
   // moves its row's weights by at most three times that, relatively; A enters each term of

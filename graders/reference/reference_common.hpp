@@ -29,18 +29,22 @@ inline void require(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-// Shapes, stated once. T_ tokens, C model width, H heads, DK / DV per-head widths, OUT = d_out.
+// Shapes, stated once. T_ tokens, C model width, H query heads, KV key/value heads (H unless the
+// problem is grouped), DK / DV per-head widths, OUT = d_out.
 struct Shapes {
   bool projected = false, use_wo = false;
-  int64_t T_ = 0, C = 0, H = 1, DK = 0, DV = 0, OUT = 0;
+  int64_t T_ = 0, C = 0, H = 1, KV = 1, DK = 0, DV = 0, OUT = 0;
   double factor = 1;  // scale × sharpness: what turns q·k into the softmax input
+  // The key/value head query head h reads: the H / KV query heads of a group are consecutive.
+  int64_t kv_head(int64_t h) const { return h / (H / KV); }
 };
 
 // Validates the problem's shapes (throws std::invalid_argument) and states them.
 Shapes shapes_of(const awb_problem& p, VariantKind kind);
 
-// Queries, keys and values, T_ × H·DK (q, k) and T_ × H·DV (v), row-major. Without projections
-// each is X itself. With kMagnitudes, what each entry's sum adds up in absolute value: Σ|x||w|.
+// Queries, keys and values, T_ × H·DK (q), T_ × KV·DK (k) and T_ × KV·DV (v), row-major. Without
+// projections each is X itself. With kMagnitudes, what each entry's sum adds up in absolute value:
+// Σ|x||w|.
 template <class T>
 struct Projections {
   std::vector<T> q, k, v;
@@ -58,25 +62,21 @@ T value_or_magnitude(T v) {
 template <class T, bool kMagnitudes = false>
 Projections<T> project(const awb_problem& p, const Shapes& s) {
   auto in = [](T v) { return value_or_magnitude<kMagnitudes>(v); };
-  Projections<T> out{std::vector<T>(s.T_ * s.H * s.DK), std::vector<T>(s.T_ * s.H * s.DK),
-                     std::vector<T>(s.T_ * s.H * s.DV)};
-  for (int64_t t = 0; t < s.T_; ++t) {
-    for (int64_t o = 0; o < s.H * s.DK; ++o) {
-      T sq = 0, sk = 0;
-      for (int64_t c = 0; c < s.C; ++c) {
-        const T xc = in(at<T>(p.x, t, c));
-        sq += xc * (s.projected ? in(at<T>(p.w_q, c, o)) : T(c == o));
-        sk += xc * (s.projected ? in(at<T>(p.w_k, c, o)) : T(c == o));
-      }
-      out.q[t * s.H * s.DK + o] = sq;
-      out.k[t * s.H * s.DK + o] = sk;
-    }
-    for (int64_t o = 0; o < s.H * s.DV; ++o) {
-      T sv = 0;
+  Projections<T> out{std::vector<T>(s.T_ * s.H * s.DK), std::vector<T>(s.T_ * s.KV * s.DK),
+                     std::vector<T>(s.T_ * s.KV * s.DV)};
+  // Row t of X times `width` columns of a weight (X itself without projections).
+  auto product = [&](int64_t t, const awb_tensor& w, int64_t width, T* row) {
+    for (int64_t o = 0; o < width; ++o) {
+      T sum = 0;
       for (int64_t c = 0; c < s.C; ++c)
-        sv += in(at<T>(p.x, t, c)) * (s.projected ? in(at<T>(p.w_v, c, o)) : T(c == o));
-      out.v[t * s.H * s.DV + o] = sv;
+        sum += in(at<T>(p.x, t, c)) * (s.projected ? in(at<T>(w, c, o)) : T(c == o));
+      row[o] = sum;
     }
+  };
+  for (int64_t t = 0; t < s.T_; ++t) {
+    product(t, p.w_q, s.H * s.DK, &out.q[t * s.H * s.DK]);
+    product(t, p.w_k, s.KV * s.DK, &out.k[t * s.KV * s.DK]);
+    product(t, p.w_v, s.KV * s.DV, &out.v[t * s.KV * s.DV]);
   }
   return out;
 }
@@ -88,7 +88,7 @@ void score_row(const Projections<T>& pr, const Shapes& s, int64_t h, int64_t t,
   for (int64_t t2 = 0; t2 < s.T_; ++t2) {
     T dot = 0;
     for (int64_t i = 0; i < s.DK; ++i)
-      dot += pr.q[t * s.H * s.DK + h * s.DK + i] * pr.k[t2 * s.H * s.DK + h * s.DK + i];
+      dot += pr.q[t * s.H * s.DK + h * s.DK + i] * pr.k[t2 * s.KV * s.DK + s.kv_head(h) * s.DK + i];
     scores[t2] = dot * static_cast<T>(s.factor);
   }
 }

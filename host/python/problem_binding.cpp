@@ -53,7 +53,7 @@ std::optional<Matrix> optional_matrix(const py::object& o, const std::string& wh
 Problem from_arrays(const py::object& x, const py::object& w_q, const py::object& w_k,
                     const py::object& w_v, const py::object& w_o, int heads, bool causal,
                     double sharpness, const std::optional<std::vector<std::string>>& tokens,
-                    const std::map<std::string, std::string>& params) {
+                    const std::map<std::string, std::string>& params, int kv_heads) {
   ProblemSpec spec;
   spec.x = to_matrix(x, "x");
   spec.w_q = optional_matrix(w_q, "w_q");
@@ -61,6 +61,7 @@ Problem from_arrays(const py::object& x, const py::object& w_q, const py::object
   spec.w_v = optional_matrix(w_v, "w_v");
   spec.w_o = optional_matrix(w_o, "w_o");
   spec.heads = heads;
+  spec.kv_heads = kv_heads;
   spec.causal = causal;
   spec.sharpness = sharpness;
   spec.params = params;
@@ -113,7 +114,7 @@ void define_problem(py::module_& m) {
                   py::arg("w_k") = py::none(), py::arg("w_v") = py::none(),
                   py::arg("w_o") = py::none(), py::arg("heads") = 1, py::arg("causal") = false,
                   py::arg("sharpness") = 1.0, py::arg("tokens") = py::none(),
-                  py::arg("params") = std::map<std::string, std::string>{})
+                  py::arg("params") = std::map<std::string, std::string>{}, py::arg("kv_heads") = 0)
       .def_static("load", &from_file, py::arg("path"))
       .def_static("example", &from_example, py::arg("name"))
       .def_static("exercise", &from_exercise, py::arg("id"), py::arg("case") = "",
@@ -124,6 +125,11 @@ void define_problem(py::module_& m) {
       .def_property_readonly("tokens", [](const Problem& p) { return p.input.tokens; })
       .def_property_readonly("x", [](const Problem& p) { return to_numpy(Matrix(p.input.x)); })
       .def_property_readonly("heads", [](const Problem& p) { return p.input.params.heads; })
+      .def_property_readonly("kv_heads",
+                             [](const Problem& p) {
+                               const auto& q = p.input.params;
+                               return q.kv_heads > 0 ? q.kv_heads : q.heads;
+                             })
       .def_property_readonly("causal", [](const Problem& p) { return p.input.params.causal; })
       .def_property_readonly("sharpness", [](const Problem& p) { return p.input.params.sharpness; })
       .def_property_readonly("params", [](const Problem& p) { return p.input.params.variant; })

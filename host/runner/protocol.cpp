@@ -157,6 +157,7 @@ bool get_tensor(wire::Reader& r, awb_tensor& t, size_t elem, bool data, TensorSt
 void put_flags(wire::Writer& w, const awb_problem& p) {
   w.i32(p.scalar);
   w.i32(p.n_heads);
+  w.i32(p.n_kv_heads);
   w.i32(p.causal);
   w.i32(p.scale_mode);
   w.i32(p.n_threads);
@@ -175,6 +176,7 @@ bool get_flags(wire::Reader& r, awb_problem& p, ParamStorage& params) {
   if (scalar != AWB_SCALAR_F64 && scalar != AWB_SCALAR_F32) return false;
   p.scalar = static_cast<awb_scalar>(scalar);
   p.n_heads = r.i32();
+  p.n_kv_heads = r.i32();
   p.causal = r.i32();
   const int32_t scale = r.i32();
   if (scale != AWB_SCALE_NONE && scale != AWB_SCALE_INV_SQRT_DK) return false;

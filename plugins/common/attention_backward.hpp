@@ -36,7 +36,8 @@ void projection_gradients(const Problem<Scalar>& p, const Upstream<Scalar>& up,
 template <class Scalar>
 void eigen_attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up,
                               Gradients<Scalar>& g, Inputs inputs, Mask mask) {
-  const auto [projected, causal, H, T, dk, dv] = geometry(p, inputs, mask);
+  const Geometry geo = geometry(p, inputs, mask);
+  const auto [projected, causal, H, T, dk, dv, KV] = geo;
   const Scalar factor = score_factor(p, dk);
   const bool with_wo = projected && p.has_output_projection();
   const auto x = p.x();
@@ -59,11 +60,15 @@ void eigen_attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& 
   } else {
     dheads = up.dz();
   }
-  RowMatrix<Scalar> heads(T, H * dv), dq(T, H * dk), dkey(T, H * dk), dval(T, H * dv);
-  RowMatrix<Scalar> s(T, T), a(T, T), da(T, T);
+  // A key/value head's dK and dV add up over the query heads of its group.
+  RowMatrix<Scalar> heads(T, H * dv), dq(T, H * dk), dkey(T, KV * dk), dval(T, KV * dv);
+  RowMatrix<Scalar> s(T, T), a(T, T), da(T, T), dkh(T, dk), dvh(T, dv);
+  dkey.setZero();
+  dval.setZero();
   for (int h = 0; h < H; ++h) {
-    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(h * dk, dk);
-    const auto vh = v.middleCols(h * dv, dv);
+    const int kv = geo.kv_head(h);
+    const auto qh = q.middleCols(h * dk, dk), kh = k.middleCols(kv * dk, dk);
+    const auto vh = v.middleCols(kv * dv, dv);
     const auto dho = dheads.middleCols(h * dv, dv);
     multiply_bt(qh, kh, a, factor);
     detail::softmax_rows(a, 0, causal);
@@ -71,15 +76,17 @@ void eigen_attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& 
     // ∂L/∂A: through A·V, plus the loss's own gradient on A when it has one.
     multiply_bt(dho, vh, da);
     if (up.has_da()) da += up.da(h);
-    multiply_at(a, dho, dval.middleCols(h * dv, dv));
+    multiply_at(a, dho, dvh);
+    dval.middleCols(kv * dv, dv) += dvh;
     // Softmax backward, row by row: dS = A ∘ (dA − (A·dA)𝟙). Masked entries have A = 0, so they
     // pass no gradient back, as the mask says they should not.
     const auto shared = (a.array() * da.array()).rowwise().sum();
     s = (a.array() * (da.array().colwise() - shared)).matrix() * factor;  // dS
     multiply(s, kh, dq.middleCols(h * dk, dk));
-    multiply_at(s, qh, dkey.middleCols(h * dk, dk));
+    multiply_at(s, qh, dkh);
+    dkey.middleCols(kv * dk, dk) += dkh;
   }
-  projection_gradients(p, up, g, {projected, causal, H, T, dk, dv}, heads, dq, dkey, dval);
+  projection_gradients(p, up, g, geo, heads, dq, dkey, dval);
 }
 
 // The backward of the bundled softmax variants: the fused one where it is compiled and A carries
@@ -93,14 +100,14 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   }
   workspaces.training = true;
   const Geometry geo = geometry(p, inputs, mask);
-  const auto [projected, causal, H, T, dk, dv] = geo;
+  const auto [projected, causal, H, T, dk, dv, KV] = geo;
   Workspace<Scalar>& ws = workspaces.get<Scalar>();
   ThreadTeam& team = workspaces.team;
   const Scalar factor = score_factor(p, dk);
   const bool with_wo = projected && p.has_output_projection();
   // The forward's count, 2.5 times over for the attention (the threads' threshold).
   const double work = 2.5 * double(H) * double(T) * double(T) * double(dk + dv) +
-                      2.0 * double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
+                      2.0 * double(T) * double(p.d_model()) * double(H * dk + KV * (dk + dv));
   const int threads = worker_threads(p, work);
   // The forward, again, when the last one was not of this problem: its outputs in the heads'
   // buffer, its statistics in ws.lse.
@@ -119,10 +126,10 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   const ConstMatrixView<Scalar> q = projected ? cview(ws.q) : x, k = projected ? cview(ws.k) : x,
                                 v = projected ? cview(ws.v) : x;
   ws.dq.resize(T, H * dk);
-  ws.dkey.resize(T, H * dk);
-  ws.dval.resize(T, H * dv);
+  ws.dkey.resize(T, KV * dk);
+  ws.dval.resize(T, KV * dv);
   const fused::BackwardInputs<Scalar> in{
-      q, k, v, cview(ws.heads_out), d_o, ws.lse.data(), H, dk, dv, factor, causal};
+      q, k, v, cview(ws.heads_out), d_o, ws.lse.data(), H, dk, dv, factor, causal, KV};
   fused::attention_backward(in, view(ws.dq), view(ws.dkey), view(ws.dval), team, threads,
                             ws.backward);
   projection_gradients(p, up, g, geo, ws.heads_out, ws.dq, ws.dkey, ws.dval);

@@ -32,6 +32,7 @@ inline constexpr double kSoftmaxFlopsPerScore = 4;
 // allocate, but doubles are what the cost extension returns).
 struct CostShape {
   double tokens = 0, d_model = 0, heads = 1, d_k = 0, d_v = 0, d_out = 0, element_bytes = 8;
+  double kv_heads = 1;  // key/value heads: fewer than heads in grouped-query attention
   bool projected = false, output_projection = false, causal = false;
 };
 
@@ -44,6 +45,7 @@ inline CostShape cost_shape(const ProblemShape& p, bool projected, bool always_c
   s.projected = projected && p.has_projections();
   s.output_projection = s.projected && p.has_output_projection();
   s.heads = s.projected ? p.heads() : 1;
+  s.kv_heads = s.projected ? p.kv_heads() : 1;
   s.d_k = s.projected ? static_cast<double>(p.d_k()) : s.d_model;
   s.d_v = s.projected ? static_cast<double>(p.d_v()) : s.d_model;
   s.d_out = s.output_projection ? static_cast<double>(p.d_out()) : s.heads * s.d_v;
@@ -76,7 +78,7 @@ inline double full_pairs(double tokens, bool causal) {
 // Projections in and out (see the rules above).
 inline double projection_flops(const CostShape& s) {
   double f = 0;
-  if (s.projected) f += 2 * s.tokens * s.d_model * s.heads * (2 * s.d_k + s.d_v);
+  if (s.projected) f += 2 * s.tokens * s.d_model * (s.heads * s.d_k + s.kv_heads * (s.d_k + s.d_v));
   if (s.output_projection) f += 2 * s.tokens * s.heads * s.d_v * s.d_out;
   return f;
 }
@@ -84,7 +86,7 @@ inline double projection_flops(const CostShape& s) {
 // Inputs read once, Z written once, A and S when written.
 inline double io_bytes(const CostShape& s, bool writes_weights) {
   double elements = s.tokens * s.d_model + s.tokens * s.d_out;
-  if (s.projected) elements += s.d_model * s.heads * (2 * s.d_k + s.d_v);
+  if (s.projected) elements += s.d_model * (s.heads * s.d_k + s.kv_heads * (s.d_k + s.d_v));
   if (s.output_projection) elements += s.heads * s.d_v * s.d_out;
   if (writes_weights) elements += 2 * s.heads * s.tokens * s.tokens;
   return elements * s.element_bytes;

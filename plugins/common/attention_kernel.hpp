@@ -49,12 +49,16 @@ struct Scratch {
 };
 
 // What one call computes, as the kernel sees it: without projections Q = K = V = X in one head
-// of width d_model.
+// of width d_model. Query head h reads key/value head kv_head(h) of kv_heads (grouped-query
+// attention; kv_heads = heads in ordinary multi-head attention).
 struct Geometry {
   bool projected, causal;
   int heads;
   Eigen::Index tokens, dk, dv;
+  int kv_heads;
   bool operator==(const Geometry&) const = default;
+  int group() const { return heads / kv_heads; }
+  int kv_head(int h) const { return h / group(); }
 };
 
 // The inputs of the last forward call, kept once the variant is seen training (a backward call
@@ -170,8 +174,12 @@ Geometry geometry(const Problem<Scalar>& p, Inputs inputs, Mask mask) {
   const bool projected = inputs == Inputs::kProjected;
   if (projected && !p.has_projections())
     throw PluginError(AWB_ERR_INVALID_ARGUMENT, "this variant needs W_q, W_k and W_v");
-  return {projected,  mask == Mask::kAlwaysCausal || p.causal(), projected ? p.heads() : 1,
-          p.tokens(), projected ? p.d_k() : p.d_model(),         projected ? p.d_v() : p.d_model()};
+  const int heads = projected ? p.heads() : 1, kv_heads = projected ? p.kv_heads() : 1;
+  if (kv_heads < 1 || kv_heads > heads || heads % kv_heads != 0)
+    throw PluginError(AWB_ERR_INVALID_ARGUMENT, "n_kv_heads must divide n_heads");
+  return {projected,  mask == Mask::kAlwaysCausal || p.causal(), heads,
+          p.tokens(), projected ? p.d_k() : p.d_model(),         projected ? p.d_v() : p.d_model(),
+          kv_heads};
 }
 
 namespace detail {
@@ -265,21 +273,22 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
                      bool direct, Scalar factor, const Geometry& g, MatrixView<Scalar> z,
                      Results<Scalar>* r = nullptr) {
   using B = fused::Blocking<Scalar>;
-  const auto [projected, causal, H, T, dk, dv] = g;
+  const auto [projected, causal, H, T, dk, dv, KV] = g;
   const auto x = p.x();
+  // K and V packed once per key/value head; query head h reads g.kv_head(h).
   fused::Packed<Scalar>& packed = ws.packed;
   if (projected)
-    packed.resize(H, T, dk, dv, ws.v.data(), ws.v.outerStride());
+    packed.resize(KV, T, dk, dv, ws.v.data(), ws.v.outerStride());
   else
-    packed.resize(H, T, dk, dv, x.data(), x.outerStride());
+    packed.resize(KV, T, dk, dv, x.data(), x.outerStride());
   if (ws.fused_scratch.size() < static_cast<size_t>(threads)) ws.fused_scratch.resize(threads);
   ws.lse.resize(static_cast<size_t>(H * T));
   // Panels per packing task: small enough that every thread packs (at T = 1024 in f32 with
   // AVX-512 K has 16 panels).
   constexpr Eigen::Index kPackChunk = 2;
   const Eigen::Index chunks = (packed.panels + kPackChunk - 1) / kPackChunk;
-  team.run(Eigen::Index(H) * chunks, threads, [&](Eigen::Index task, int) {
-    const int h = static_cast<int>(task / chunks);
+  team.run(Eigen::Index(KV) * chunks, threads, [&](Eigen::Index task, int) {
+    const int h = static_cast<int>(task / chunks);  // a key/value head
     const Eigen::Index first = task % chunks * kPackChunk;
     const Eigen::Index count = std::min(kPackChunk, packed.panels - first);
     if (projected)
@@ -292,9 +301,10 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
     const auto [h, b] = task_order(task, H, rows.blocks, causal);
     const auto [r0, n] = rows.block(b);
     fused::Scratch<Scalar>& w = ws.fused_scratch[static_cast<size_t>(slot)];
+    const int kv = g.kv_head(h);
     auto run = [&](const auto& q, auto out) {
       if (!r) {
-        fused::attend_block(q, packed, h, T, dv, factor, out, r0, causal, w,
+        fused::attend_block(q, packed, kv, T, dv, factor, out, r0, causal, w,
                             ws.lse.data() + h * T + r0);
         return;
       }
@@ -304,7 +314,7 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
         auto m = matrix();
         return {m.data() + r0 * m.outerStride(), m.outerStride()};
       };
-      fused::materialise_block(q, packed, h, T, dv, factor, out, r0, causal, w,
+      fused::materialise_block(q, packed, kv, T, dv, factor, out, r0, causal, w,
                                rows(r->wants_scores(), [&] { return r->scores(h); }),
                                rows(r->wants_weights(), [&] { return r->weights(h); }));
     };
@@ -317,20 +327,21 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
   });
 }
 
-// Forward pass for all bundled variants. Shapes: X T×d_model; W_q, W_k d_model×h·d_k; W_v
-// d_model×h·d_v; W_o h·d_v×d_out. Head h reads its own column block; outputs are concatenated
-// in head order. Threads: the problem's n_threads, or every core when it is 0.
+// Forward pass for all bundled variants. Shapes: X T×d_model; W_q d_model×h·d_k; W_k d_model×g·d_k;
+// W_v d_model×g·d_v; W_o h·d_v×d_out (g key/value heads, h unless grouped). Query head h reads its
+// own column block of W_q and its key/value head's of W_k and W_v; outputs are concatenated in head
+// order. Threads: the problem's n_threads, or every core when it is 0.
 template <class Scalar>
 void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inputs, Mask mask,
                        Workspaces& workspaces) {
   const Geometry geo = geometry(p, inputs, mask);
-  const auto [projected, causal, H, T, dk, dv] = geo;
+  const auto [projected, causal, H, T, dk, dv, KV] = geo;
   Workspace<Scalar>& ws = workspaces.get<Scalar>();
   ws.saved.valid = false;  // this call replaces what a backward could reuse
   const Scalar factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
   const double work = double(H) * double(T) * double(T) * double(dk + dv) +
-                      double(T) * double(p.d_model()) * double(H) * double(2 * dk + dv);
+                      double(T) * double(p.d_model()) * double(H * dk + KV * (dk + dv));
   const Eigen::Index blocks = (T + kRowBlock - 1) / kRowBlock;
 
   // Pass 1: projections (projections.hpp). Without them Q = K = V = X (in place).
@@ -376,8 +387,8 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
         return;
       }
       const auto q = ws.q.block(r0, h * dk, n, dk);
-      const auto k = ws.k.middleCols(h * dk, dk);
-      const auto v = ws.v.middleCols(h * dv, dv);
+      const auto k = ws.k.middleCols(geo.kv_head(h) * dk, dk);
+      const auto v = ws.v.middleCols(geo.kv_head(h) * dv, dv);
       if (direct)
         attend(q, k, v, z.block(r0, h * dv, n, dv), h, r0, w);
       else

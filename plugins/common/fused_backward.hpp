@@ -111,9 +111,11 @@ struct BackwardScratch {
   std::vector<BackwardTiles<Scalar>> tiles;
 };
 
-// The inputs of the backward of H heads of T tokens: head h reads columns [h · d_k, (h + 1) · d_k)
-// of q and k and [h · d_v, (h + 1) · d_v) of v, o (the forward's outputs) and d_o (∂L/∂O); lse
-// holds each head's T row statistics (attend_block's), head after head.
+// The inputs of the backward of H query heads of T tokens over G = kv_heads key/value heads: head
+// h reads columns [h · d_k, (h + 1) · d_k) of q, [h · d_v, (h + 1) · d_v) of o (the forward's
+// outputs) and d_o (∂L/∂O), and key/value head g = h / (H / G): columns [g · d_k, (g + 1) · d_k)
+// of k and [g · d_v, (g + 1) · d_v) of v. lse holds each query head's T row statistics
+// (attend_block's), head after head.
 template <class Scalar>
 struct BackwardInputs {
   ConstMatrixView<Scalar> q, k, v, o, d_o;
@@ -122,9 +124,11 @@ struct BackwardInputs {
   Eigen::Index dk, dv;
   Scalar factor;
   bool causal;
+  int kv_heads;
 };
 
-// dq, dk, dv: T × H·d_k, T × H·d_k, T × H·d_v, overwritten.
+// dq, dk, dv: T × H·d_k, T × G·d_k, T × G·d_v, overwritten. A key/value head's dK and dV are the
+// sums over the query heads of its group.
 template <class Scalar>
 void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
                         MatrixView<Scalar> dkey, MatrixView<Scalar> dval, ThreadTeam& team,
@@ -132,16 +136,16 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
   using B = Blocking<Scalar>;
   static_assert(kBackwardKeys % B::kPanelKeys == 0 && kBackwardKeys % B::kRows == 0 &&
                 kBackwardQueries % B::kRows == 0);
-  const int H = in.heads;
+  const int H = in.heads, KV = in.kv_heads, group = H / KV;
   const Eigen::Index T = in.q.rows(), dk = in.dk, dv = in.dv;
   const Eigen::Index micro = (T + B::kRows - 1) / B::kRows, rows_padded = micro * B::kRows;
   const auto log2e_factor = static_cast<Scalar>(double(in.factor) * 1.44269504088896340736);
 
-  // Pass 1, a task per (head, block of kBackwardKeys rows): D, Q and dO by micro-block, K and V
-  // as panels, padded rows.
+  // Pass 1, a task per (query head, block of kBackwardKeys rows): D, Q and dO by micro-block, the
+  // group's K and V as panels (by its first head's tasks), padded rows.
   const Eigen::Index blocks = (T + kBackwardKeys - 1) / kBackwardKeys;
-  w.keys.resize(H, T, dk, dk, in.k.data(), in.k.outerStride());
-  w.values.resize(H, T, dv, dv, in.v.data(), in.v.outerStride());
+  w.keys.resize(KV, T, dk, dk, in.k.data(), in.k.outerStride());
+  w.values.resize(KV, T, dv, dv, in.v.data(), in.v.outerStride());
   w.q_micro.resize(static_cast<size_t>(H * micro * dk * B::kRows));
   w.do_micro.resize(static_cast<size_t>(H * micro * dv * B::kRows));
   w.delta.resize(static_cast<size_t>(H * T));
@@ -150,8 +154,7 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
   team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int) {
     const int h = static_cast<int>(task / blocks);
     const Eigen::Index r0 = task % blocks * kBackwardKeys, r1 = std::min(T, r0 + kBackwardKeys);
-    const auto q = in.q.middleCols(h * dk, dk), key = in.k.middleCols(h * dk, dk);
-    const auto v = in.v.middleCols(h * dv, dv), o = in.o.middleCols(h * dv, dv);
+    const auto q = in.q.middleCols(h * dk, dk), o = in.o.middleCols(h * dv, dv);
     const auto d_o = in.d_o.middleCols(h * dv, dv);
     for (Eigen::Index i = r0; i < r1; ++i) w.delta[h * T + i] = d_o.row(i).dot(o.row(i));
     const Eigen::Index m0 = r0 / B::kRows, m1 = (r1 + B::kRows - 1) / B::kRows;
@@ -159,24 +162,28 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
                               w.q_micro.data() + h * micro * dk * B::kRows);
     detail::pack_micro_blocks(d_o.data(), d_o.outerStride(), T, dv, Scalar(1), m0, m1,
                               w.do_micro.data() + h * micro * dv * B::kRows);
-    const Eigen::Index p0 = r0 / B::kPanelKeys, p1 = (r1 + B::kPanelKeys - 1) / B::kPanelKeys;
-    w.keys.pack(h, key, key, p0, p1 - p0);
-    w.values.pack(h, v, v, p0, p1 - p0);
+    if (h % group == 0) {
+      const int g = h / group;
+      const auto key = in.k.middleCols(g * dk, dk), v = in.v.middleCols(g * dv, dv);
+      const Eigen::Index p0 = r0 / B::kPanelKeys, p1 = (r1 + B::kPanelKeys - 1) / B::kPanelKeys;
+      w.keys.pack(g, key, key, p0, p1 - p0);
+      w.values.pack(g, v, v, p0, p1 - p0);
+    }
     w.q_rows.fill(h, r0, r1);
     w.do_rows.fill(h, r0, r1);
   });
 
-  // Pass 2, a task per (head, block of keys); with the mask, the blocks that see the most
-  // queries (the first) go out first.
+  // Pass 2, a task per (key/value head, block of keys), over the query heads of its group; with
+  // the mask, the blocks that see the most queries (the first) go out first.
   const Eigen::Index dkp = w.keys.dv_padded, dvp = w.do_rows.padded;
   const Eigen::Index ld_dq = H * dkp;
   if (w.tiles.size() < static_cast<size_t>(threads)) w.tiles.resize(static_cast<size_t>(threads));
   for (int t = 0; t < threads; ++t)
     w.tiles[static_cast<size_t>(t)].dq.assign(static_cast<size_t>(rows_padded * ld_dq), Scalar(0));
   std::vector<char> used(static_cast<size_t>(threads), 0);
-  team.run(Eigen::Index(H) * blocks, threads, [&](Eigen::Index task, int slot) {
-    const int h = static_cast<int>(in.causal ? task % H : task / blocks);
-    const Eigen::Index j = in.causal ? task / H : task % blocks;
+  team.run(Eigen::Index(KV) * blocks, threads, [&](Eigen::Index task, int slot) {
+    const int g = static_cast<int>(in.causal ? task % KV : task / blocks);
+    const Eigen::Index j = in.causal ? task / KV : task % blocks;
     BackwardTiles<Scalar>& t = w.tiles[static_cast<size_t>(slot)];
     used[static_cast<size_t>(slot)] = 1;
     constexpr Eigen::Index ld = kBackwardKeys;
@@ -187,56 +194,58 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
     const Eigen::Index k0 = j * kBackwardKeys, nk = std::min(kBackwardKeys, T - k0);
     const Eigen::Index nk6 = (nk + B::kRows - 1) / B::kRows * B::kRows;
     const Eigen::Index panels = (nk + B::kPanelKeys - 1) / B::kPanelKeys;
-    const Scalar* k_panels = w.keys.k_head(h) + k0 / B::kPanelKeys * w.keys.panel_size();
-    const Scalar* v_panels = w.values.k_head(h) + k0 / B::kPanelKeys * w.values.panel_size();
-    const Scalar* k_rows = w.keys.v_head(h) + k0 * w.keys.v_stride;
-    const Scalar* lse = in.lse + h * T;
-    const Scalar* delta = w.delta.data() + h * T;
-    Scalar* dq = t.dq.data() + h * dkp;
+    const Scalar* k_panels = w.keys.k_head(g) + k0 / B::kPanelKeys * w.keys.panel_size();
+    const Scalar* v_panels = w.values.k_head(g) + k0 / B::kPanelKeys * w.values.panel_size();
+    const Scalar* k_rows = w.keys.v_head(g) + k0 * w.keys.v_stride;
     Scalar unused_max[B::kRows];
-    // The queries that see a key of the block: all, or from its first key on.
-    for (Eigen::Index c0 = in.causal ? k0 : 0; c0 < T; c0 += kBackwardQueries) {
-      const Eigen::Index nq = std::min(kBackwardQueries, T - c0);
-      const Eigen::Index chunk_micro = (nq + B::kRows - 1) / B::kRows;
-      for (Eigen::Index m = 0; m < chunk_micro; ++m) {
-        const Eigen::Index mb = c0 / B::kRows + m;
-        Scalar* p = t.p.data() + m * B::kRows * ld;
-        Scalar* ds = t.ds.data() + m * B::kRows * ld;
-        detail::micro_scores(w.q_micro.data() + (h * micro + mb) * dk * B::kRows, k_panels, dk,
-                             panels, 0, p, ld, unused_max);
-        detail::micro_scores(w.do_micro.data() + (h * micro + mb) * dv * B::kRows, v_panels, dv,
-                             panels, 0, ds, ld, unused_max);
-        for (Eigen::Index r = 0; r < B::kRows; ++r) {
-          const Eigen::Index i = c0 + m * B::kRows + r;
-          Scalar* pr = p + r * ld;
-          Scalar* dsr = ds + r * ld;
-          const Eigen::Index visible = i >= T      ? 0
-                                       : in.causal ? std::clamp<Eigen::Index>(i + 1 - k0, 0, nk)
-                                                   : nk;
-          if (visible) weights_and_gradient(pr, dsr, visible, lse[i], delta[i]);
-          std::fill(pr + visible, pr + nk6, Scalar(0));
-          std::fill(dsr + visible, dsr + nk6, Scalar(0));
+    for (int h = g * group; h < (g + 1) * group; ++h) {
+      const Scalar* lse = in.lse + h * T;
+      const Scalar* delta = w.delta.data() + h * T;
+      Scalar* dq = t.dq.data() + h * dkp;
+      // The queries that see a key of the block: all, or from its first key on.
+      for (Eigen::Index c0 = in.causal ? k0 : 0; c0 < T; c0 += kBackwardQueries) {
+        const Eigen::Index nq = std::min(kBackwardQueries, T - c0);
+        const Eigen::Index chunk_micro = (nq + B::kRows - 1) / B::kRows;
+        for (Eigen::Index m = 0; m < chunk_micro; ++m) {
+          const Eigen::Index mb = c0 / B::kRows + m;
+          Scalar* p = t.p.data() + m * B::kRows * ld;
+          Scalar* ds = t.ds.data() + m * B::kRows * ld;
+          detail::micro_scores(w.q_micro.data() + (h * micro + mb) * dk * B::kRows, k_panels, dk,
+                               panels, 0, p, ld, unused_max);
+          detail::micro_scores(w.do_micro.data() + (h * micro + mb) * dv * B::kRows, v_panels, dv,
+                               panels, 0, ds, ld, unused_max);
+          for (Eigen::Index r = 0; r < B::kRows; ++r) {
+            const Eigen::Index i = c0 + m * B::kRows + r;
+            Scalar* pr = p + r * ld;
+            Scalar* dsr = ds + r * ld;
+            const Eigen::Index visible = i >= T      ? 0
+                                         : in.causal ? std::clamp<Eigen::Index>(i + 1 - k0, 0, nk)
+                                                     : nk;
+            if (visible) weights_and_gradient(pr, dsr, visible, lse[i], delta[i]);
+            std::fill(pr + visible, pr + nk6, Scalar(0));
+            std::fill(dsr + visible, dsr + nk6, Scalar(0));
+          }
+          // dQ of these rows += dS · K over the block's keys.
+          detail::product_rows<Scalar, detail::Start::kLoad>(
+              ds, ld, 1, k_rows, w.keys.v_stride, dkp, nk, dq + mb * B::kRows * ld_dq, ld_dq);
         }
-        // dQ of these rows += dS · K over the block's keys.
-        detail::product_rows<Scalar, detail::Start::kLoad>(ds, ld, 1, k_rows, w.keys.v_stride, dkp,
-                                                           nk, dq + mb * B::kRows * ld_dq, ld_dq);
+        // The block's dV += Pᵀ · dO and dK += dSᵀ · Q over the chunk's rows, six keys at a time.
+        const Scalar* do_rows = w.do_rows.head(h) + c0 * w.do_rows.ld;
+        const Scalar* q_rows = w.q_rows.head(h) + c0 * w.q_rows.ld;
+        // (All of dV, then all of dK: the chunk's rows of dO, then of Q, stay in the first level.)
+        for (Eigen::Index k6 = 0; k6 < nk6; k6 += B::kRows)
+          detail::product_rows<Scalar, detail::Start::kLoad>(
+              t.p.data() + k6, 1, ld, do_rows, w.do_rows.ld, dvp, nq, t.dv.data() + k6 * dvp, dvp);
+        for (Eigen::Index k6 = 0; k6 < nk6; k6 += B::kRows)
+          detail::product_rows<Scalar, detail::Start::kLoad>(
+              t.ds.data() + k6, 1, ld, q_rows, w.q_rows.ld, dkp, nq, t.dk.data() + k6 * dkp, dkp);
       }
-      // The block's dV += Pᵀ · dO and dK += dSᵀ · Q over the chunk's rows, six keys at a time.
-      const Scalar* do_rows = w.do_rows.head(h) + c0 * w.do_rows.ld;
-      const Scalar* q_rows = w.q_rows.head(h) + c0 * w.q_rows.ld;
-      // (All of dV, then all of dK: the chunk's rows of dO, then of Q, stay in the first level.)
-      for (Eigen::Index k6 = 0; k6 < nk6; k6 += B::kRows)
-        detail::product_rows<Scalar, detail::Start::kLoad>(
-            t.p.data() + k6, 1, ld, do_rows, w.do_rows.ld, dvp, nq, t.dv.data() + k6 * dvp, dvp);
-      for (Eigen::Index k6 = 0; k6 < nk6; k6 += B::kRows)
-        detail::product_rows<Scalar, detail::Start::kLoad>(
-            t.ds.data() + k6, 1, ld, q_rows, w.q_rows.ld, dkp, nq, t.dk.data() + k6 * dkp, dkp);
     }
     for (Eigen::Index c = 0; c < nk; ++c) {
       for (Eigen::Index e = 0; e < dk; ++e)
-        dkey(k0 + c, h * dk + e) = in.factor * t.dk[static_cast<size_t>(c * dkp + e)];
+        dkey(k0 + c, g * dk + e) = in.factor * t.dk[static_cast<size_t>(c * dkp + e)];
       for (Eigen::Index e = 0; e < dv; ++e)
-        dval(k0 + c, h * dv + e) = t.dv[static_cast<size_t>(c * dvp + e)];
+        dval(k0 + c, g * dv + e) = t.dv[static_cast<size_t>(c * dvp + e)];
     }
   });
 

@@ -69,7 +69,7 @@ void attend_streaming(BlockSums<Scalar>& sums, Eigen::Index h, Eigen::Index b, b
 template <class Scalar>
 void linear_forward(const Problem<Scalar>& p, Results<Scalar>& r, FeatureMap phi,
                     LinearWorkspaces& workspaces) {
-  const auto [projected, causal, H, T, dk, dv] =
+  const auto [projected, causal, H, T, dk, dv, KV] =
       geometry(p, Inputs::kProjected, Mask::kAsProblemSays);
   LinearWorkspace<Scalar>& lw = workspaces.get<Scalar>();
   Workspace<Scalar>& ws = lw.base;

@@ -8,7 +8,7 @@ namespace awb::kernels {
 template <class Scalar>
 void sliding_window_forward(const Problem<Scalar>& p, Results<Scalar>& r, Eigen::Index window,
                             Workspaces& workspaces) {
-  const auto [projected, causal, H, T, dk, dv] =
+  const auto [projected, causal, H, T, dk, dv, KV] =
       geometry(p, Inputs::kProjected, Mask::kAsProblemSays);
   Workspace<Scalar>& ws = workspaces.get<Scalar>();
   const Scalar factor = score_factor(p, dk);

@@ -121,6 +121,41 @@ def test_every_bundled_variant_equals_numpy(plugin_id, variant, causal):
     np.testing.assert_allclose(r.Z, Z, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("variant,causal", [("multi-head", False), ("multi-head", True),
+                                            ("causal", True), ("sliding-window", False)])
+def test_grouped_query_equals_numpy_with_each_key_value_head_repeated(variant, causal):
+    """Four query heads over two key/value heads: query head h reads key/value head h // 2, so
+    the answer is ordinary multi-head attention with W_k's and W_v's blocks repeated. A variant
+    without grouped-kv (sliding-window) is given exactly that, and says so."""
+    rng = np.random.default_rng(11)
+    T, d, heads, kv, dk, dv = 9, 6, 4, 2, 3, 2
+    x = rng.normal(size=(T, d))
+    w_q, w_k = rng.normal(size=(d, heads * dk)), rng.normal(size=(d, kv * dk))
+    w_v, w_o = rng.normal(size=(d, kv * dv)), rng.normal(size=(heads * dv, 5))
+
+    def repeated(w, width):
+        group = heads // kv
+        return np.concatenate([w[:, h // group * width:(h // group + 1) * width]
+                               for h in range(heads)], axis=1)
+
+    params = {"window": 100} if variant == "sliding-window" else {}
+    problem = awb.Problem(x, w_q, w_k, w_v, w_o, heads=heads, causal=causal, kv_heads=kv,
+                          params=params)
+    assert (problem.heads, problem.kv_heads) == (heads, kv)
+    r = awb.run(variant, problem)
+    if variant == "sliding-window":
+        assert any("lacks grouped-kv" in n for n in r.notes)
+    else:
+        assert r.notes == []
+    kind = "sliding-window" if variant == "sliding-window" else "softmax"
+    S, A, Z = numpy_attention(x, w_q, repeated(w_k, dk), repeated(w_v, dv), w_o, heads, causal,
+                              1.0, kind, window=100)
+    for h in range(heads):
+        np.testing.assert_allclose(r.S[h], S[h], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(r.A[h], A[h], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(r.Z, Z, rtol=0, atol=1e-12)
+
+
 def test_linear_relu_feature_map_equals_numpy():
     rng = np.random.default_rng(11)
     x = rng.normal(size=(6, 4))

@@ -61,17 +61,17 @@ struct Grads {
 template <class S, class Backward>
 Grads gradients(const Spec& spec, const std::vector<double>& dz64, Backward&& backward) {
   auto cast = [](const std::vector<double>& v) { return std::vector<S>(v.begin(), v.end()); };
-  const int64_t T = spec.tokens, C = spec.d_model, H = spec.heads;
+  const int64_t T = spec.tokens, C = spec.d_model, H = spec.heads, G = spec.kv();
   std::vector<S> dz = cast(dz64), dx(T * C, NAN), dwq(C * H * spec.d_k, NAN),
-                 dwk(C * H * spec.d_k, NAN), dwv(C * H * spec.d_v, NAN),
+                 dwk(C * G * spec.d_k, NAN), dwv(C * G * spec.d_v, NAN),
                  dwo(spec.d_out ? H * spec.d_v * spec.d_out : 0, NAN);
   const int64_t out_cols = spec.d_out ? spec.d_out : H * spec.d_v;
   awb_gradients g{};
   g.struct_size = sizeof g;
   g.dx = test::tensor2(dx.data(), T, C);
   g.dw_q = test::tensor2(dwq.data(), C, H * spec.d_k);
-  g.dw_k = test::tensor2(dwk.data(), C, H * spec.d_k);
-  g.dw_v = test::tensor2(dwv.data(), C, H * spec.d_v);
+  g.dw_k = test::tensor2(dwk.data(), C, G * spec.d_k);
+  g.dw_v = test::tensor2(dwv.data(), C, G * spec.d_v);
   if (spec.d_out) g.dw_o = test::tensor2(dwo.data(), H * spec.d_v, spec.d_out);
   const awb_tensor dz_t = test::tensor2(dz.data(), T, out_cols);
   test::run_with<S>(spec, Want::kZ,
@@ -90,6 +90,13 @@ std::string grad_mismatch(const Grads& got, const Grads& want, double tolerance)
          one("dW_k", got.dwk, want.dwk) + one("dW_v", got.dwv, want.dwv) +
          one("dW_o", got.dwo, want.dwo);
 }
+
+// Query heads and key/value heads of the projected cases: ordinary multi-head attention, grouped
+// (two or three query heads per key/value head) and multi-query (one key/value head).
+struct HeadCounts {
+  int64_t heads, kv_heads;
+};
+constexpr HeadCounts kHeadCounts[] = {{1, 1}, {2, 2}, {3, 3}, {4, 2}, {2, 1}, {6, 2}, {4, 1}};
 
 // T on each side of the row block (128) and the key tile (512), and a few small ones.
 constexpr int64_t kSizes[] = {1, 2, 17, 127, 128, 129, 511, 512, 513, 700};
@@ -166,16 +173,18 @@ TEST_CASE(
       for (bool causal : {false, true}) {
         const Widths d = kWidths[index % std::size(kWidths)];
         const bool projected = index % 2 == 1;
-        const int64_t heads = projected ? 1 + index % 3 : 1;
+        const HeadCounts hc =
+            projected ? kHeadCounts[index / 2 % std::size(kHeadCounts)] : HeadCounts{1, 1};
         Spec s =
-            test::random_spec(rng, tokens, heads, causal, projected && index % 4 == 1, d.d_model,
+            test::random_spec(rng, tokens, hc.heads, causal, projected && index % 4 == 1, d.d_model,
                               projected ? d.dk : d.d_model, projected ? d.dv : d.d_model);
+        test::group_kv_heads(s, hc.kv_heads);
         s.threads = 1 + index % 2;
         const Kind kind = projected ? Kind::kQkv : Kind::kParameterFree;
         const Inputs inputs = projected ? Inputs::kProjected : Inputs::kParameterFree;
-        INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << heads
-                     << " d_model " << s.d_model << " d_k " << s.d_k << " d_v " << s.d_v << " W_o "
-                     << (s.d_out > 0) << " threads " << s.threads);
+        INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << hc.heads
+                     << " kv_heads " << hc.kv_heads << " d_model " << s.d_model << " d_k " << s.d_k
+                     << " d_v " << s.d_v << " W_o " << (s.d_out > 0) << " threads " << s.threads);
         const Output ref = test::run_reference<double>(s, kind);
         CHECK(mismatch(softmax<double>(*w, s, Want::kZ, inputs), ref, kF64Tolerance) == "");
         CHECK(mismatch(softmax<float>(*w, s, Want::kZ, inputs), ref, kF32Tolerance) == "");
@@ -290,11 +299,14 @@ TEST_CASE("fused backward: every world agrees with the reference backward at eve
       for (bool causal : {false, true}) {
         const Widths d = kWidths[index % std::size(kWidths)];
         const bool projected = index % 3 != 0;
-        const int64_t heads = projected ? 1 + index % 3 : 1;
+        const HeadCounts hc =
+            projected ? kHeadCounts[index / 3 % std::size(kHeadCounts)] : HeadCounts{1, 1};
         const bool with_wo = projected && index % 2 == 0;
         auto spec = [&] {
-          return test::random_spec(rng, tokens, heads, causal, with_wo, d.d_model,
-                                   projected ? d.dk : d.d_model, projected ? d.dv : d.d_model);
+          Spec each = test::random_spec(rng, tokens, hc.heads, causal, with_wo, d.d_model,
+                                        projected ? d.dk : d.d_model, projected ? d.dv : d.d_model);
+          test::group_kv_heads(each, hc.kv_heads);
+          return each;
         };
         Spec s = spec(), other = spec();
         // Scores of X·Xᵀ at d_model = 64 are too sharp to say anything about the softmax's
@@ -309,9 +321,10 @@ TEST_CASE("fused backward: every world agrees with the reference backward at eve
         for (double& e : dz) e = n01(rng);
         const Kind kind = projected ? Kind::kQkv : Kind::kParameterFree;
         const Inputs inputs = projected ? Inputs::kProjected : Inputs::kParameterFree;
-        INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << heads
-                     << " d_model " << s.d_model << " d_k " << s.d_k << " d_v " << s.d_v << " W_o "
-                     << with_wo << " projected " << projected << " threads " << s.threads);
+        INFO(w->name << ": T " << tokens << " causal " << causal << " heads " << hc.heads
+                     << " kv_heads " << hc.kv_heads << " d_model " << s.d_model << " d_k " << s.d_k
+                     << " d_v " << s.d_v << " W_o " << with_wo << " projected " << projected
+                     << " threads " << s.threads);
         const Grads ref = gradients<double>(
             s, dz, [&](const awb_problem& p, awb_results&, const awb_tensor& dt, awb_gradients& g) {
               reference::attention_backward(p, dt, nullptr, g, kind);

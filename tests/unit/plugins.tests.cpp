@@ -157,3 +157,59 @@ TEST_CASE("demonstrate fitting runs a variant on what it understands", "[capabil
   REQUIRE(causal.problem);
   CHECK(causal.problem->causal);
 }
+
+TEST_CASE("a grouped problem runs on a variant without grouped-kv as repeated key/value heads",
+          "[capabilities][grouped]") {
+  std::mt19937_64 rng(9);
+  // Four query heads of width 2 over two key/value heads: W_k and W_v keep two column blocks.
+  ProblemSpec grouped = test::random_problem(rng, 7, 5, 4, 2, true, false);
+  grouped.kv_heads = 2;
+  grouped.w_k = grouped.w_k->column_block(0, 4);
+  grouped.w_v = grouped.w_v->column_block(0, 4);
+  validate(grouped);
+  constexpr uint64_t kHeads = AWB_CAP_F64 | AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ;
+  for (core::Fit fit : {core::Fit::kStrict, core::Fit::kDemonstrate}) {
+    const auto repeated = core::adapt(grouped, kHeads, Scalar::kF64, fit);
+    REQUIRE(repeated.problem);
+    const ProblemSpec& p = *repeated.problem;
+    CHECK(p.kv_head_count() == 4);
+    REQUIRE(p.w_k->cols == 8);
+    REQUIRE_FALSE(repeated.notes.empty());
+    CHECK_THAT(repeated.notes.front(), Catch::Contains("lacks grouped-kv"));
+    // Query heads 0 and 1 read key/value head 0, heads 2 and 3 head 1 (consecutive groups).
+    for (int h = 0; h < 4; ++h)
+      for (int64_t c = 0; c < 2; ++c)
+        for (int64_t r = 0; r < 5; ++r) {
+          CHECK((*p.w_k)(r, h * 2 + c) == (*grouped.w_k)(r, h / 2 * 2 + c));
+          CHECK((*p.w_v)(r, h * 2 + c) == (*grouped.w_v)(r, h / 2 * 2 + c));
+        }
+    // The same attention: the reference's outputs agree to the last bits.
+    CHECK(test::compare_f64(
+              test::run_reference(kHeads, p, Scalar::kF64),
+              test::run_reference(kHeads | AWB_CAP_GROUPED_KV, grouped, Scalar::kF64)) == "");
+  }
+  // A variant that groups is sent the problem as it is.
+  const auto as_is =
+      core::adapt(grouped, kHeads | AWB_CAP_GROUPED_KV, Scalar::kF64, core::Fit::kStrict);
+  REQUIRE(as_is.problem);
+  CHECK(as_is.problem->kv_head_count() == 2);
+  CHECK(as_is.notes.empty());
+}
+
+TEST_CASE("kv_heads must divide heads, and W_k and W_v have one block per key/value head",
+          "[capabilities][grouped]") {
+  std::mt19937_64 rng(10);
+  ProblemSpec p = test::random_problem(rng, 4, 5, 4, 2, true, false);
+  p.kv_heads = 3;
+  test::check_refused([&] { validate(p); }, "problem.shape", "kv_heads must divide heads");
+  // Two key/value heads need W_k and W_v of 2 · d_k columns: 8 are blocks of 4, not of d_k = 2.
+  p.kv_heads = 2;
+  test::check_refused([&] { validate(p); }, "problem.shape", "one width per head");
+  p.w_k = p.w_k->column_block(0, 4);
+  p.w_v = p.w_v->column_block(0, 4);
+  CHECK_NOTHROW(validate(p));
+  CHECK(p.d_v() == 2);
+  CHECK(p.d_out() == p.w_o->cols);
+  p.w_o.reset();
+  CHECK(p.d_out() == 8);  // h · d_v: every query head has an output
+}

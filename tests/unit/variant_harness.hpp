@@ -33,7 +33,8 @@ inline const awb_variant& bundled_variant(const std::string& file, const char* i
   throw std::runtime_error(path + " has no variant " + id);
 }
 
-// A problem in f64: X T × C, W_q, W_k C × H·dk, W_v C × H·dv, optional W_o H·dv × dout.
+// A problem in f64: X T × C, W_q C × H·dk, W_k C × G·dk, W_v C × G·dv, optional W_o H·dv × dout
+// (G = kv_heads key/value heads; 0 means H).
 struct Spec {
   int64_t tokens = 4, d_model = 8, heads = 1, d_k = 4, d_v = 4, d_out = 0;  // d_out 0: no W_o
   bool causal = false;
@@ -42,7 +43,22 @@ struct Spec {
   std::vector<double> x, w_q, w_k, w_v, w_o;
   std::vector<awb_param_value> params;
   int threads = 0;
+  int64_t kv_heads = 0;
+  int64_t kv() const { return kv_heads ? kv_heads : heads; }
 };
+
+// The spec with only its first `kv` key/value heads: W_k and W_v keep their first kv·d columns.
+inline void group_kv_heads(Spec& s, int64_t kv) {
+  auto keep = [&](std::vector<double>& w, int64_t width) {
+    std::vector<double> out;
+    for (int64_t r = 0; r < s.d_model; ++r)
+      for (int64_t c = 0; c < kv * width; ++c) out.push_back(w[r * s.heads * width + c]);
+    w = std::move(out);
+  };
+  keep(s.w_k, s.d_k);
+  keep(s.w_v, s.d_v);
+  s.kv_heads = kv;
+}
 
 // Inputs N(0, 1) and weights N(0, 1/C), so that scores are of order 1.
 inline Spec random_spec(std::mt19937_64& rng, int64_t tokens, int64_t heads, bool causal,
@@ -111,14 +127,15 @@ Output run_with(const Spec& spec, Want want, Fn&& fn) {
   p.struct_size = sizeof(awb_problem);
   p.scalar = std::is_same_v<S, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
   p.n_heads = static_cast<int32_t>(H);
+  p.n_kv_heads = static_cast<int32_t>(spec.kv());
   p.causal = spec.causal;
   p.scale_mode = spec.scale;
   p.n_threads = spec.threads;
   p.sharpness = spec.sharpness;
   p.x = tensor2(x.data(), T, C);
   p.w_q = tensor2(wq.data(), C, H * spec.d_k);
-  p.w_k = tensor2(wk.data(), C, H * spec.d_k);
-  p.w_v = tensor2(wv.data(), C, H * spec.d_v);
+  p.w_k = tensor2(wk.data(), C, spec.kv() * spec.d_k);
+  p.w_v = tensor2(wv.data(), C, spec.kv() * spec.d_v);
   if (spec.d_out) p.w_o = tensor2(wo.data(), H * spec.d_v, spec.d_out);
   p.n_params = spec.params.size();
   p.params = spec.params.empty() ? nullptr : spec.params.data();

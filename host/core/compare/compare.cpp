@@ -68,7 +68,10 @@ RunInput demonstration_input(const RunInput& input, uint64_t capabilities, Scala
     w.w_k = p.w_k;
     w.w_v = p.w_v;
     w.w_o = p.w_o;
-    if (p.has_projections()) out.params.heads = p.heads;
+    if (p.has_projections()) {
+      out.params.heads = p.heads;
+      out.params.kv_heads = p.kv_heads;
+    }
     out.params.causal = p.causal;
     if (notes)
       for (const auto& n : fitted.notes)

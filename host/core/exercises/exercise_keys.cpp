@@ -73,7 +73,7 @@ constexpr ExerciseKey kKeys[] = {
     key(S::kTop, "parameters", V::kMapping)
         .is("parameters")
         .absent("see below")
-        .means("sharpness, heads, causal, scale"),
+        .means("sharpness, heads, kv_heads, causal, scale"),
     key(S::kTop, "limits", V::kMapping)
         .is("limits")
         .absent("see below")
@@ -124,6 +124,12 @@ constexpr ExerciseKey kKeys[] = {
         .at_most(kMaxHeads)
         .absent("`1`")
         .means("heads; must divide the weights' widths"),
+    key(S::kParameters, "kv_heads", V::kInteger)
+        .at_least(1)
+        .at_most(kMaxHeads)
+        .absent("`heads`")
+        .means("key/value heads (grouped-query attention): divides heads; query head j reads "
+               "key/value head j / (heads / kv_heads); 1 is multi-query"),
     key(S::kParameters, "causal", V::kBoolean)
         .absent("`false`")
         .means("query t sees keys t2 ≤ t only"),
@@ -181,11 +187,11 @@ constexpr ExerciseKey kKeys[] = {
     key(S::kWeights, "w_k", V::kListOrMapping)
         .is("weight")
         .as("list of rows | seeded mapping")
-        .means("d_model × heads·d_k"),
+        .means("d_model × kv_heads·d_k"),
     key(S::kWeights, "w_v", V::kListOrMapping)
         .is("weight")
         .as("list of rows | seeded mapping")
-        .means("d_model × heads·d_v"),
+        .means("d_model × kv_heads·d_v"),
     key(S::kWeights, "w_o", V::kListOrMapping)
         .is("weight")
         .as("list of rows | seeded mapping")

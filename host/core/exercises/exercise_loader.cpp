@@ -6,6 +6,7 @@
 #include <map>
 #include <new>
 #include <set>
+#include <tuple>
 
 #include "core/base/install_paths.hpp"
 #include "core/base/sha256.hpp"
@@ -161,7 +162,8 @@ struct WeightsSource {
 
 // Shape rules of a layer stack for inputs d_model wide.
 void check_layer_shapes(YamlReader& rd, const std::vector<WeightsSource>& sources,
-                        const std::vector<LayerWeights>& layers, int64_t d_model, int heads) {
+                        const std::vector<LayerWeights>& layers, int64_t d_model, int heads,
+                        int kv_heads) {
   int64_t width = d_model;
   for (size_t l = 0; l < layers.size() && l < sources.size(); ++l) {
     const auto& w = layers[l];
@@ -169,25 +171,29 @@ void check_layer_shapes(YamlReader& rd, const std::vector<WeightsSource>& source
     const YAML::Node& wn = sources[l].node;
     auto at = [&](const char* name) { return wn[name] ? wn[name] : wn; };
     if (!w.w_q) continue;
-    for (auto [name, m] : {std::pair{"w_q", &*w.w_q}, {"w_k", &*w.w_k}, {"w_v", &*w.w_v}}) {
+    // W_q has a column block per head, W_k and W_v one per key/value head.
+    const int kv = kv_heads > 0 ? kv_heads : heads;
+    for (auto [name, m, blocks] :
+         {std::tuple{"w_q", &*w.w_q, heads}, {"w_k", &*w.w_k, kv}, {"w_v", &*w.w_v, kv}}) {
       if (m->rows != width)
         rd.error(at(name), lp + "." + name, rd.id("shape"),
                  "is " + dims(*m) + " but the layer's input is " + std::to_string(width) +
                      " wide (d_model rows needed)");
-      if (m->cols % heads != 0)
+      if (m->cols % blocks != 0)
         rd.error(at(name), lp + "." + name, rd.id("shape"),
                  std::to_string(m->cols) + " columns cannot be split into " +
-                     std::to_string(heads) + " heads");
+                     std::to_string(blocks) + (blocks == heads ? " heads" : " key/value heads"));
     }
-    if (w.w_q->cols != w.w_k->cols)
+    if (w.w_q->cols / heads != w.w_k->cols / kv)
       rd.error(at("w_k"), lp + ".w_k", rd.id("shape"),
                "w_q is " + dims(*w.w_q) + " and w_k is " + dims(*w.w_k) +
-                   ": queries and keys need the same width");
-    int64_t out = w.w_v->cols;
+                   ": queries and keys need the same width per head");
+    const int64_t heads_width = w.w_v->cols / kv * heads;  // h·d_v
+    int64_t out = heads_width;
     if (w.w_o) {
-      if (w.w_o->rows != w.w_v->cols)
+      if (w.w_o->rows != heads_width)
         rd.error(at("w_o"), lp + ".w_o", rd.id("shape"),
-                 "is " + dims(*w.w_o) + " but needs heads*d_v = " + std::to_string(w.w_v->cols) +
+                 "is " + dims(*w.w_o) + " but needs heads*d_v = " + std::to_string(heads_width) +
                      " rows");
       out = w.w_o->cols;
     }
@@ -299,6 +305,9 @@ grade::ParameterOverrides parameters(YamlReader& rd, const YAML::Node& n, const 
   }
   if (n["heads"])
     if (auto v = rd.integer(n["heads"], path + ".heads", 1, kMaxHeads, "limit")) o.heads = int(*v);
+  if (n["kv_heads"])
+    if (auto v = rd.integer(n["kv_heads"], path + ".kv_heads", 1, kMaxHeads, "limit"))
+      o.kv_heads = int(*v);
   if (n["causal"])
     if (auto v = rd.boolean(n["causal"], path + ".causal")) o.causal = *v;
   if (n["scale"]) {
@@ -452,6 +461,11 @@ void check_variant_rules(YamlReader& rd, const YAML::Node& root, const Exercise&
   if (ex.kind == VariantKind::kQkv && ex.parameters.heads > 1)
     rd.error(root["parameters"], "parameters.heads", rd.id("value"),
              "a qkv exercise has one head; use variant.kind multi-head");
+  const int kv = ex.parameters.kv_heads, heads = ex.parameters.heads;
+  if (kv > 0 && (kv > heads || heads % kv != 0))
+    rd.error(root["parameters"]["kv_heads"], "parameters.kv_heads", rd.id("value"),
+             "kv_heads must divide heads (" + std::to_string(heads) + "): " + std::to_string(kv) +
+                 " does not");
   if (ex.kind == VariantKind::kCausal && !ex.parameters.causal)
     rd.error(root, "parameters.causal", rd.id("value"),
              "a causal exercise needs parameters.causal: true");
@@ -536,14 +550,17 @@ void set_capabilities(Exercise& ex, const std::vector<std::string>& requires_cap
   uint64_t caps = AWB_CAP_F64;
   if (has_weights(ex)) caps |= AWB_CAP_QKV;
   if (ex.parameters.heads > 1) caps |= AWB_CAP_MULTI_HEAD;
+  if (ex.parameters.kv_heads > 0 && ex.parameters.kv_heads < ex.parameters.heads)
+    caps |= AWB_CAP_GROUPED_KV;
   if (std::any_of(ex.layers.begin(), ex.layers.end(), [](auto& w) { return w.w_o.has_value(); }))
     caps |= AWB_CAP_OUTPUT_PROJ;
   if (ex.parameters.causal) caps |= AWB_CAP_CAUSAL;
   for (const auto& r : requires_caps) caps |= capability_bit(r);
   ex.required_capabilities = caps;
-  ex.reference_capabilities =
-      AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL |
-      (projected(ex.kind) ? AWB_CAP_QKV | AWB_CAP_MULTI_HEAD | AWB_CAP_OUTPUT_PROJ : 0);
+  ex.reference_capabilities = AWB_CAP_F64 | AWB_CAP_F32 | AWB_CAP_CAUSAL |
+                              (projected(ex.kind) ? AWB_CAP_QKV | AWB_CAP_MULTI_HEAD |
+                                                        AWB_CAP_OUTPUT_PROJ | AWB_CAP_GROUPED_KV
+                                                  : 0);
 }
 
 ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
@@ -572,7 +589,8 @@ ExerciseLoad parse_exercise_in(YamlReader& rd, const std::string& text) {
   apply_transforms(rd, root, ex);
   // Shapes, per case (cases may differ in d_model only if the weights allow it).
   for (const auto& c : ex.cases)
-    check_layer_shapes(rd, sources, ex.layers, c.x.cols, ex.parameters.heads);
+    check_layer_shapes(rd, sources, ex.layers, c.x.cols, ex.parameters.heads,
+                       ex.parameters.kv_heads);
   set_capabilities(ex, requires_caps);
   if (auto cn = section_key(rd, root, "", Section::kTop, "checks")) parse::checks(rd, *cn, ex);
   if (root["train"]) parse::train(rd, root["train"], ex);

@@ -16,8 +16,9 @@
 namespace awb::core {
 namespace {
 
-const std::vector<std::string> kProblemKeys = {
-    "tokens", "x", "w_q", "w_k", "w_v", "w_o", "heads", "causal", "sharpness", "scale", "variant"};
+const std::vector<std::string> kProblemKeys = {"tokens", "x",         "w_q",   "w_k",
+                                               "w_v",    "w_o",       "heads", "kv_heads",
+                                               "causal", "sharpness", "scale", "variant"};
 const std::vector<std::string> kVariantKeys = {"kind", "params"};
 constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
 // The arrays an .npz problem may hold (exercises/FORMAT.md, "Problem files").
@@ -105,6 +106,8 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text,
     if (const auto n = root[key]) *field = matrix_value(rd, n, key, folder);
   if (const auto n = root["heads"])
     if (auto h = rd.integer(n, "heads", 1, parse::kMaxHeads, "limit")) p.heads = int(*h);
+  if (const auto n = root["kv_heads"])
+    if (auto h = rd.integer(n, "kv_heads", 1, parse::kMaxHeads, "limit")) p.kv_heads = int(*h);
   if (const auto n = root["sharpness"])
     if (auto v = rd.number(n, "sharpness")) p.sharpness = *v;
   if (const auto n = root["causal"])

@@ -23,6 +23,7 @@ std::string group_key(const grade::CheckSpec& c) {
   key += "|" + (o.heads ? std::to_string(*o.heads) : std::string("-"));
   key += "|" + (o.causal ? std::to_string(*o.causal) : std::string("-"));
   key += "|" + (o.scale ? std::to_string(static_cast<int>(*o.scale)) : std::string("-"));
+  key += "|" + (o.kv_heads ? std::to_string(*o.kv_heads) : std::string("-"));
   return key;
 }
 

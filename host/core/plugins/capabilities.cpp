@@ -16,11 +16,24 @@ constexpr CapName kCapNames[] = {
     {AWB_CAP_OUTPUT_PROJ, "output-projection"},
     {AWB_CAP_CAUSAL, "causal"},
     {AWB_CAP_CAUSAL_ONLY, "causal-only"},
+    {AWB_CAP_GROUPED_KV, "grouped-kv"},
 };
 // Spellings of earlier versions, still read where files use them (names are kebab-case now).
 constexpr CapName kOldSpellings[] = {
     {AWB_CAP_OUTPUT_PROJ, "w_o"},
 };
+
+// Each of the h heads' own copy of its key/value head's columns (`width` per head, g heads):
+// grouped-query attention written as ordinary multi-head attention.
+Matrix repeat_kv_heads(const Matrix& w, int heads, int kv_heads) {
+  const int64_t width = w.cols / kv_heads;
+  const int group = heads / kv_heads;
+  Matrix out(w.rows, width * heads);
+  for (int64_t r = 0; r < w.rows; ++r)
+    for (int h = 0; h < heads; ++h)
+      for (int64_t c = 0; c < width; ++c) out(r, h * width + c) = w(r, h / group * width + c);
+  return out;
+}
 
 }  // namespace
 
@@ -58,6 +71,8 @@ std::optional<std::string> inconsistent_capabilities(uint64_t caps, uint32_t plu
   if ((caps & AWB_CAP_OUTPUT_PROJ) && !(caps & AWB_CAP_QKV)) return "declares w_o without qkv";
   if ((caps & AWB_CAP_CAUSAL_ONLY) && !(caps & AWB_CAP_CAUSAL))
     return "declares causal-only without causal";
+  if ((caps & AWB_CAP_GROUPED_KV) && !(caps & AWB_CAP_MULTI_HEAD))
+    return "declares grouped-kv without multi-head";
   // Bits from a newer minor are tolerated; unknown bits from this minor or older are garbage.
   if ((caps & ~AWB_CAP_KNOWN_MASK) && plugin_minor <= AWB_ABI_MINOR)
     return "sets capability bits this ABI version does not define";
@@ -97,10 +112,20 @@ Adapted adapt(const ProblemSpec& problem, uint64_t caps, Scalar scalar, Fit fit)
                           " and no W_o");
       const int64_t dk = p.d_k(), dv = p.d_v();
       p.w_q = p.w_q->column_block(0, dk);
-      p.w_k = p.w_k->column_block(0, dk);
+      p.w_k = p.w_k->column_block(0, dk);  // head 0 reads key/value head 0, grouped or not
       p.w_v = p.w_v->column_block(0, dv);
       p.w_o.reset();
       p.heads = 1;
+      p.kv_heads = 0;
+    }
+    if (p.grouped() && !(caps & AWB_CAP_GROUPED_KV)) {
+      // The same attention: each query head gets its own copy of the key/value head it shares.
+      out.notes.push_back("the variant lacks grouped-kv: each of the " +
+                          std::to_string(p.kv_head_count()) +
+                          " key/value heads is repeated for the query heads of its group");
+      p.w_k = repeat_kv_heads(*p.w_k, p.heads, p.kv_head_count());
+      p.w_v = repeat_kv_heads(*p.w_v, p.heads, p.kv_head_count());
+      p.kv_heads = 0;
     }
     if (p.w_o && !(caps & AWB_CAP_OUTPUT_PROJ)) {
       if (strict)

@@ -38,13 +38,15 @@ def _translated(fn):
 class Problem:
     """What a run reads: a sentence's X (T x d_model), optional weights and layers, heads,
     causal, sharpness and the variant's parameters. Build one from arrays, a problem file
-    (YAML, .npz, .npy), a built-in example, or an exercise's case."""
+    (YAML, .npz, .npy), a built-in example, or an exercise's case. ``kv_heads`` (grouped-query
+    attention) gives W_k and W_v that many column blocks, each shared by heads / kv_heads
+    consecutive query heads; None means as many as ``heads``."""
 
     def __init__(self, x, w_q=None, w_k=None, w_v=None, w_o=None, heads=1, causal=False,
-                 sharpness=1.0, tokens=None, params=None):
+                 sharpness=1.0, tokens=None, params=None, kv_heads=None):
         self._core = _translated(_core.Problem.from_arrays)(
             x, w_q, w_k, w_v, w_o, heads, causal, sharpness, tokens,
-            {k: _param_text(v) for k, v in (params or {}).items()})
+            {k: _param_text(v) for k, v in (params or {}).items()}, kv_heads or 0)
 
     @classmethod
     def _wrap(cls, core):
@@ -72,6 +74,7 @@ class Problem:
     tokens = property(lambda self: self._core.tokens)
     x = property(lambda self: self._core.x)
     heads = property(lambda self: self._core.heads)
+    kv_heads = property(lambda self: self._core.kv_heads)
     causal = property(lambda self: self._core.causal)
     sharpness = property(lambda self: self._core.sharpness)
     params = property(lambda self: self._core.params)

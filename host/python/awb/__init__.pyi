@@ -36,7 +36,8 @@ class Problem:
                  w_k: Optional[ArrayLike] = ..., w_v: Optional[ArrayLike] = ...,
                  w_o: Optional[ArrayLike] = ..., heads: int = ..., causal: bool = ...,
                  sharpness: float = ..., tokens: Optional[Sequence[str]] = ...,
-                 params: Optional[Mapping[str, Any]] = ...) -> None: ...
+                 params: Optional[Mapping[str, Any]] = ...,
+                 kv_heads: Optional[int] = ...) -> None: ...
     @classmethod
     def load(cls, path: Union[str, PathLike]) -> "Problem":
         """A problem file (YAML, .npz, .npy), as `awb run --problem` reads it."""
@@ -50,6 +51,7 @@ class Problem:
     tokens: list[str]
     x: np.ndarray
     heads: int
+    kv_heads: int
     causal: bool
     sharpness: float
     params: dict[str, str]

@@ -113,9 +113,10 @@ extern "C" {
 
 /* ABI version of this header. Major: breaking change; minor: fields or extensions added
  * (1.1: the backward extension, AWB_EXT_BACKWARD; 1.2: variant parameters, the `params` of
- * awb_variant and awb_problem, and the cost extension, AWB_EXT_COST). */
+ * awb_variant and awb_problem, and the cost extension, AWB_EXT_COST; 1.3: grouped-query
+ * attention, awb_problem's `n_kv_heads` and AWB_CAP_GROUPED_KV). */
 #define AWB_ABI_MAJOR 1
-#define AWB_ABI_MINOR 2
+#define AWB_ABI_MINOR 3
 
 /* The one symbol a plugin exports. */
 #define AWB_ENTRY_SYMBOL "awb_plugin_entry"
@@ -155,8 +156,12 @@ typedef enum awb_scale_mode {
 #define AWB_CAP_OUTPUT_PROJ (UINT64_C(1) << 4) /* applies W_o after the heads; requires QKV */
 #define AWB_CAP_CAUSAL (UINT64_C(1) << 5)      /* honours problem.causal */
 #define AWB_CAP_CAUSAL_ONLY (UINT64_C(1) << 6) /* always masks; requires AWB_CAP_CAUSAL */
+/* 1.3: honours problem.n_kv_heads < n_heads (grouped-query attention); requires
+ * AWB_CAP_MULTI_HEAD. Without it the host never sends fewer key/value heads than query heads: it
+ * repeats each key/value head's columns of W_k and W_v for every query head of its group. */
+#define AWB_CAP_GROUPED_KV (UINT64_C(1) << 7)
 /* Every bit this header defines; bits outside it are an error for a plugin of this minor. */
-#define AWB_CAP_KNOWN_MASK ((UINT64_C(1) << 7) - 1)
+#define AWB_CAP_KNOWN_MASK ((UINT64_C(1) << 8) - 1)
 
 /*
  * A dense, strided tensor of rank 1 to 3 in host memory, row-major: element (i, j, k) lives at
@@ -208,15 +213,17 @@ typedef struct awb_param_value {
 
 /*
  * One attention problem. Filled by the host, read-only for the plugin, valid during forward().
- * Shapes (T tokens, d model width, h heads, d_k and d_v per-head widths):
+ * Shapes (T tokens, d model width, h query heads, g key/value heads, d_k and d_v per-head
+ * widths; g = h unless the problem is grouped, see n_kv_heads):
  *   x    T × d_model                      always present
  *   w_q  d_model × h·d_k                  present when the variant has AWB_CAP_QKV, else absent
- *   w_k  d_model × h·d_k                  idem
- *   w_v  d_model × h·d_v                  idem
+ *   w_k  d_model × g·d_k                  idem
+ *   w_v  d_model × g·d_v                  idem
  *   w_o  h·d_v × d_out                    present only when the variant has AWB_CAP_OUTPUT_PROJ
  *                                         and the exercise provides one; absent means identity
- * Head j uses columns [j·d_k, (j+1)·d_k) of w_q and w_k and [j·d_v, (j+1)·d_v) of w_v; the heads'
- * outputs are concatenated in head order before w_o.
+ * Query head j uses columns [j·d_k, (j+1)·d_k) of w_q, and key/value head k = j / (h / g) (the
+ * h / g query heads of a group are consecutive): columns [k·d_k, (k+1)·d_k) of w_k and
+ * [k·d_v, (k+1)·d_v) of w_v. The heads' outputs are concatenated in query-head order before w_o.
  */
 typedef struct awb_problem {
   size_t struct_size;        /* sizeof(awb_problem) in the host's header */
@@ -237,6 +244,11 @@ typedef struct awb_problem {
    * variant then uses its declared defaults (the C++ layer does this for you). */
   size_t n_params;
   const awb_param_value* params;
+  /* 1.3: key/value heads g (grouped-query attention; 1 = multi-query). 0, or n_heads, or a field
+   * that struct_size does not cover: g = n_heads, ordinary multi-head attention. Otherwise g
+   * divides n_heads, and only a variant with AWB_CAP_GROUPED_KV is sent g < n_heads. */
+  int32_t n_kv_heads;
+  int32_t reserved_1_3; /* zero */
 } awb_problem;
 
 /*

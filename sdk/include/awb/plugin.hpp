@@ -193,9 +193,16 @@ class ProblemShape {
   Eigen::Index tokens() const { return p_.x.shape[0]; }
   Eigen::Index d_model() const { return p_.x.shape[1]; }
   int heads() const { return p_.n_heads; }
+  // Key/value heads (SDK 1.3): fewer than heads() in grouped-query attention, where query head j
+  // reads key/value head j / (heads() / kv_heads()); heads() from an older host, or when 0.
+  int kv_heads() const {
+    constexpr size_t kCovers = offsetof(awb_problem, n_kv_heads) + sizeof(int32_t);
+    const int g = p_.struct_size >= kCovers ? p_.n_kv_heads : 0;
+    return g > 0 ? g : heads();
+  }
   // Per-head key and value widths; without projections both equal d_model.
   Eigen::Index d_k() const { return has_projections() ? p_.w_q.shape[1] / heads() : d_model(); }
-  Eigen::Index d_v() const { return has_projections() ? p_.w_v.shape[1] / heads() : d_model(); }
+  Eigen::Index d_v() const { return has_projections() ? p_.w_v.shape[1] / kv_heads() : d_model(); }
   bool causal() const { return p_.causal != 0; }
   double sharpness() const { return p_.sharpness; }
   ScaleMode scale_mode() const { return static_cast<ScaleMode>(p_.scale_mode); }

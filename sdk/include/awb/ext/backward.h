@@ -47,8 +47,8 @@ typedef struct awb_gradients {
   size_t struct_size; /* sizeof(awb_gradients) in the host's header */
   awb_tensor dx;      /* T × d_model */
   awb_tensor dw_q;    /* d_model × h·d_k, absent when the problem has no w_q */
-  awb_tensor dw_k;    /* idem */
-  awb_tensor dw_v;    /* d_model × h·d_v, absent when the problem has no w_v */
+  awb_tensor dw_k;    /* d_model × g·d_k (g key/value heads, awb_problem.n_kv_heads), or absent */
+  awb_tensor dw_v;    /* d_model × g·d_v, absent when the problem has no w_v */
   awb_tensor dw_o;    /* h·d_v × d_out, absent when the problem has no w_o */
 } awb_gradients;
 
