@@ -16,8 +16,10 @@ A causal point adds -inf above the diagonal to the scores before the softmax, as
 multi-head attention applies a float mask. A backward point times the forward and then the
 backward of a random dZ (loss = sum(Z * dZ)), the gradients of X and of every weight.
 """
+import ctypes
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -180,6 +182,30 @@ def time_point(torch, p, rule):
     return {"op": point.what, "median_s": median, "samples_s": times, "n": len(times)}
 
 
+def blas_library(torch, threads):
+    """The BLAS torch's matrix products run in, as loaded. Debian's torch calls the system's BLAS
+    (OpenBLAS where it is installed), whose threads torch.set_num_threads does not set: they are
+    set here to the point's count too."""
+    a = torch.ones(64, 64)
+    torch.mm(a, a)  # loads the library if it is loaded lazily
+    with open("/proc/self/maps") as f:
+        paths = sorted({line.split()[-1] for line in f if line.rstrip().endswith(".so")
+                        or ".so." in line.split()[-1]})
+    for path in paths:
+        name = os.path.basename(path)
+        if name.startswith("libopenblas"):
+            lib = ctypes.CDLL(path)
+            lib.openblas_set_num_threads(threads)
+            lib.openblas_get_corename.restype = ctypes.c_char_p
+            core = lib.openblas_get_corename().decode()
+            return f"OpenBLAS {name} (kernels {core}, {lib.openblas_get_num_threads()} threads)"
+    for path in paths:
+        name = os.path.basename(path)
+        if "mkl" in name or "blas" in name:
+            return name
+    return "unknown"
+
+
 def settings(torch, rq):
     show = torch.__config__.show()
 
@@ -201,7 +227,8 @@ def settings(torch, rq):
         "interop_threads": torch.get_num_interop_threads(),
         "parallel_backend": backend,
         "cpu_capability": capability,
-        "blas": build_setting("BLAS_INFO"),
+        "blas": blas_library(torch, rq["threads"]) + "; torch built with BLAS_INFO="
+                + build_setting("BLAS_INFO"),
         "mkldnn": bool(torch.backends.mkldnn.is_available()),
         "grad_mode": "forward points under torch.inference_mode(); fwd+bwd points with autograd",
         "timing": "a first call and the warm-up untimed, then awb bench's repetition rule; "
@@ -213,6 +240,8 @@ def main():
     with open(sys.argv[1]) as f:
         rq = json.load(f)
     out = {}
+    # Read by OpenBLAS as it loads: the point's threads, not every core.
+    os.environ["OPENBLAS_NUM_THREADS"] = str(rq["threads"])
     try:
         import torch
     except Exception as e:  # ImportError, or a broken install's own error
