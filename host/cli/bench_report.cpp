@@ -81,7 +81,13 @@ std::string interval_text(const core::MedianInterval& ci) {
   return "±" + fixed(100 * ci.relative_half_width(), 1) + "%";
 }
 
-nlohmann::json row_json(const BenchRow& r) {
+// A seconds figure in milliseconds, or null.
+nlohmann::json ms_or_null(double seconds) {
+  return std::isfinite(seconds) ? nlohmann::json(seconds * 1e3) : nlohmann::json(nullptr);
+}
+
+// `peer`: the run asked for a peer, so every row says what it got from it.
+nlohmann::json row_json(const BenchRow& r, bool peer) {
   const auto& s = r.shape;
   const auto& m = r.measure;
   nlohmann::json j{{"plugin", r.plugin},
@@ -107,6 +113,14 @@ nlohmann::json row_json(const BenchRow& r) {
   if (!r.plugin_sha256.empty()) j["plugin_sha256"] = r.plugin_sha256;
   if (!r.goal.empty()) j["goal"] = r.goal;
   if (!r.note.empty()) j["note"] = r.note;
+  if (peer) {
+    j["peer_median_ms"] = ms_or_null(r.peer_median);
+    j["peer_n"] = r.peer_n;
+    const double ratio = r.peer_ratio();
+    j["peer_ratio"] = std::isfinite(ratio) ? nlohmann::json(ratio) : nlohmann::json(nullptr);
+    if (!r.peer_op.empty()) j["peer_op"] = r.peer_op;
+    if (!r.peer_note.empty()) j["peer_note"] = r.peer_note;
+  }
   if (r.status != "ok") return j;
   j.update(core::measure_json(m));
   return j;
@@ -128,7 +142,48 @@ namespace {
 
 void write_json(std::ostream& out, const BenchRun& run) { out << bench_json(run).dump(2) << '\n'; }
 
+// The run header's peer: its settings as torch reported them, or why it was skipped.
+nlohmann::json peer_json(const core::PeerInfo& p) {
+  nlohmann::json j{{"name", p.name}, {"interpreter", p.interpreter}};
+  if (!p.skipped.empty()) {
+    j["skipped"] = p.skipped;
+    return j;
+  }
+  j.update({{"version", p.version},
+            {"threads", p.threads},
+            {"threads_rule", p.threads_rule},
+            {"interop_threads", p.interop_threads},
+            {"parallel_backend", p.parallel_backend},
+            {"cpu_capability", p.cpu_capability},
+            {"blas", p.blas},
+            {"mkldnn", p.mkldnn},
+            {"dtype", "each point's scalar: f32 as torch.float32, f64 as torch.float64"},
+            {"grad_mode", p.grad_mode},
+            {"timing", p.timing},
+            {"ratio", "peer_ratio = torch's median / awb's (above 1: awb is faster)"}});
+  return j;
+}
+
+core::PeerInfo peer_from_json(const nlohmann::json& j) {
+  core::PeerInfo p;
+  p.name = j.value("name", "");
+  p.interpreter = j.value("interpreter", "");
+  p.skipped = j.value("skipped", "");
+  p.version = j.value("version", "");
+  p.threads = j.value("threads", 0);
+  p.threads_rule = j.value("threads_rule", "");
+  p.interop_threads = j.value("interop_threads", 0);
+  p.parallel_backend = j.value("parallel_backend", "");
+  p.cpu_capability = j.value("cpu_capability", "");
+  p.blas = j.value("blas", "");
+  p.mkldnn = j.value("mkldnn", false);
+  p.grad_mode = j.value("grad_mode", "");
+  p.timing = j.value("timing", "");
+  return p;
+}
+
 void write_csv(std::ostream& out, const BenchRun& run) {
+  const bool peer = !run.peer.name.empty();
   const char* keys[] = {"plugin",
                         "variant",
                         "mode",
@@ -166,6 +221,9 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "peak_warm_bytes",
                         "goal",
                         "note"};
+  std::vector<const char*> cols(std::begin(keys), std::end(keys));
+  if (peer)
+    cols.insert(cols.end(), {"peer_median_ms", "peer_n", "peer_ratio", "peer_op", "peer_note"});
   // The run's provenance on every row, so that a row copied out of the file still says where it
   // was measured.
   const auto& m = run.machine;
@@ -175,15 +233,18 @@ void write_csv(std::ostream& out, const BenchRun& run) {
       "," + grade::csv_quoted(run.awb_version) + "," + grade::csv_quoted(m.cpu_model) + "," +
       grade::csv_quoted(isa) + "," + std::to_string(m.logical_cpus) + "," +
       grade::csv_quoted(m.kernels) + "," + grade::csv_quoted(m.compiler + " " + m.flags);
-  for (size_t i = 0; i < std::size(keys); ++i) out << (i ? "," : "") << keys[i];
-  out << ",plugin_sha256,awb_version,cpu_model,isa,logical_cpus,kernels,build\n";
+  for (size_t i = 0; i < cols.size(); ++i) out << (i ? "," : "") << cols[i];
+  out << ",plugin_sha256,awb_version,cpu_model,isa,logical_cpus,kernels,build"
+      << (peer ? ",peer_version" : "") << "\n";
+  const std::string peer_version =
+      peer ? "," + grade::csv_quoted(run.peer.skipped.empty() ? run.peer.version : "") : "";
   for (const auto& r : run.rows) {
-    const nlohmann::json j = row_json(r);
-    for (size_t i = 0; i < std::size(keys); ++i) {
+    const nlohmann::json j = row_json(r, peer);
+    for (size_t i = 0; i < cols.size(); ++i) {
       if (i) out << ',';
-      if (!j.contains(keys[i])) continue;
-      const auto& v = j[keys[i]];
-      if (std::string_view(keys[i]) == "params") {
+      if (!j.contains(cols[i])) continue;
+      const auto& v = j[cols[i]];
+      if (std::string_view(cols[i]) == "params") {
         if (!r.shape.params.empty()) out << grade::csv_quoted(params_label(r.shape.params));
       } else if (v.is_array() || v.is_object() || v.is_null()) {
         continue;  // samples: JSON only; null: an empty figure
@@ -195,8 +256,15 @@ void write_csv(std::ostream& out, const BenchRun& run) {
         out << v.dump();
       }
     }
-    out << ',' << r.plugin_sha256 << provenance << '\n';
+    out << ',' << r.plugin_sha256 << provenance << peer_version << '\n';
   }
+}
+
+// The table's two peer columns: torch's median in ms and torch's time per awb's.
+std::string peer_cells(const std::string& ms, const std::string& ratio) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, " %9s %7s", ms.c_str(), ratio.c_str());
+  return buf;
 }
 
 std::string repetition_rule(const core::BenchSettings& s) {
@@ -204,6 +272,28 @@ std::string repetition_rule(const core::BenchSettings& s) {
   return "timed calls per point until the median's 95 % interval is within +-" +
          fixed(100 * s.target, 1) + " % (at least " + std::to_string(s.min_reps) + ", at most " +
          std::to_string(s.max_reps) + " calls or " + fixed(s.max_seconds, 2) + " s)";
+}
+
+// The table's lines about the peer: torch's version and settings and what it ran, or the skip.
+void write_peer_header(std::ostream& out, const BenchRun& run) {
+  const core::PeerInfo& p = run.peer;
+  if (p.name.empty()) return;
+  if (!p.skipped.empty()) {
+    out << peer_skip_line(run) << '\n';
+    return;
+  }
+  out << "peer: " << p.name << " " << p.version << " (" << p.interpreter << "): " << p.threads
+      << " intra-op threads (" << p.threads_rule << "), " << p.interop_threads
+      << " inter-op, parallel backend " << p.parallel_backend << ", CPU capability "
+      << p.cpu_capability << ", BLAS " << p.blas << ", oneDNN " << (p.mkldnn ? "on" : "off")
+      << "; dtype: the point's scalar (f32: torch.float32, f64: torch.float64); " << p.grad_mode
+      << "; " << p.timing << "\nx torch: torch's median / awb's, both of this run (above 1: awb "
+      << "is faster)\n";
+  std::vector<std::string> ops;
+  for (const auto& r : run.rows)
+    if (!r.peer_op.empty() && std::find(ops.begin(), ops.end(), r.peer_op) == ops.end())
+      ops.push_back(r.peer_op);
+  for (const auto& op : ops) out << "torch ran: " << op << '\n';
 }
 
 void write_table(std::ostream& out, const BenchRun& run) {
@@ -221,7 +311,10 @@ void write_table(std::ostream& out, const BenchRun& run) {
       << "\nmedian ±: the distribution-free 95 % interval of the median (order statistics), as a "
          "share of it; mode: in-process (a trusted plugin loaded into awb) or runner (an "
          "awb-runner process, a round trip per call)\n"
-      << "FLOPs: " << kFlopCount << "\nmemory: " << kMemoryMethod << "\n\n";
+      << "FLOPs: " << kFlopCount << "\nmemory: " << kMemoryMethod << "\n";
+  write_peer_header(out, run);
+  out << '\n';
+  const bool peer = !run.peer.name.empty();
   // The params column is as wide as its longest entry, so a sweep's rows line up.
   int params_width = 6;
   for (const auto& r : run.rows)
@@ -229,10 +322,11 @@ void write_table(std::ostream& out, const BenchRun& run) {
   char line[1024];
   std::snprintf(line, sizeof line,
                 "%-16s %-*s %-10s %-4s %6s %4s %2s %-5s %-3s %-2s %9s %9s %7s %5s %19s %8s %8s %6s "
-                "%8s %6s %6s %8s %8s  %s\n",
+                "%8s %6s %6s %8s %8s%s  %s\n",
                 "variant", params_width, "params", "mode", "type", "T", "d", "h", "proj", "msk",
                 "A", "first ms", "median ms", "±95%", "n", "min..max ms", "GFLOP/s", "GEMM",
-                "xGEMM", "BLAS", "xBLAS", "%peak", "mem MiB", "warm MiB", "goal / note");
+                "xGEMM", "BLAS", "xBLAS", "%peak", "mem MiB", "warm MiB",
+                peer ? peer_cells("torch ms", "x torch").c_str() : "", "goal / note");
   out << line;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
@@ -249,6 +343,13 @@ void write_table(std::ostream& out, const BenchRun& run) {
       }
       tail = step + std::string(tail.empty() ? "" : "; ") + tail;
     }
+    if (peer && !r.peer_note.empty()) tail += (tail.empty() ? "" : "; ") + r.peer_note;
+    std::string peer_text;
+    if (peer) {
+      const double ratio = r.peer_ratio();
+      peer_text = peer_cells(std::isfinite(r.peer_median) ? fixed(r.peer_median * 1e3, 3) : "-",
+                             std::isfinite(ratio) ? fixed(ratio, 2) + "x" : "-");
+    }
     if (r.status != "ok") {
       std::snprintf(
           line, sizeof line, "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-5s %-3s %-2s %s: %s\n",
@@ -260,7 +361,7 @@ void write_table(std::ostream& out, const BenchRun& run) {
       std::snprintf(
           line, sizeof line,
           "%-16s %-*s %-10s %-4s %6lld %4lld %2d %-5s %-3s %-2s %9.3f %9.3f %7s %5d %19s %8s "
-          "%8.1f %6s %8s %6s %6s %8s %8s  %s\n",
+          "%8.1f %6s %8s %6s %6s %8s %8s%s  %s\n",
           r.variant.c_str(), params_width, params.c_str(), r.mode.c_str(), to_string(s.scalar),
           static_cast<long long>(s.tokens), static_cast<long long>(s.d), s.heads, projections(r),
           s.causal ? "yes" : "no", s.want_weights ? "yes" : "no", m.first_call * 1e3,
@@ -268,7 +369,7 @@ void write_table(std::ostream& out, const BenchRun& run) {
           figure(m.gflops(), 1).c_str(), m.gemm_gflops(), figure(m.gemm_ratio(), 2).c_str(),
           figure(m.blas_gflops > 0 ? m.blas_gflops : core::BenchMeasure::kNone, 1).c_str(),
           figure(m.blas_ratio(), 2).c_str(), figure(100 * m.peak_share(), 1, "%").c_str(),
-          mib(m.peak_first).c_str(), mib(m.peak_warm).c_str(), tail.c_str());
+          mib(m.peak_first).c_str(), mib(m.peak_warm).c_str(), peer_text.c_str(), tail.c_str());
     }
     out << line;
   }
@@ -290,6 +391,11 @@ void write_table(std::ostream& out, const BenchRun& run) {
 }
 
 }  // namespace
+
+std::string peer_skip_line(const BenchRun& run) {
+  if (run.peer.name.empty() || run.peer.skipped.empty()) return "";
+  return run.peer.name + " peer skipped: " + run.peer.skipped;
+}
 
 std::string shape_label(const BenchRow& r) {
   const auto& s = r.shape;
@@ -367,7 +473,8 @@ std::vector<std::string> bench_notes(const BenchRun& run) {
 
 nlohmann::json bench_json(const BenchRun& run) {
   nlohmann::json rows = nlohmann::json::array(), fits = nlohmann::json::array();
-  for (const auto& r : run.rows) rows.push_back(row_json(r));
+  const bool peer = !run.peer.name.empty();
+  for (const auto& r : run.rows) rows.push_back(row_json(r, peer));
   for (const auto& f : scaling_fits(run)) {
     nlohmann::json j{{"label", f.label}, {"from", f.from}, {"to", f.to}, {"points", f.points}};
     if (f.too_few) {
@@ -381,27 +488,30 @@ nlohmann::json bench_json(const BenchRun& run) {
     fits.push_back(j);
   }
   const auto& s = run.settings;
-  return {{"awb_version", run.awb_version},
-          {"threads", s.threads},
-          {"warmup", s.warmup},
-          {"reps", s.reps},
-          {"repetition",
-           {{"rule", s.reps > 0 ? "fixed" : "adaptive"},
-            {"target", s.target},
-            {"min_reps", s.min_reps},
-            {"max_reps", s.max_reps},
-            {"max_seconds", s.max_seconds},
-            {"interval", "distribution-free 95 % interval of the median (order statistics)"}}},
-          {"quick", run.quick},
-          {"gemm_n", run.gemm_n},
-          {"fma_isa", run.fma_isa},
-          {"blas", run.blas},
-          {"machine", machine_json(run.machine)},
-          {"flop_count", kFlopCount},
-          {"memory_method", kMemoryMethod},
-          {"points", rows},
-          {"scaling", fits},
-          {"notes", bench_notes(run)}};
+  nlohmann::json doc{
+      {"awb_version", run.awb_version},
+      {"threads", s.threads},
+      {"warmup", s.warmup},
+      {"reps", s.reps},
+      {"repetition",
+       {{"rule", s.reps > 0 ? "fixed" : "adaptive"},
+        {"target", s.target},
+        {"min_reps", s.min_reps},
+        {"max_reps", s.max_reps},
+        {"max_seconds", s.max_seconds},
+        {"interval", "distribution-free 95 % interval of the median (order statistics)"}}},
+      {"quick", run.quick},
+      {"gemm_n", run.gemm_n},
+      {"fma_isa", run.fma_isa},
+      {"blas", run.blas},
+      {"machine", machine_json(run.machine)},
+      {"flop_count", kFlopCount},
+      {"memory_method", kMemoryMethod},
+      {"points", rows},
+      {"scaling", fits},
+      {"notes", bench_notes(run)}};
+  if (peer) doc["peer"] = peer_json(run.peer);
+  return doc;
 }
 
 BenchRun bench_run_from_json(const nlohmann::json& doc) {
@@ -430,6 +540,7 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       run.machine.flags = m->value("flags", "");
       run.machine.kernels = m->value("kernels", "");
     }
+    if (const auto peer = doc.find("peer"); peer != doc.end()) run.peer = peer_from_json(*peer);
     for (const auto& p : doc.at("points")) {
       BenchRow r;
       r.plugin = p.at("plugin").get<std::string>();
@@ -454,6 +565,10 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       r.status = p.at("status").get<std::string>();
       r.goal = p.value("goal", "");
       r.note = p.value("note", "");
+      r.peer_op = p.value("peer_op", "");
+      r.peer_note = p.value("peer_note", "");
+      r.peer_median = number_or_none(p, "peer_median_ms") * 1e-3;
+      r.peer_n = p.value("peer_n", 0);
       if (r.status == "ok") {
         auto& m = r.measure;
         m.samples = scaled(p.at("samples_ms").get<std::vector<double>>(), 1e-3);

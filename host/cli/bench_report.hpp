@@ -9,6 +9,7 @@
 
 #include "core/bench/bench.hpp"
 #include "core/bench/machine.hpp"
+#include "core/bench/torch_peer.hpp"
 
 namespace awb::cli {
 
@@ -22,6 +23,15 @@ struct BenchRow {
   std::string status;  // ok | skipped | failed
   std::string note;
   core::BenchMeasure measure;
+  // --peer torch: what torch ran and its median (seconds), or why the point has no peer time.
+  std::string peer_op, peer_note;
+  double peer_median = core::BenchMeasure::kNone;
+  int peer_n = 0;
+  // torch's median per awb's: above 1 awb is faster (NaN without both times).
+  double peer_ratio() const {
+    return status == "ok" && measure.median > 0 && peer_median > 0 ? peer_median / measure.median
+                                                                   : core::BenchMeasure::kNone;
+  }
 };
 
 struct BenchRun {
@@ -34,6 +44,7 @@ struct BenchRun {
   core::MachineInfo machine;
   std::vector<BenchRow> rows;
   bool before_w_o = false;  // read from a run saved before the W_o column (see --compare)
+  core::PeerInfo peer;      // --peer: its name ("torch"), settings, or why it was skipped
 };
 
 // "parameter-free window=4 f32 d=64 h=1 causal A": a point's variant, parameters and shape but T.
@@ -58,6 +69,10 @@ std::vector<ScalingFit> scaling_fits(const BenchRun& run);
 // One line per variant whose figures are left empty: it has no cost model, or its model claims
 // more than the machine's FMA peak (a bug in the model). In the table and in JSON ("notes").
 std::vector<std::string> bench_notes(const BenchRun& run);
+
+// The line that says the peer was skipped and why ("torch peer skipped: ..."), or "" when none
+// was asked for or it ran.
+std::string peer_skip_line(const BenchRun& run);
 
 // format: table | csv | json.
 void write_bench(std::ostream& out, const BenchRun& run, const std::string& format);

@@ -19,6 +19,7 @@
 #include "core/bench/bench_plan.hpp"
 #include "core/bench/machine.hpp"
 #include "core/bench/runner_overhead.hpp"
+#include "core/bench/torch_peer.hpp"
 #include "core/exercises/problem_file.hpp"
 #include "graders/model/error.hpp"
 
@@ -47,6 +48,7 @@ struct BenchOptions {
   double alpha = 0.05, min_change_pct = 2;
   bool fail_on_slower = false;
   std::string figure;
+  std::string peer;  // "torch": the same points timed in PyTorch
 };
 
 std::vector<bool> on_off(const std::vector<std::string>& v) {
@@ -183,6 +185,45 @@ int run_runner_overhead(const BenchOptions& o) {
   return kExitOk;
 }
 
+// --peer torch: every measured point that torch computes as one op, timed again there by one run
+// of the driver after awb's own points; the others say why they have no peer.
+void add_torch_peer(const BenchOptions& o, const std::vector<Job>& jobs, BenchRun& run) {
+  std::vector<core::PeerPoint> points;
+  std::vector<size_t> rows;  // each point's row
+  const double budget = o.budget_gib * 1024.0 * 1024.0 * 1024.0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    BenchRow& row = run.rows[i];
+    if (row.status != "ok") continue;  // nothing of awb's to compare with
+    const core::PeerChoice c =
+        core::torch_peer_choice(row.variant, jobs[i].ref.plugin->bundled, row.shape, budget);
+    if (c.op.empty()) {
+      row.peer_note = c.reason;
+      continue;
+    }
+    points.push_back({c.op, row.shape});
+    rows.push_back(i);
+  }
+  std::fprintf(stderr, "torch peer: %zu point(s) in %s\n", points.size(),
+               core::peer_interpreter().c_str());
+  core::PeerRun peer = core::run_torch_peer(points, run.settings);
+  run.peer = peer.info;
+  run.peer.threads_rule = o.threads > 0
+                              ? "--threads " + std::to_string(o.threads)
+                              : "every core (--threads 0): " + std::to_string(run.settings.threads);
+  if (!run.peer.skipped.empty()) {
+    for (size_t i : rows) run.rows[i].peer_note = "torch peer skipped";
+    return;
+  }
+  for (size_t k = 0; k < rows.size(); ++k) {
+    BenchRow& row = run.rows[rows[k]];
+    const core::PeerTiming& t = peer.points[k];
+    row.peer_op = t.op;
+    row.peer_median = t.median;
+    row.peer_n = t.n;
+    if (!t.error.empty()) row.peer_note = "torch: " + t.error;
+  }
+}
+
 // Measures the planned points (or reads them from --from), prints them, saves and compares.
 BenchRun measure_run(const BenchOptions& o, int& code) {
   std::vector<std::filesystem::path> dirs(o.plugin_dirs.begin(), o.plugin_dirs.end());
@@ -243,6 +284,7 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
     }
     run.rows.push_back(std::move(row));
   }
+  if (o.peer == "torch") add_torch_peer(o, jobs, run);
   return run;
 }
 
@@ -257,6 +299,9 @@ int run_bench(const BenchOptions& o) {
   if (!o.compare.empty()) baseline = load_baseline(baseline_path(o.compare));
   const BenchRun run = o.from.empty() ? measure_run(o, code) : load_baseline(baseline_path(o.from));
   write_bench(std::cout, run, o.format);
+  // The table says it in its header; a document on stdout leaves the line to stderr.
+  if (const std::string skip = peer_skip_line(run); !skip.empty() && o.format != "table")
+    std::fprintf(stderr, "%s\n", skip.c_str());
   if (o.format == "csv")  // the table and JSON carry them; CSV has no place for them
     for (const auto& note : bench_notes(run)) std::fprintf(stderr, "note: %s\n", note.c_str());
   if (!o.save.empty()) {
@@ -389,9 +434,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                       "Compare each point with saved baseline NAME: both medians, the change, a "
                       "Mann-Whitney U test's p and the verdict (slower / faster / no significant "
                       "change). After the table on stdout; on stderr with --format csv or json");
-  cmd->add_option("--from", opts->from,
-                  "Report saved run NAME instead of measuring (the sweep options are ignored); "
-                  "with --compare, compares two saved runs");
+  auto* from_opt =
+      cmd->add_option("--from", opts->from,
+                      "Report saved run NAME instead of measuring (the sweep options are "
+                      "ignored); with --compare, compares two saved runs");
   cmd->add_option("--alpha", opts->alpha, "Significance level of --compare's test (default 0.05)")
       ->check(InRange(1e-9, 0.5));
   cmd->add_option("--min-change", opts->min_change_pct,
@@ -410,6 +456,22 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", opts->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
+  cmd->add_option(
+         "--peer", opts->peer,
+         "torch: time the same points in PyTorch in the same run, after awb's own (one Python "
+         "driver for the run, in the interpreter awb was configured with; AWB_PEER_PYTHON "
+         "names another, for tests and packagers). Same shape, scalar type, mask and threads "
+         "(torch.set_num_threads); the parameter-free variant's peer is softmax(X Xt / "
+         "sqrt(d)) X, qkv's, multi-head's and causal's torch's multi-head attention with bias "
+         "off and W_o exactly when the point gives it; --backward points time forward and "
+         "backward of a random dZ. The table gains `torch ms` and `x torch` (torch's median / "
+         "awb's: above 1 awb is faster) and a header line with torch's version and settings "
+         "and what it ran; JSON and CSV carry peer_median_ms, peer_ratio, peer_op and the "
+         "settings. Other variants get the reason instead (no torch peer for variant "
+         "linear). Without torch (Debian: python3-torch, not installed by awb's set-up) the "
+         "bench runs and one line says why the peer was skipped")
+      ->check(CLI::IsMember({"torch"}))
+      ->excludes(from_opt);
   add_figure_option(cmd, opts->figure);
   cmd->callback([opts, &exit_code] { exit_code = run_bench(*opts); });
 }
