@@ -21,7 +21,7 @@ namespace {
 constexpr size_t kMaxBaselineBytes = size_t(64) << 20;
 
 using PointKey = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t,
-                            int64_t, int, bool, bool, bool, bool, bool>;
+                            int64_t, int, int, bool, bool, bool, bool, bool>;
 
 // A parameter value as a key: a number by its value (0.50 and 0.5 are one point, also in a run
 // saved before values were written canonically), anything else as written.
@@ -51,6 +51,7 @@ PointKey key_of(const BenchRow& r) {
           s.tokens,
           s.d,
           s.heads,
+          s.kv_head_count(),
           s.causal,
           s.want_weights,
           s.want_scores,
@@ -64,8 +65,10 @@ std::string point_label(const BenchRow& r) {
   for (const auto& [name, value] : s.params) params += " " + name + "=" + value;
   return r.variant + params + " " + r.mode + " " + to_string(s.scalar) +
          " T=" + std::to_string(s.tokens) + " d=" + std::to_string(s.d) +
-         " h=" + std::to_string(s.heads) + (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") +
-         (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "") + (s.backward ? " fwd+bwd" : "");
+         " h=" + std::to_string(s.heads) +
+         (s.grouped() ? " kv=" + std::to_string(s.kv_heads) : "") + (s.causal ? " causal" : "") +
+         (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "") +
+         (s.backward ? " fwd+bwd" : "");
 }
 
 }  // namespace

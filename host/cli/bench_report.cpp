@@ -97,6 +97,7 @@ nlohmann::json row_json(const BenchRow& r, bool peer) {
                    {"tokens", s.tokens},
                    {"d", s.d},
                    {"heads", s.heads},
+                   {"kv_heads", s.kv_head_count()},
                    {"causal", s.causal},
                    {"want_a", s.want_weights},
                    {"want_s", s.want_scores},
@@ -191,6 +192,7 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "tokens",
                         "d",
                         "heads",
+                        "kv_heads",
                         "causal",
                         "want_a",
                         "want_s",
@@ -334,6 +336,8 @@ void write_table(std::ostream& out, const BenchRun& run) {
     const std::string params = params_label(s.params);
     // A training step says so first: its time and FLOPs are the forward's and the backward's.
     std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
+    if (s.grouped())
+      tail = "kv_heads " + std::to_string(s.kv_heads) + (tail.empty() ? "" : "; ") + tail;
     if (s.backward) {
       std::string step = "fwd+bwd";
       if (const double ratio = m.backward_per_forward(); !std::isnan(ratio)) {
@@ -401,19 +405,20 @@ std::string shape_label(const BenchRow& r) {
   const auto& s = r.shape;
   return r.variant + (s.params.empty() ? "" : " " + params_label(s.params)) + " " +
          to_string(s.scalar) + " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
-         (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") +
-         (s.want_scores ? "S" : "") + (s.backward ? " fwd+bwd" : "");
+         (s.grouped() ? " kv=" + std::to_string(s.kv_heads) : "") + (s.causal ? " causal" : "") +
+         (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "") +
+         (s.backward ? " fwd+bwd" : "");
 }
 
 std::vector<std::vector<const BenchRow*>> bench_series(const BenchRun& run, int64_t min_tokens) {
-  using Key = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t, int,
+  using Key = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t, int, int,
                          bool, bool, bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     if (r.status != "ok" || s.tokens < min_tokens) continue;
     groups[{r.plugin, r.variant, r.mode, s.params, static_cast<int>(s.scalar), s.d, s.heads,
-            s.causal, s.want_weights, s.want_scores, s.w_o, s.backward}]
+            s.kv_head_count(), s.causal, s.want_weights, s.want_scores, s.w_o, s.backward}]
         .push_back(&r);
   }
   std::vector<std::vector<const BenchRow*>> out;
@@ -552,6 +557,9 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       r.shape.tokens = p.at("tokens").get<int64_t>();
       r.shape.d = p.at("d").get<int64_t>();
       r.shape.heads = p.at("heads").get<int>();
+      // Saved before grouped-query attention: as many key/value heads as heads.
+      const int kv = p.value("kv_heads", r.shape.heads);
+      r.shape.kv_heads = kv == r.shape.heads ? 0 : kv;
       r.shape.causal = p.at("causal").get<bool>();
       r.shape.want_weights = p.at("want_a").get<bool>();
       r.shape.want_scores = p.value("want_s", false);

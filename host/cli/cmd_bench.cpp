@@ -34,7 +34,7 @@ struct BenchOptions {
   std::string preset;
   bool quick = false;
   std::vector<int64_t> tokens, dims;
-  std::vector<int> heads;
+  std::vector<int> heads, kv_heads;
   std::vector<std::string> causal, want_a, w_o, scalars;
   std::vector<std::string> params;  // name=v1,v2,... each
   bool with_scores = false;
@@ -117,11 +117,22 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
   // --quick's tiny sweep only when no list is given; any list means the defaults for the rest,
   // as the help says.
   const bool any_list = !o.tokens.empty() || !o.dims.empty() || !o.heads.empty() ||
-                        !o.causal.empty() || !o.want_a.empty() || !o.scalars.empty();
+                        !o.kv_heads.empty() || !o.causal.empty() || !o.want_a.empty() ||
+                        !o.scalars.empty();
   core::BenchGrid g = o.quick && !any_list ? core::quick_grid() : core::BenchGrid{};
   if (!o.tokens.empty()) g.tokens = o.tokens;
   if (!o.dims.empty()) g.dims = o.dims;
   if (!o.heads.empty()) g.heads = o.heads;
+  if (!o.kv_heads.empty()) {
+    for (int kv : o.kv_heads)
+      for (int h : g.heads)
+        if (kv > h || h % kv != 0)
+          throw Error("bench.usage", "--kv-heads " + std::to_string(kv) +
+                                         " does not divide --heads " + std::to_string(h) +
+                                         " (each key/value head is shared by heads / kv_heads "
+                                         "query heads)");
+    g.kv_heads = o.kv_heads;
+  }
   if (!o.causal.empty()) g.causal = on_off(o.causal);
   if (!o.want_a.empty()) g.want_weights = on_off(o.want_a);
   if (!o.w_o.empty()) g.w_o = on_off(o.w_o);
@@ -371,6 +382,13 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       ->delimiter(',')
       ->check(InRange(1, 4096));
   cmd->add_option("--heads", opts->heads, "Head counts, 1 to 256 (default 1; d_model = heads * d)")
+      ->delimiter(',')
+      ->check(InRange(1, 256));
+  cmd->add_option("--kv-heads", opts->kv_heads,
+                  "Key/value head counts (grouped-query attention: each shared by heads / kv_heads "
+                  "consecutive query heads; 1 is multi-query); each must divide every --heads "
+                  "value (default: as many as heads). A variant without grouped-kv skips such a "
+                  "point")
       ->delimiter(',')
       ->check(InRange(1, 256));
   cmd->add_option("--causal", opts->causal, "off, on or off,on (default off)")

@@ -39,6 +39,7 @@ std::string bench(const BenchRequest& rq) {
                      {"tokens", t},
                      {"d", shape.d},
                      {"heads", shape.heads},
+                     {"kv_heads", shape.kv_head_count()},
                      {"causal", shape.causal},
                      {"want_a", shape.want_weights},
                      {"want_s", shape.want_scores},
@@ -58,7 +59,7 @@ std::string bench_binding(const std::string& variant, const std::vector<int64_t>
                           const std::map<std::string, std::string>& params, int reps,
                           double max_seconds, int threads, double budget_gib,
                           const std::string& isolation,
-                          const std::optional<std::vector<std::string>>& paths) {
+                          const std::optional<std::vector<std::string>>& paths, int kv_heads) {
   BenchRequest rq;
   rq.variant = variant;
   if (tokens.empty()) throw Error("cli.missing", "bench needs at least one sequence length T");
@@ -71,6 +72,9 @@ std::string bench_binding(const std::string& variant, const std::vector<int64_t>
   rq.shape.scalar = *s;
   rq.shape.d = d;
   rq.shape.heads = heads;
+  if (kv_heads < 0 || kv_heads > heads || (kv_heads > 0 && heads % kv_heads != 0))
+    throw Error("bench.usage", "kv_heads must divide heads");
+  rq.shape.kv_heads = kv_heads == heads ? 0 : kv_heads;
   rq.shape.causal = causal;
   rq.shape.w_o = w_o;
   rq.shape.backward = backward;
@@ -96,7 +100,8 @@ void define_bench(py::module_& m) {
   m.def("bench", &bench_binding, py::arg("variant"), py::arg("tokens"), py::arg("d"),
         py::arg("heads"), py::arg("causal"), py::arg("scalar"), py::arg("want"), py::arg("w_o"),
         py::arg("backward"), py::arg("params"), py::arg("reps"), py::arg("max_seconds"),
-        py::arg("threads"), py::arg("budget_gib"), py::arg("isolation"), py::arg("paths"));
+        py::arg("threads"), py::arg("budget_gib"), py::arg("isolation"), py::arg("paths"),
+        py::arg("kv_heads"));
 }
 
 }  // namespace awb::python

@@ -74,14 +74,16 @@ try:
         fail(f"07-two-files: {two}")
     if "identical to the file graded for 07-two-files" not in correct["comment"]:
         fail("two submissions with the same file are not flagged")
-    # Mistakes that cannot occur in a single-head Q/K/V variant: its head order and W_o.
-    single_head_safe = {"heads_reversed", "skip_output_projection"}
+    # Mistakes that cannot occur in a single-head Q/K/V variant: its head order, W_o, and which
+    # key/value head a query head reads.
+    single_head_safe = {"heads_reversed", "skip_output_projection", "wrong_head_grouping"}
     for r in rows[FIXED:]:
         mistake = r["submission"][3:]
         caught = float(r["total"]) < top
         if caught == (mistake in single_head_safe):
             fail(f"{r['submission']} scored {r['total']}/{top}")
     print(f"roster: {len(rows)} submissions, every maximum {top:g}; the correct one full with "
-          f"no failed test; {len(mutant_files) - 2} mutants lose points; copies flagged")
+          f"no failed test; {len(mutant_files) - len(single_head_safe)} mutants lose points; "
+          "copies flagged")
 finally:
     shutil.rmtree(work, ignore_errors=True)

@@ -110,7 +110,8 @@ TEST_CASE("each mutant, under a neutral name, is diagnosed from its outputs", "[
                                              "transpose of the right gradient",
                                              "recomputes the scores without the causal mask",
                                              "has the wrong sign",
-                                             "the scores were written after the mask"};
+                                             "the scores were written after the mask",
+                                             "query heads of a group are consecutive"};
   // Loaded here (trusted) rather than in runners: this test is about diagnosis, not isolation
   // (the runner's gradient checks are the next test's).
   core::LoadPolicy trusted;

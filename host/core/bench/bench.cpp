@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "core/bench/peak_memory.hpp"
@@ -60,6 +61,7 @@ struct PointBuffers {
     problem.struct_size = sizeof(awb_problem);
     problem.scalar = std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
     problem.n_heads = shape.heads;
+    problem.n_kv_heads = l.projected ? shape.kv_head_count() : 0;
     problem.causal = shape.causal ? 1 : 0;
     problem.scale_mode = AWB_SCALE_INV_SQRT_DK;
     problem.n_threads = threads;
@@ -71,10 +73,13 @@ struct PointBuffers {
     const double w_scale = 1.0 / std::sqrt(static_cast<double>(l.d_model));
     int64_t d_out = l.d_model;
     if (l.projected) {
-      for (auto [buf, t] :
-           {std::pair{&wq, &problem.w_q}, {&wk, &problem.w_k}, {&wv, &problem.w_v}}) {
-        fill(*buf, static_cast<size_t>(l.d_model * hd), w_scale);
-        *t = make_tensor(buf->data(), 2, {l.d_model, hd, 1});
+      // W_q has a column block per head, W_k and W_v one per key/value head.
+      const int64_t kvd = shape.kv_head_count() * shape.d;
+      for (auto [buf, t, cols] : {std::tuple{&wq, &problem.w_q, hd},
+                                  {&wk, &problem.w_k, kvd},
+                                  {&wv, &problem.w_v, kvd}}) {
+        fill(*buf, static_cast<size_t>(l.d_model * cols), w_scale);
+        *t = make_tensor(buf->data(), 2, {l.d_model, cols, 1});
       }
       d_out = hd;
       if (l.output_projection) {
@@ -240,10 +245,11 @@ double io_bytes(const BenchShape& s, uint64_t caps) {
   const Layout l = layout(s, caps);
   const double T_ = static_cast<double>(s.tokens), dm = static_cast<double>(l.d_model);
   const double hd = static_cast<double>(s.heads * s.d);
+  const double kvd = static_cast<double>(s.kv_head_count() * s.d);
   double elements = T_ * dm;  // X
   double d_out = dm;
   if (l.projected) {
-    elements += 3 * dm * hd;
+    elements += dm * (hd + 2 * kvd);
     d_out = hd;
     if (l.output_projection) {
       elements += hd * dm;
@@ -262,6 +268,8 @@ std::optional<std::string> bench_fit_reason(const BenchShape& s, uint64_t caps) 
   if (s.causal && !has(caps, AWB_CAP_CAUSAL)) return "the variant has no causal mask";
   if (!s.causal && has(caps, AWB_CAP_CAUSAL_ONLY)) return "the variant always masks";
   if (s.heads > 1 && !has(caps, AWB_CAP_MULTI_HEAD)) return "the variant has one head";
+  if (s.grouped() && !has(caps, AWB_CAP_GROUPED_KV))
+    return "the variant does not share key/value heads (no grouped-kv)";
   if (s.w_o && !(has(caps, AWB_CAP_QKV) && has(caps, AWB_CAP_OUTPUT_PROJ)))
     return "the variant has no output projection W_o";
   return std::nullopt;

@@ -41,7 +41,12 @@ struct BenchShape {
   // gradient written). Its FLOPs are the forward's times 3.5: the backward counted as 2.5
   // forwards, as FlashAttention-2 counts it (Dao 2023).
   bool backward = false;
+  // Key/value heads (grouped-query attention: W_k and W_v of kv_heads · d columns, each head
+  // shared by heads / kv_heads query heads); 0 means as many as heads.
+  int kv_heads = 0;
   bool operator==(const BenchShape&) const = default;
+  int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
+  bool grouped() const { return kv_head_count() < heads; }
 };
 
 // How a variant takes the point's parameters: its declarations, strictly (a value it does not

@@ -41,6 +41,7 @@ nlohmann::json request(const std::vector<PeerPoint>& points, const BenchSettings
                    {"tokens", s.tokens},
                    {"d", s.d},
                    {"heads", s.heads},
+                   {"kv_heads", s.kv_head_count()},
                    {"causal", s.causal},
                    {"scalar", to_string(s.scalar)},
                    {"w_o", s.w_o},

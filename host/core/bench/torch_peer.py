@@ -12,6 +12,10 @@ The points' ops, each the same work as awb's point:
   parameter-free   Z = softmax(X Xᵀ / sqrt(d)) X, X of T × d, one head
   multi-head       Q/K/V = X W_q/k/v (E = heads · d, bias off), per head softmax(Q Kᵀ / sqrt(d)) V,
                    the heads concatenated and, when the point gives W_o, times W_o (E × E)
+  grouped          (kv_heads < heads) K and V projected to kv_heads · d columns and each key/value
+                   head repeated for its heads / kv_heads consecutive query heads
+                   (repeat_interleave, as PyTorch models of grouped-query attention do), then as
+                   multi-head
 A causal point adds -inf above the diagonal to the scores before the softmax, as torch's own
 multi-head attention applies a float mask. A backward point times the forward and then the
 backward of a random dZ (loss = sum(Z * dZ)), the gradients of X and of every weight.
@@ -93,6 +97,9 @@ class Point:
 
             mask = " + causal float mask" if self.mask is not None else ""
             self.what = f"softmax(X Xt / sqrt(d){mask}) X (torch.mm, torch.softmax, torch.mm)"
+        elif p.get("kv_heads", h) < h:
+            self.grouped(torch, p, uniform)
+            forward = self.forward
         else:
             E = h * d
             self.x = uniform(T, E)
@@ -154,6 +161,38 @@ class Point:
             self.what += "; forward + backward of a random dZ, gradients of X and every weight"
         else:
             self.what += "; forward under torch.inference_mode()"
+
+    def grouped(self, torch, p, uniform):
+        """Grouped-query attention by hand: torch 1.13's multi-head attention has no key/value
+        heads of its own, so K and V are projected narrow and repeated per query head."""
+        F = torch.nn.functional
+        T, d, h, g = p["tokens"], p["d"], p["heads"], p["kv_heads"]
+        E, group, scale = h * d, h // g, 1.0 / math.sqrt(d)
+        self.x = uniform(T, E)
+        self.w_in = uniform(E + 2 * g * d, E, scale=1 / math.sqrt(E))  # W_q, W_k, W_v stacked
+        self.leaves = [self.x, self.w_in]
+        self.w_o = None
+        if p["w_o"]:
+            self.w_o = uniform(E, E, scale=1 / math.sqrt(E))
+            self.leaves.append(self.w_o)
+
+        def forward():
+            q, k, v = F.linear(self.x, self.w_in).split([E, g * d, g * d], dim=-1)
+            q = q.reshape(T, h, d).transpose(0, 1) * scale
+            k = k.reshape(T, g, d).transpose(0, 1).repeat_interleave(group, dim=0)
+            v = v.reshape(T, g, d).transpose(0, 1).repeat_interleave(group, dim=0)
+            kt = k.transpose(-2, -1)
+            s = torch.bmm(q, kt) if self.mask is None else torch.baddbmm(self.mask, q, kt)
+            a = torch.softmax(s, dim=-1)
+            z = torch.bmm(a, v).transpose(0, 1).reshape(T, E)
+            return z if self.w_o is None else F.linear(z, self.w_o)
+
+        self.forward = forward
+        self.what = (f"grouped-query attention by hand (F.linear, repeat_interleave of the {g} "
+                     f"key/value heads to {h}, torch.bmm, torch.softmax, torch.bmm"
+                     + (", F.linear for W_o" if self.w_o is not None else "")
+                     + f"), E={E}, bias off"
+                     + (", causal float mask" if self.mask is not None else ""))
 
     def call(self):
         if not self.backward:

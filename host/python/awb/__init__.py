@@ -225,17 +225,18 @@ def compare(variants, problem, scalar="f64", head=None, top_k=3, isolation="conf
 
 def bench(variant, T=(256, 512, 1024), d=64, heads=1, causal=False, scalar="f32", want=("Z",),
           w_o=False, params=None, reps=0, max_seconds=1.0, threads=0, budget_gib=2.0,
-          isolation="confined", paths=None, backward=False):
+          isolation="confined", paths=None, backward=False, kv_heads=None):
     """Times ``variant`` at each sequence length in ``T`` as ``awb bench`` does (per head width
     ``d``; ``want`` with "A" or "S" times the materialised path). Returns one dict per point with
     the statistics of ``awb bench --format json``: median_ms, the 95 % interval of the median
     (ci_low_ms, ci_high_ms), min_ms, max_ms, first_call_ms, samples_ms, gflops and its ratios
     where the variant has a cost model, the memory high water (peak_first_bytes); a point that
     is skipped or failed says why in ``note``. ``backward=True`` times training steps, the
-    forward then the backward (``awb bench --backward``: FLOPs counted as 3.5 forwards)."""
+    forward then the backward (``awb bench --backward``: FLOPs counted as 3.5 forwards).
+    ``kv_heads`` times grouped-query attention (``awb bench --kv-heads``)."""
     tokens = [int(t) for t in _as_list(T)]
     text = _translated(_core.bench)(
         variant, tokens, d, heads, causal, scalar, list(want), w_o, backward,
         {k: _param_text(v) for k, v in (params or {}).items()}, reps, max_seconds, threads,
-        budget_gib, isolation, _paths(paths))
+        budget_gib, isolation, _paths(paths), kv_heads or 0)
     return json.loads(text)

@@ -170,7 +170,8 @@ def bench(variant: str, T: Union[int, Sequence[int]] = ..., d: int = ..., heads:
           causal: bool = ..., scalar: str = ..., want: Sequence[str] = ..., w_o: bool = ...,
           params: Optional[Mapping[str, Any]] = ..., reps: int = ..., max_seconds: float = ...,
           threads: int = ..., budget_gib: float = ..., isolation: str = ...,
-          paths: Paths = ..., backward: bool = ...) -> list[dict[str, Any]]:
+          paths: Paths = ..., backward: bool = ...,
+          kv_heads: Optional[int] = ...) -> list[dict[str, Any]]:
     """Times a variant per sequence length with `awb bench`'s statistics, one dict per point."""
 
 def compare(variants: Union[str, Sequence[str]], problem: Problem, scalar: str = ...,
