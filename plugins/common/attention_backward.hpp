@@ -8,6 +8,9 @@
 #ifndef AWB_PLUGINS_COMMON_ATTENTION_BACKWARD_HPP_
 #define AWB_PLUGINS_COMMON_ATTENTION_BACKWARD_HPP_
 
+#include <initializer_list>
+#include <span>
+
 #include "common/attention_kernel.hpp"
 
 namespace awb::kernels {
@@ -30,6 +33,42 @@ void projection_gradients(const Problem<Scalar>& p, const Upstream<Scalar>& up,
   multiply_at(x, dq, g.dw_q());
   multiply_at(x, dkey, g.dw_k());
   multiply_at(x, dval, g.dw_v());
+}
+
+// The same on the fused worlds' GEMM (fused_gemm.hpp), every product's tasks on the call's
+// threads: dX = [dQ dK dV]·[W_q W_k W_v]ᵀ in one product, dW_q, dW_k, dW_v = Xᵀ·(dQ, dK, dV)
+// sharing Xᵀ, dW_o = headsᵀ·dZ. `dqkv` holds dQ, dK and dV side by side; the transposed
+// operands are copied into ws.transposed first.
+template <class Scalar>
+void fused_projection_gradients(const Problem<Scalar>& p, const Upstream<Scalar>& up,
+                                Gradients<Scalar>& g, const Geometry& geo, Workspace<Scalar>& ws,
+                                ThreadTeam& team, int threads) {
+  RowMatrix<Scalar>& t = ws.transposed;
+  auto product = [&](ConstMatrixView<Scalar> a, std::initializer_list<ConstMatrixView<Scalar>> b,
+                     std::initializer_list<MatrixView<Scalar>> c) {
+    fused::multiply_shared_lhs<Scalar>(a, std::span(b.begin(), b.size()),
+                                       std::span(c.begin(), c.size()), team, threads,
+                                       ws.projection);
+  };
+  if (geo.projected && p.has_output_projection()) {
+    t = ws.heads_out.transpose();
+    product(cview(t), {up.dz()}, {g.dw_o()});
+  }
+  const Eigen::Index qk = geo.heads * geo.dk, kk = geo.kv_heads * geo.dk;
+  const auto dq = ws.dqkv.leftCols(qk), dkey = ws.dqkv.middleCols(qk, kk),
+             dval = ws.dqkv.rightCols(ws.dqkv.cols() - qk - kk);
+  if (!geo.projected) {
+    g.dx() = dq + dkey + dval;
+    return;
+  }
+  const auto wq = p.w_q(), wk = p.w_k(), wv = p.w_v();
+  t.resize(ws.dqkv.cols(), p.d_model());
+  t.topRows(qk) = wq.transpose();
+  t.middleRows(qk, kk) = wk.transpose();
+  t.bottomRows(wv.cols()) = wv.transpose();
+  product(cview(ws.dqkv), {cview(t)}, {g.dx()});
+  t = p.x().transpose();
+  product(cview(t), {cview(dq), cview(dkey), cview(dval)}, {g.dw_q(), g.dw_k(), g.dw_v()});
 }
 
 // Shapes as in attention_forward. Writes dX and, for each weight the problem has, its gradient.
@@ -116,23 +155,25 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
     ws.heads_out.resize(T, H * dv);
     fused_attention(p, ws, team, threads, /*direct=*/false, factor, geo, view(ws.heads_out));
   }
-  // ∂L/∂(heads' outputs): through W_o when there is one.
+  // ∂L/∂(heads' outputs): dZ·W_oᵀ when there is a W_o.
   const auto x = p.x();
   if (with_wo) {
+    ws.transposed = p.w_o().transpose();
     ws.dheads.resize(T, p.w_o().rows());
-    multiply_bt(up.dz(), p.w_o(), ws.dheads);
+    const ConstMatrixView<Scalar> w_ot[] = {cview(ws.transposed)};
+    const MatrixView<Scalar> dheads[] = {view(ws.dheads)};
+    fused::multiply_shared_lhs<Scalar>(up.dz(), w_ot, dheads, team, threads, ws.projection);
   }
   const ConstMatrixView<Scalar> d_o = with_wo ? cview(ws.dheads) : up.dz();
   const ConstMatrixView<Scalar> q = projected ? cview(ws.q) : x, k = projected ? cview(ws.k) : x,
                                 v = projected ? cview(ws.v) : x;
-  ws.dq.resize(T, H * dk);
-  ws.dkey.resize(T, KV * dk);
-  ws.dval.resize(T, KV * dv);
+  ws.dqkv.resize(T, H * dk + KV * (dk + dv));
   const fused::BackwardInputs<Scalar> in{
       q, k, v, cview(ws.heads_out), d_o, ws.lse.data(), H, dk, dv, factor, causal, KV};
-  fused::attention_backward(in, view(ws.dq), view(ws.dkey), view(ws.dval), team, threads,
-                            ws.backward);
-  projection_gradients(p, up, g, geo, ws.heads_out, ws.dq, ws.dkey, ws.dval);
+  fused::attention_backward(in, view(ws.dqkv.leftCols(H * dk)),
+                            view(ws.dqkv.middleCols(H * dk, KV * dk)),
+                            view(ws.dqkv.rightCols(KV * dv)), team, threads, ws.backward);
+  fused_projection_gradients(p, up, g, geo, ws, team, threads);
 }
 
 #ifndef AWB_KERNELS_INSTANTIATE

@@ -141,7 +141,9 @@ struct Workspace {
   fused::AlignedVector<Scalar> lse;
   SavedInputs<Scalar> saved;
   fused::BackwardScratch<Scalar> backward;
-  RowMatrix<Scalar> dq, dkey, dval, dheads;
+  // dQ, dK and dV side by side (T × (h·d_k + g·d_k + g·d_v)), the heads' outputs' gradient, and
+  // a transposed operand of the projections' gradients.
+  RowMatrix<Scalar> dqkv, dheads, transposed;
 };
 
 // Per-instance state of a bundled variant: one workspace per scalar type, and its threads.
