@@ -94,6 +94,9 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
   if (o.preset == "goals") {
     if (!o.params.empty())
       throw Error("bench.usage", "--param: the goals preset fixes every point's parameters");
+    if (o.backward)
+      throw Error("bench.usage",
+                  "--backward: the goals preset says which of its points are training steps");
     for (const auto& p : core::goal_points()) {
       if (chosen.empty()) {
         const core::VariantRef ref = core::find_variant(cat, p.variant);
@@ -153,7 +156,8 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
     core::BenchGrid mine = g;
     mine.params = core::param_grid(sweeps);
     std::vector<core::BenchShape> planned;
-    for (const auto& shape : core::expand(mine)) {
+    for (auto shape : core::expand(mine)) {
+      shape.backward = o.backward;
       // Before anything is measured: a value out of the variant's range stops the run.
       const core::BenchShape s = with_params(shape, c.ref, c.values);
       // Its own value over a swept one gives the same point more than once: measured once.
@@ -242,7 +246,6 @@ BenchRun measure_run(const BenchOptions& o, int& code) {
       core::load_catalog(core::plugin_search_path(dirs), o.isolation.load_policy());
   print_load_notes(cat);
   std::vector<Job> jobs = plan(o, cat);
-  for (auto& j : jobs) j.shape.backward = o.backward;
 
   const double target = o.target_pct > 0 ? o.target_pct / 100 : -1;
   const core::BenchSettings settings =

@@ -70,6 +70,16 @@ def main():
     if not rows or not all("fwd+bwd" in line for line in rows):
         fail(f"the table does not mark the step rows fwd+bwd:\n{table}")
 
+    # The goals preset's training step stays one (on parameter-free, whose goal points these
+    # are: the multi-head ones are skipped for its single head).
+    goals = json.loads(run(awb, "--preset", "goals", "--variant", "parameter-free", "--reps", "1",
+                           "--warmup", "0", "--threads", "1", "--format", "json"))
+    steps = [p for p in goals["points"] if p["backward"] and p["status"] == "ok"]
+    if len(steps) != 1 or steps[0]["tokens"] != 4096 or "fwd+bwd" not in steps[0]["goal"]:
+        fail(f"the goals preset's training step: {steps}")
+    if any("fwd+bwd" in p["goal"] for p in goals["points"] if not p["backward"]):
+        fail("a goals point about fwd+bwd was timed as a forward")
+
     # Saved and compared: a training step never matches a forward point of the same shape.
     with tempfile.TemporaryDirectory() as home:
         env = dict(os.environ, XDG_DATA_HOME=home)
