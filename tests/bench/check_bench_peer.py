@@ -4,7 +4,8 @@
 usage: check_bench_peer.py AWB present|absent
 
 present: tiny points (T = 64, d = 16): multi-head with 2 heads, W_o off and on, causal off and
-on, forward and --backward, linear beside it, and parameter-free. Where this Python (the one awb
+on, forward and --backward, linear beside it, and parameter-free; multi-head with 4 query heads
+over 2 key/value heads. Where this Python (the one awb
 was configured with, hence the one its driver runs in) imports torch, every multi-head and
 parameter-free point has torch's median and a finite positive ratio (torch's / awb's) in JSON,
 CSV and the table, the header names torch's version and threads, torch's op names W_o, the mask
@@ -111,6 +112,18 @@ def present(awb):
             check_peer_points(doc, version)
     print(f"torch {version}: a finite positive ratio for every multi-head and parameter-free "
           "point, forward and fwd+bwd; linear says it has no peer")
+
+    # Grouped-query points: torch repeats the key/value heads itself (repeat_interleave).
+    grouped = ["--variant", "multi-head", "--heads", "4", "--kv-heads", "2", "--w-o", "on"]
+    for step in ([], ["--backward"]):
+        doc = json.loads(bench(awb, *grouped, *step, "--peer", "torch", "--format", "json").stdout)
+        for p in doc["points"]:
+            op = p.get("peer_op") or ""
+            if p["kv_heads"] != 2 or not (p["peer_ratio"] or 0) > 0 or \
+                    "repeat_interleave of the 2 key/value heads to 4" not in op or \
+                    ("backward" in op) != p["backward"]:
+                fail(f"a grouped point's peer: {p}")
+    print("grouped-query points: torch repeats 2 key/value heads for 4 query heads")
 
     table = bench(awb, *PARAMETER_FREE, "--peer", "torch").stdout
     lines = table.splitlines()
