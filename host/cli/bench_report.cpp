@@ -143,46 +143,6 @@ namespace {
 
 void write_json(std::ostream& out, const BenchRun& run) { out << bench_json(run).dump(2) << '\n'; }
 
-// The run header's peer: its settings as torch reported them, or why it was skipped.
-nlohmann::json peer_json(const core::PeerInfo& p) {
-  nlohmann::json j{{"name", p.name}, {"interpreter", p.interpreter}};
-  if (!p.skipped.empty()) {
-    j["skipped"] = p.skipped;
-    return j;
-  }
-  j.update({{"version", p.version},
-            {"threads", p.threads},
-            {"threads_rule", p.threads_rule},
-            {"interop_threads", p.interop_threads},
-            {"parallel_backend", p.parallel_backend},
-            {"cpu_capability", p.cpu_capability},
-            {"blas", p.blas},
-            {"mkldnn", p.mkldnn},
-            {"dtype", "each point's scalar: f32 as torch.float32, f64 as torch.float64"},
-            {"grad_mode", p.grad_mode},
-            {"timing", p.timing},
-            {"ratio", "peer_ratio = torch's median / awb's (above 1: awb is faster)"}});
-  return j;
-}
-
-core::PeerInfo peer_from_json(const nlohmann::json& j) {
-  core::PeerInfo p;
-  p.name = j.value("name", "");
-  p.interpreter = j.value("interpreter", "");
-  p.skipped = j.value("skipped", "");
-  p.version = j.value("version", "");
-  p.threads = j.value("threads", 0);
-  p.threads_rule = j.value("threads_rule", "");
-  p.interop_threads = j.value("interop_threads", 0);
-  p.parallel_backend = j.value("parallel_backend", "");
-  p.cpu_capability = j.value("cpu_capability", "");
-  p.blas = j.value("blas", "");
-  p.mkldnn = j.value("mkldnn", false);
-  p.grad_mode = j.value("grad_mode", "");
-  p.timing = j.value("timing", "");
-  return p;
-}
-
 void write_csv(std::ostream& out, const BenchRun& run) {
   const bool peer = !run.peer.name.empty();
   const char* keys[] = {"plugin",
@@ -515,7 +475,7 @@ nlohmann::json bench_json(const BenchRun& run) {
       {"points", rows},
       {"scaling", fits},
       {"notes", bench_notes(run)}};
-  if (peer) doc["peer"] = peer_json(run.peer);
+  if (peer) doc["peer"] = core::peer_json(run.peer);
   return doc;
 }
 
@@ -545,7 +505,7 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       run.machine.flags = m->value("flags", "");
       run.machine.kernels = m->value("kernels", "");
     }
-    if (const auto peer = doc.find("peer"); peer != doc.end()) run.peer = peer_from_json(*peer);
+    if (const auto peer = doc.find("peer"); peer != doc.end()) core::read_peer(*peer, run.peer);
     for (const auto& p : doc.at("points")) {
       BenchRow r;
       r.plugin = p.at("plugin").get<std::string>();

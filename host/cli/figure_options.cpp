@@ -91,14 +91,7 @@ std::string run_figure_tool(const nlohmann::json& spec, const std::string& ext) 
   const fs::path tool = core::shipped_executable(kFigureTool);
   const auto dir = core::make_temp_folder("awb-figure-");
   if (!dir) throw Error("io.write", "a temporary folder for the figure", std::strerror(errno));
-  // Removed however this ends; a killed awb's folder goes with the next one's start.
-  struct Remove {
-    fs::path dir;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } remove{*dir};
+  const core::RemovedOnExit remove(*dir);
   const fs::path spec_file = *dir / "spec.json", out_file = *dir / ("figure" + ext);
   {
     std::ofstream f(spec_file);

@@ -8,12 +8,27 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
+#include <utility>
 
 namespace awb::core {
 
 // A fresh folder PREFIX-PID-NS-XXXXXX (mode 0700) in fs::temp_directory_path(); nothing (errno set)
 // when it cannot be made. `prefix` ends with '-' ("awb-runner-").
 std::optional<std::filesystem::path> make_temp_folder(const std::string& prefix);
+
+// A folder removed, with everything in it, when this goes out of scope however the scope ends
+// (a killed awb's folder goes with the next one's start: make_temp_folder).
+struct RemovedOnExit {
+  std::filesystem::path dir;
+  explicit RemovedOnExit(std::filesystem::path d) : dir(std::move(d)) {}
+  RemovedOnExit(const RemovedOnExit&) = delete;
+  RemovedOnExit& operator=(const RemovedOnExit&) = delete;
+  ~RemovedOnExit() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
 
 // remove_stale_temp_folders, once a process for each (dir, prefix).
 void remove_stale_once(const std::filesystem::path& dir, const std::string& prefix);

@@ -49,4 +49,42 @@ nlohmann::json measure_json(const BenchMeasure& m) {
   return j;
 }
 
+nlohmann::json peer_json(const PeerInfo& p) {
+  nlohmann::json j{{"name", p.name}, {"interpreter", p.interpreter}};
+  if (!p.skipped.empty()) {
+    j["skipped"] = p.skipped;
+    return j;
+  }
+  j.update({{"version", p.version},
+            {"threads", p.threads},
+            {"threads_rule", p.threads_rule},
+            {"interop_threads", p.interop_threads},
+            {"parallel_backend", p.parallel_backend},
+            {"cpu_capability", p.cpu_capability},
+            {"blas", p.blas},
+            {"mkldnn", p.mkldnn},
+            {"dtype", "each point's scalar: f32 as torch.float32, f64 as torch.float64"},
+            {"grad_mode", p.grad_mode},
+            {"timing", p.timing},
+            {"ratio", "peer_ratio = torch's median / awb's (above 1: awb is faster)"}});
+  return j;
+}
+
+void read_peer(const nlohmann::json& j, PeerInfo& p) {
+  auto read = [&](const char* key, auto& field) { field = j.value(key, field); };
+  read("name", p.name);
+  read("interpreter", p.interpreter);
+  read("skipped", p.skipped);
+  read("version", p.version);
+  read("threads", p.threads);
+  read("threads_rule", p.threads_rule);
+  read("interop_threads", p.interop_threads);
+  read("parallel_backend", p.parallel_backend);
+  read("cpu_capability", p.cpu_capability);
+  read("blas", p.blas);
+  read("mkldnn", p.mkldnn);
+  read("grad_mode", p.grad_mode);
+  read("timing", p.timing);
+}
+
 }  // namespace awb::core

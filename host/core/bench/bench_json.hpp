@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/bench/bench.hpp"
+#include "core/bench/torch_peer.hpp"
 
 namespace awb::core {
 
@@ -14,6 +15,13 @@ namespace awb::core {
 // blas_ratio, fma_peak_gflops, peak_share, io_bytes, peak_first_bytes, peak_warm_bytes and
 // samples_ms. NaN (no cost model, or a figure above the peak) is written as null.
 nlohmann::json measure_json(const BenchMeasure& m);
+
+// A run's peer (`--peer torch`): its name, interpreter, and torch's settings, or why it was
+// skipped; the run header's "peer" object.
+nlohmann::json peer_json(const PeerInfo& p);
+// Reads those keys back into `p`, each that `j` has (the others keep their values): a saved run's
+// header, or the peer driver's result (which names torch's settings by the same keys).
+void read_peer(const nlohmann::json& j, PeerInfo& p);
 
 }  // namespace awb::core
 

@@ -13,6 +13,7 @@
 
 #include "core/base/install_paths.hpp"
 #include "core/base/temp_folder.hpp"
+#include "core/bench/bench_json.hpp"
 
 extern char** environ;
 
@@ -83,18 +84,6 @@ std::string run_driver(const fs::path& python, const fs::path& rq, const fs::pat
   return "";
 }
 
-void read_info(const nlohmann::json& doc, PeerInfo& info) {
-  info.version = doc.value("torch_version", "");
-  info.threads = doc.value("threads", 0);
-  info.interop_threads = doc.value("interop_threads", 0);
-  info.parallel_backend = doc.value("parallel_backend", "");
-  info.cpu_capability = doc.value("cpu_capability", "");
-  info.blas = doc.value("blas", "");
-  info.mkldnn = doc.value("mkldnn", false);
-  info.grad_mode = doc.value("grad_mode", "");
-  info.timing = doc.value("timing", "");
-}
-
 }  // namespace
 
 PeerChoice torch_peer_choice(const std::string& variant, bool bundled, const BenchShape& shape,
@@ -137,14 +126,7 @@ PeerRun run_torch_peer(const std::vector<PeerPoint>& points, const BenchSettings
     run.info.skipped = std::string("no temporary folder for the driver: ") + std::strerror(errno);
     return run;
   }
-  // Removed however this ends; a killed awb's folder goes with the next one's start.
-  struct Remove {
-    fs::path dir;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } remove{*dir};
+  const RemovedOnExit remove(*dir);
   const fs::path rq = *dir / "request.json", result = *dir / "result.json";
   {
     std::ofstream f(rq);
@@ -173,7 +155,7 @@ PeerRun run_torch_peer(const std::vector<PeerPoint>& points, const BenchSettings
     return run;
   }
   try {
-    read_info(doc, run.info);
+    read_peer(doc, run.info);
     run.points.resize(points.size());
     for (const auto& p : doc.at("points")) {
       const size_t id = p.at("id").get<size_t>();

@@ -261,7 +261,7 @@ def settings(torch, rq):
         if line.startswith("ATen parallel backend:"):
             backend = line.split(":", 1)[1].strip()
     return {
-        "torch_version": torch.__version__,
+        "version": torch.__version__,
         "threads": torch.get_num_threads(),
         "interop_threads": torch.get_num_interop_threads(),
         "parallel_backend": backend,
