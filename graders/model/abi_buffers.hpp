@@ -78,6 +78,9 @@ class AbiBuffers {
     prob.scalar = std::is_same_v<T, double> ? AWB_SCALAR_F64 : AWB_SCALAR_F32;
     prob.n_heads = p.heads;
     prob.n_kv_heads = p.kv_head_count();
+    prob.batch = p.batch;
+    lengths_ = p.lengths;
+    prob.lengths = lengths_.empty() ? nullptr : lengths_.data();
     prob.causal = p.causal ? 1 : 0;
     prob.scale_mode =
         p.resolved_scale() == ScaleMode::kNone ? AWB_SCALE_NONE : AWB_SCALE_INV_SQRT_DK;
@@ -99,6 +102,7 @@ class AbiBuffers {
  private:
   std::vector<std::vector<T>> store_;    // vectors move, their heap blocks do not
   std::vector<awb_param_value> params_;  // names point into the caller's declarations
+  std::vector<int64_t> lengths_;         // the padding mask the problem points to
 };
 
 // A rank-2 tensor's contents as a host matrix.

@@ -42,6 +42,16 @@ void validate(const ProblemSpec& s) {
   require(s.kv_heads >= 0 && s.kv_heads <= s.heads && s.heads % s.kv_head_count() == 0,
           "kv_heads must divide heads (" + std::to_string(s.heads) +
               "): " + std::to_string(s.kv_heads) + " does not");
+  require(s.batch >= 1 && s.x.rows % s.batch == 0, "batch must be at least 1 and divide x's " +
+                                                       std::to_string(s.x.rows) + " rows (" +
+                                                       std::to_string(s.batch) + " does not)");
+  require(s.lengths.empty() || static_cast<int64_t>(s.lengths.size()) == s.batch,
+          std::to_string(s.lengths.size()) + " lengths for " + std::to_string(s.batch) +
+              " sequences: give one length per sequence");
+  for (size_t b = 0; b < s.lengths.size(); ++b)
+    require(s.lengths[b] >= 1 && s.lengths[b] <= s.sequence_tokens(),
+            "lengths[" + std::to_string(b) + "] is " + std::to_string(s.lengths[b]) +
+                ": a sequence keeps 1 to T = " + std::to_string(s.sequence_tokens()) + " tokens");
   require(std::isfinite(s.sharpness) && s.sharpness > 0, "sharpness must be a positive number");
   require_finite(s.x, "x");
   const bool any_w = s.w_q || s.w_k || s.w_v;

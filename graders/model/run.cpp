@@ -16,6 +16,8 @@ ProblemSpec RunInput::layer_problem(size_t layer, const Matrix& input) const {
   p.w_o = w.w_o;
   p.heads = w.w_q ? params.heads : 1;
   p.kv_heads = w.w_q ? params.kv_heads : 0;
+  p.batch = params.batch;
+  p.lengths = params.lengths;
   p.causal = params.causal;
   p.sharpness = params.sharpness;
   p.scale = params.scale;
@@ -29,7 +31,8 @@ RunInput single_layer(const ProblemSpec& p) {
   in.tokens = p.tokens;
   in.x = p.x;
   in.layers.push_back(LayerWeights{p.w_q, p.w_k, p.w_v, p.w_o, true});
-  in.params = Parameters{p.sharpness, p.heads, p.causal, p.scale, p.family, p.params, p.kv_heads};
+  in.params = Parameters{p.sharpness, p.heads,    p.causal, p.scale,  p.family,
+                         p.params,    p.kv_heads, p.batch,  p.lengths};
   return in;
 }
 

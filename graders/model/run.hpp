@@ -25,8 +25,10 @@ struct Parameters {
   bool causal = false;
   ScaleMode scale = ScaleMode::kAuto;
   Family family = Family::kSoftmax;
-  ParamValues variant{};  // the variant's parameters (`variant.params`, `--param`)
-  int kv_heads = 0;       // key/value heads (grouped-query attention); 0: as many as heads
+  ParamValues variant{};           // the variant's parameters (`variant.params`, `--param`)
+  int kv_heads = 0;                // key/value heads (grouped-query attention); 0: as many as heads
+  int batch = 1;                   // sequences side by side in x's rows (ProblemSpec::batch)
+  std::vector<int64_t> lengths{};  // the padding mask (ProblemSpec::lengths); empty: none
 };
 
 // One complete run: a sentence through every layer.

@@ -22,6 +22,15 @@ Shapes shapes_of(const awb_problem& p, VariantKind kind) {
   const bool has_kv = p.struct_size >= offsetof(awb_problem, n_kv_heads) + sizeof(p.n_kv_heads);
   s.KV = s.projected && has_kv && p.n_kv_heads > 0 ? p.n_kv_heads : s.H;
   require(s.KV <= s.H && s.H % s.KV == 0, "n_kv_heads must divide n_heads");
+  // A batch of sequences (batch, and lengths for the padding mask) where the size covers them.
+  const bool has_batch = p.struct_size >= offsetof(awb_problem, batch) + sizeof(p.batch);
+  const bool has_lengths = p.struct_size >= offsetof(awb_problem, lengths) + sizeof(p.lengths);
+  s.B = has_batch && p.batch > 1 ? p.batch : 1;
+  require(s.T_ % s.B == 0, "batch must divide the rows of X");
+  s.Ts = s.T_ / s.B;
+  s.lengths = has_lengths ? p.lengths : nullptr;
+  for (int64_t b = 0; s.lengths && b < s.B; ++b)
+    require(s.lengths[b] >= 1 && s.lengths[b] <= s.Ts, "lengths must be in [1, T]");
   if (s.projected) {
     require(p.w_q.data && p.w_k.data && p.w_v.data, "projected attention needs W_q, W_k, W_v");
     require(p.w_q.shape[0] == s.C && p.w_k.shape[0] == s.C && p.w_v.shape[0] == s.C,
@@ -174,25 +183,40 @@ void forward(const awb_problem& p, awb_results& r, VariantKind kind) {
   Shapes score_shapes = sh;
   rule.prepare(pr, score_shapes);
 
+  // Per sequence b, head h and query t: its real tokens are rows first .. first + n − 1. A
+  // padded query's rows of S and A stay 0, and so does its context vector.
   std::vector<T> heads_out(T_ * H * DV, T(0));
-  std::vector<T> scores(T_), weights(T_);
-  for (int64_t h = 0; h < H; ++h) {
-    for (int64_t t = 0; t < T_; ++t) {
-      const Band band = rule.band(t, T_, p.causal);
-      // Pass 1: the scores, with scale and sharpness (softmax families), before any mask.
-      score_row(pr, score_shapes, h, t, scores);
-      if (r.s.data)
-        for (int64_t t2 = 0; t2 < T_; ++t2) at3<T>(r.s, h, t, t2) = scores[t2];
-      // Pass 2: the weights; keys outside the band exactly zero.
-      rule.weights(scores, band, weights);
-      if (r.a.data)
-        for (int64_t t2 = 0; t2 < T_; ++t2) at3<T>(r.a, h, t, t2) = weights[t2];
-      // Pass 3: the context vector, a blend of the values.
-      for (int64_t i = 0; i < DV; ++i) {
-        T acc = 0;
-        for (int64_t t2 = band.first; t2 <= band.last; ++t2)
-          acc += weights[t2] * pr.v[t2 * sh.KV * DV + sh.kv_head(h) * DV + i];
-        heads_out[t * H * DV + h * DV + i] = acc;
+  std::vector<T> scores(sh.Ts), weights(sh.Ts);
+  for (int64_t b = 0; b < sh.B; ++b) {
+    const int64_t first = b * sh.Ts, n = sh.length(b);
+    for (int64_t h = 0; h < H; ++h) {
+      const int64_t plane = b * H + h;
+      for (int64_t t = 0; t < sh.Ts; ++t) {
+        if (t >= n) {
+          for (int64_t t2 = 0; t2 < sh.Ts; ++t2) {
+            if (r.s.data) at3<T>(r.s, plane, t, t2) = 0;
+            if (r.a.data) at3<T>(r.a, plane, t, t2) = 0;
+          }
+          continue;
+        }
+        const int64_t row = first + t;
+        const Band band = rule.band(t, n, p.causal);
+        // Pass 1: the scores, with scale and sharpness (softmax families), before any mask.
+        score_row(pr, score_shapes, h, row, first, n, scores);
+        if (r.s.data)
+          for (int64_t t2 = 0; t2 < sh.Ts; ++t2)
+            at3<T>(r.s, plane, t, t2) = t2 < n ? scores[t2] : 0;
+        // Pass 2: the weights; keys outside the band (and padded keys) exactly zero.
+        rule.weights(scores, band, weights);
+        if (r.a.data)
+          for (int64_t t2 = 0; t2 < sh.Ts; ++t2) at3<T>(r.a, plane, t, t2) = weights[t2];
+        // Pass 3: the context vector, a blend of the values.
+        for (int64_t i = 0; i < DV; ++i) {
+          T acc = 0;
+          for (int64_t t2 = band.first; t2 <= band.last; ++t2)
+            acc += weights[t2] * pr.v[(first + t2) * sh.KV * DV + sh.kv_head(h) * DV + i];
+          heads_out[row * H * DV + h * DV + i] = acc;
+        }
       }
     }
   }

@@ -30,7 +30,8 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
   const int64_t T_ = sh.T_, C = sh.C, H = sh.H, KV = sh.KV, DK = sh.DK, DV = sh.DV, OUT = sh.OUT;
   require(dz.data && dz.shape[0] == T_ && dz.shape[1] == OUT, "dZ has the wrong shape");
   const bool has_da = da && da->data;
-  if (has_da) require(da->shape[0] == H && da->shape[1] == T_ && da->shape[2] == T_, "dA shape");
+  if (has_da)
+    require(da->shape[0] == sh.B * H && da->shape[1] == sh.Ts && da->shape[2] == sh.Ts, "dA shape");
   require_shape(g.dx, true, T_, C, "dX has the wrong shape");
   require_shape(g.dw_q, sh.projected, C, H * DK, "dW_q has the wrong shape");
   require_shape(g.dw_k, sh.projected, C, KV * DK, "dW_k has the wrong shape");
@@ -65,42 +66,48 @@ T backward(const awb_problem& p, const awb_tensor& dz, const awb_tensor* da, awb
       dheads[t * H * DV + i] = acc;
     }
 
-  // Pass 2: per head and query, back through A·V and the softmax into S, then into Q and K.
-  std::vector<T> scores(T_), weights(T_), dweights(T_);
-  std::vector<T> score_magnitudes(kMagnitudes ? T_ : 0);
-  for (int64_t h = 0; h < H; ++h) {
-    const int64_t g = sh.kv_head(h);
-    for (int64_t t = 0; t < T_; ++t) {
-      const int64_t visible = causal ? t + 1 : T_;
-      score_row(pr, shb, h, t, scores);
-      softmax_row(scores, visible, weights);
-      if constexpr (kMagnitudes) {
-        score_row(pm, shb, h, t, score_magnitudes);
-        for (int64_t t2 = 0; t2 < visible; ++t2)
-          largest_score = std::max(largest_score, std::fabs(score_magnitudes[t2]));
-      }
-      const T* dho = &dheads[t * H * DV + h * DV];
-      for (int64_t t2 = 0; t2 < visible; ++t2) {
-        const T* v2 = &pm.v[t2 * KV * DV + g * DV];
-        T acc = has_da ? in(at3<T>(*da, h, t, t2)) : T(0);
-        for (int64_t i = 0; i < DV; ++i) {
-          acc += dho[i] * v2[i];                                  // ∂(A·V)/∂A
-          dv[t2 * KV * DV + g * DV + i] += weights[t2] * dho[i];  // ∂(A·V)/∂V
-          heads_out[t * H * DV + h * DV + i] += weights[t2] * v2[i];
+  // Pass 2: per sequence, head and real query, back through A·V and the softmax into S, then into
+  // Q and K. Rows first .. first + n − 1 are sequence b's real tokens; padded ones get nothing.
+  std::vector<T> scores(sh.Ts), weights(sh.Ts), dweights(sh.Ts);
+  std::vector<T> score_magnitudes(kMagnitudes ? sh.Ts : 0);
+  for (int64_t b = 0; b < sh.B; ++b) {
+    const int64_t first = b * sh.Ts, n = sh.length(b);
+    for (int64_t h = 0; h < H; ++h) {
+      const int64_t g = sh.kv_head(h), plane = b * H + h;
+      for (int64_t t = 0; t < n; ++t) {
+        const int64_t row = first + t, visible = causal ? t + 1 : n;
+        score_row(pr, shb, h, row, first, n, scores);
+        softmax_row(scores, visible, weights);
+        if constexpr (kMagnitudes) {
+          score_row(pm, shb, h, row, first, n, score_magnitudes);
+          for (int64_t t2 = 0; t2 < visible; ++t2)
+            largest_score = std::max(largest_score, std::fabs(score_magnitudes[t2]));
         }
-        dweights[t2] = acc;
-      }
-      // Softmax backward: dS = A ∘ (dA − Σ_j A_j dA_j). The sum is the part every score shares
-      // through the normalising denominator.
-      T shared = 0;
-      if (variation != BackwardVariation::kNoSoftmaxCorrection)
-        for (int64_t t2 = 0; t2 < visible; ++t2) shared += weights[t2] * dweights[t2];
-      for (int64_t t2 = 0; t2 < visible; ++t2) {
-        const T ds =
-            weights[t2] * (kMagnitudes ? dweights[t2] + shared : dweights[t2] - shared) * factor;
-        for (int64_t i = 0; i < DK; ++i) {
-          dq[t * H * DK + h * DK + i] += ds * pm.k[t2 * KV * DK + g * DK + i];
-          dk[t2 * KV * DK + g * DK + i] += ds * pm.q[t * H * DK + h * DK + i];
+        const T* dho = &dheads[row * H * DV + h * DV];
+        for (int64_t t2 = 0; t2 < visible; ++t2) {
+          const int64_t key = first + t2;
+          const T* v2 = &pm.v[key * KV * DV + g * DV];
+          T acc = has_da ? in(at3<T>(*da, plane, t, t2)) : T(0);
+          for (int64_t i = 0; i < DV; ++i) {
+            acc += dho[i] * v2[i];                                   // ∂(A·V)/∂A
+            dv[key * KV * DV + g * DV + i] += weights[t2] * dho[i];  // ∂(A·V)/∂V
+            heads_out[row * H * DV + h * DV + i] += weights[t2] * v2[i];
+          }
+          dweights[t2] = acc;
+        }
+        // Softmax backward: dS = A ∘ (dA − Σ_j A_j dA_j). The sum is the part every score
+        // shares through the normalising denominator.
+        T shared = 0;
+        if (variation != BackwardVariation::kNoSoftmaxCorrection)
+          for (int64_t t2 = 0; t2 < visible; ++t2) shared += weights[t2] * dweights[t2];
+        for (int64_t t2 = 0; t2 < visible; ++t2) {
+          const T ds =
+              weights[t2] * (kMagnitudes ? dweights[t2] + shared : dweights[t2] - shared) * factor;
+          const int64_t key = first + t2;
+          for (int64_t i = 0; i < DK; ++i) {
+            dq[row * H * DK + h * DK + i] += ds * pm.k[key * KV * DK + g * DK + i];
+            dk[key * KV * DK + g * DK + i] += ds * pm.q[row * H * DK + h * DK + i];
+          }
         }
       }
     }

@@ -29,14 +29,17 @@ inline void require(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-// Shapes, stated once. T_ tokens, C model width, H query heads, KV key/value heads (H unless the
-// problem is grouped), DK / DV per-head widths, OUT = d_out.
+// Shapes, stated once. T_ rows of X (B sequences of Ts tokens), C model width, H query heads, KV
+// key/value heads (H unless the problem is grouped), DK / DV per-head widths, OUT = d_out.
 struct Shapes {
   bool projected = false, use_wo = false;
   int64_t T_ = 0, C = 0, H = 1, KV = 1, DK = 0, DV = 0, OUT = 0;
-  double factor = 1;  // scale × sharpness: what turns q·k into the softmax input
+  int64_t B = 1, Ts = 0;
+  const int64_t* lengths = nullptr;  // the padding mask: sequence b's real tokens, or all Ts
+  double factor = 1;                 // scale × sharpness: what turns q·k into the softmax input
   // The key/value head query head h reads: the H / KV query heads of a group are consecutive.
   int64_t kv_head(int64_t h) const { return h / (H / KV); }
+  int64_t length(int64_t b) const { return lengths ? lengths[b] : Ts; }
 };
 
 // Validates the problem's shapes (throws std::invalid_argument) and states them.
@@ -81,14 +84,17 @@ Projections<T> project(const awb_problem& p, const Shapes& s) {
   return out;
 }
 
-// Scores of query t in head h against every key (the softmax input, before any mask).
+// Scores of the query in row t in head h against the `keys` keys in rows first, first + 1, …
+// (its sequence's real tokens; the softmax input, before any mask): scores[t2] for t2 < keys.
 template <class T>
-void score_row(const Projections<T>& pr, const Shapes& s, int64_t h, int64_t t,
-               std::vector<T>& scores) {
-  for (int64_t t2 = 0; t2 < s.T_; ++t2) {
+void score_row(const Projections<T>& pr, const Shapes& s, int64_t h, int64_t t, int64_t first,
+               int64_t keys, std::vector<T>& scores) {
+  for (int64_t t2 = 0; t2 < keys; ++t2) {
+    const int64_t key = first + t2;
     T dot = 0;
     for (int64_t i = 0; i < s.DK; ++i)
-      dot += pr.q[t * s.H * s.DK + h * s.DK + i] * pr.k[t2 * s.KV * s.DK + s.kv_head(h) * s.DK + i];
+      dot +=
+          pr.q[t * s.H * s.DK + h * s.DK + i] * pr.k[key * s.KV * s.DK + s.kv_head(h) * s.DK + i];
     scores[t2] = dot * static_cast<T>(s.factor);
   }
 }

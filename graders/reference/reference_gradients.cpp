@@ -17,13 +17,14 @@ template <class T>
 ForwardResult forward_typed(const ProblemSpec& p) {
   AbiBuffers<T> b;
   const awb_problem prob = b.problem(p, 1);
-  const int64_t T_ = p.tokens_count(), H = p.has_projections() ? p.heads : 1;
+  const int64_t T_ = p.tokens_count(), T1 = p.sequence_tokens();
+  const int64_t H = (p.has_projections() ? p.heads : 1) * int64_t(p.batch);
   const T nan = std::numeric_limits<T>::quiet_NaN();
   awb_results r{};
   r.struct_size = sizeof(awb_results);
   r.z = make_tensor(b.output(static_cast<size_t>(T_ * p.d_out()), nan), 2, {T_, p.d_out(), 1});
-  r.a = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
-  r.s = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+  r.a = make_tensor(b.output(static_cast<size_t>(H * T1 * T1), nan), 3, {H, T1, T1});
+  r.s = make_tensor(b.output(static_cast<size_t>(H * T1 * T1), nan), 3, {H, T1, T1});
   attention_forward(prob, r, kind_of(p));
   return {to_matrix<T>(r.z), to_planes<T>(r.a), to_planes<T>(r.s)};
 }

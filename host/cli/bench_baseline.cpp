@@ -21,7 +21,7 @@ namespace {
 constexpr size_t kMaxBaselineBytes = size_t(64) << 20;
 
 using PointKey = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t,
-                            int64_t, int, int, bool, bool, bool, bool, bool>;
+                            int64_t, int, int, int, double, bool, bool, bool, bool, bool>;
 
 // A parameter value as a key: a number by its value (0.50 and 0.5 are one point, also in a run
 // saved before values were written canonically), anything else as written.
@@ -43,19 +43,9 @@ ParamValues key_params(const ParamValues& values) {
 
 PointKey key_of(const BenchRow& r) {
   const auto& s = r.shape;
-  return {r.plugin,
-          r.variant,
-          r.mode,
-          key_params(s.params),
-          static_cast<int>(s.scalar),
-          s.tokens,
-          s.d,
-          s.heads,
-          s.kv_head_count(),
-          s.causal,
-          s.want_weights,
-          s.want_scores,
-          s.w_o,
+  return {r.plugin,  r.variant, r.mode,         key_params(s.params), static_cast<int>(s.scalar),
+          s.tokens,  s.d,       s.heads,        s.kv_head_count(),    s.batch,
+          s.padding, s.causal,  s.want_weights, s.want_scores,        s.w_o,
           s.backward};
 }
 
@@ -66,9 +56,11 @@ std::string point_label(const BenchRow& r) {
   return r.variant + params + " " + r.mode + " " + to_string(s.scalar) +
          " T=" + std::to_string(s.tokens) + " d=" + std::to_string(s.d) +
          " h=" + std::to_string(s.heads) +
-         (s.grouped() ? " kv=" + std::to_string(s.kv_heads) : "") + (s.causal ? " causal" : "") +
-         (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "") +
-         (s.backward ? " fwd+bwd" : "");
+         (s.grouped() ? " kv=" + std::to_string(s.kv_heads) : "") +
+         (s.batch > 1 ? " B=" + std::to_string(s.batch) : "") +
+         (s.padding > 0 ? " pad=" + std::to_string(s.padding).substr(0, 4) : "") +
+         (s.causal ? " causal" : "") + (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") +
+         (s.want_scores ? "S" : "") + (s.backward ? " fwd+bwd" : "");
 }
 
 }  // namespace

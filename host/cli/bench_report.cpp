@@ -98,6 +98,8 @@ nlohmann::json row_json(const BenchRow& r, bool peer) {
                    {"d", s.d},
                    {"heads", s.heads},
                    {"kv_heads", s.kv_head_count()},
+                   {"batch", s.batch},
+                   {"padding", s.padding},
                    {"causal", s.causal},
                    {"want_a", s.want_weights},
                    {"want_s", s.want_scores},
@@ -153,6 +155,8 @@ void write_csv(std::ostream& out, const BenchRun& run) {
                         "d",
                         "heads",
                         "kv_heads",
+                        "batch",
+                        "padding",
                         "causal",
                         "want_a",
                         "want_s",
@@ -298,6 +302,10 @@ void write_table(std::ostream& out, const BenchRun& run) {
     std::string tail = r.goal + (r.goal.empty() || r.note.empty() ? "" : "; ") + r.note;
     if (s.grouped())
       tail = "kv_heads " + std::to_string(s.kv_heads) + (tail.empty() ? "" : "; ") + tail;
+    if (s.batch > 1 || s.padding > 0)
+      tail = "batch " + std::to_string(s.batch) +
+             (s.padding > 0 ? " padding " + fixed(s.padding, 2) : "") + (tail.empty() ? "" : "; ") +
+             tail;
     if (s.backward) {
       std::string step = "fwd+bwd";
       if (const double ratio = m.backward_per_forward(); !std::isnan(ratio)) {
@@ -365,20 +373,23 @@ std::string shape_label(const BenchRow& r) {
   const auto& s = r.shape;
   return r.variant + (s.params.empty() ? "" : " " + params_label(s.params)) + " " +
          to_string(s.scalar) + " d=" + std::to_string(s.d) + " h=" + std::to_string(s.heads) +
-         (s.grouped() ? " kv=" + std::to_string(s.kv_heads) : "") + (s.causal ? " causal" : "") +
+         (s.grouped() ? " kv=" + std::to_string(s.kv_heads) : "") +
+         (s.batch > 1 ? " B=" + std::to_string(s.batch) : "") +
+         (s.padding > 0 ? " pad=" + fixed(s.padding, 2) : "") + (s.causal ? " causal" : "") +
          (s.w_o ? " W_o" : "") + (s.want_weights ? " A" : "") + (s.want_scores ? "S" : "") +
          (s.backward ? " fwd+bwd" : "");
 }
 
 std::vector<std::vector<const BenchRow*>> bench_series(const BenchRun& run, int64_t min_tokens) {
   using Key = std::tuple<std::string, std::string, std::string, ParamValues, int, int64_t, int, int,
-                         bool, bool, bool, bool, bool>;
+                         int, double, bool, bool, bool, bool, bool>;
   std::map<Key, std::vector<const BenchRow*>> groups;
   for (const auto& r : run.rows) {
     const auto& s = r.shape;
     if (r.status != "ok" || s.tokens < min_tokens) continue;
     groups[{r.plugin, r.variant, r.mode, s.params, static_cast<int>(s.scalar), s.d, s.heads,
-            s.kv_head_count(), s.causal, s.want_weights, s.want_scores, s.w_o, s.backward}]
+            s.kv_head_count(), s.batch, s.padding, s.causal, s.want_weights, s.want_scores, s.w_o,
+            s.backward}]
         .push_back(&r);
   }
   std::vector<std::vector<const BenchRow*>> out;
@@ -520,6 +531,8 @@ BenchRun bench_run_from_json(const nlohmann::json& doc) {
       // Saved before grouped-query attention: as many key/value heads as heads.
       const int kv = p.value("kv_heads", r.shape.heads);
       r.shape.kv_heads = kv == r.shape.heads ? 0 : kv;
+      r.shape.batch = p.value("batch", 1);
+      r.shape.padding = p.value("padding", 0.0);
       r.shape.causal = p.at("causal").get<bool>();
       r.shape.want_weights = p.at("want_a").get<bool>();
       r.shape.want_scores = p.value("want_s", false);

@@ -34,7 +34,8 @@ struct BenchOptions {
   std::string preset;
   bool quick = false;
   std::vector<int64_t> tokens, dims;
-  std::vector<int> heads, kv_heads;
+  std::vector<int> heads, kv_heads, batch;
+  std::vector<double> padding;
   std::vector<std::string> causal, want_a, w_o, scalars;
   std::vector<std::string> params;  // name=v1,v2,... each
   bool with_scores = false;
@@ -120,8 +121,8 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
   // --quick's tiny sweep only when no list is given; any list means the defaults for the rest,
   // as the help says.
   const bool any_list = !o.tokens.empty() || !o.dims.empty() || !o.heads.empty() ||
-                        !o.kv_heads.empty() || !o.causal.empty() || !o.want_a.empty() ||
-                        !o.scalars.empty();
+                        !o.kv_heads.empty() || !o.batch.empty() || !o.padding.empty() ||
+                        !o.causal.empty() || !o.want_a.empty() || !o.scalars.empty();
   core::BenchGrid g = o.quick && !any_list ? core::quick_grid() : core::BenchGrid{};
   if (!o.tokens.empty()) g.tokens = o.tokens;
   if (!o.dims.empty()) g.dims = o.dims;
@@ -136,6 +137,8 @@ std::vector<Job> plan(const BenchOptions& o, const core::Catalog& cat) {
                                          "query heads)");
     g.kv_heads = o.kv_heads;
   }
+  if (!o.batch.empty()) g.batch = o.batch;
+  if (!o.padding.empty()) g.padding = o.padding;
   if (!o.causal.empty()) g.causal = on_off(o.causal);
   if (!o.want_a.empty()) g.want_weights = on_off(o.want_a);
   if (!o.w_o.empty()) g.w_o = on_off(o.w_o);
@@ -394,6 +397,18 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "point")
       ->delimiter(',')
       ->check(InRange(1, 256));
+  cmd->add_option("--batch", opts->batch,
+                  "Sequences per call, 1 to 1024 (default 1): X holds B sequences of T tokens "
+                  "side by side, the weights shared. A variant without the batch capability (an "
+                  "older plugin, one written in C) is called once per sequence by the host")
+      ->delimiter(',')
+      ->check(InRange(1, 1024));
+  cmd->add_option("--padding", opts->padding,
+                  "Padding shares, 0 to 0.99 (default 0): sequence b of B keeps T * (1 - padding "
+                  "* b / (B - 1)) tokens (the first whole, the last with that share padded; a lone "
+                  "sequence loses that share), the rest masked; 0 sends no lengths")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 0.99));
   cmd->add_option("--causal", opts->causal, "off, on or off,on (default off)")
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on"}));

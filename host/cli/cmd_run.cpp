@@ -30,6 +30,16 @@ struct RunOptions {
   IsolationFlags isolation;
 };
 
+// ", batch of B" and the padding mask's lengths, for a batched problem.
+std::string batch_text(const ProblemSpec& p) {
+  if (!p.batched()) return "";
+  std::string out = " in each of a batch of " + std::to_string(p.batch);
+  for (size_t b = 0; b < p.lengths.size(); ++b)
+    out += (b ? ", " : " (lengths ") + std::to_string(p.lengths[b]) +
+           (b + 1 == p.lengths.size() ? ")" : "");
+  return out;
+}
+
 // One variant through every layer of the input: printed as text, or into `jr`. Throws its
 // error (run.cannot_run, plugin.*, runner.*).
 void run_variant(const core::VariantRef& ref, const RunInput& input, Scalar scalar,
@@ -61,9 +71,10 @@ void run_variant(const core::VariantRef& ref, const RunInput& input, Scalar scal
     const ForwardResult r = core::run_forward(session->as_raw(), p, fo);
     if (text) {
       if (input.layers.size() > 1) std::cout << "-- layer " << layer << '\n';
-      std::cout << "   tokens " << p.tokens_count() << ", d_model " << p.d_model() << ", heads "
-                << p.heads << ", sharpness " << p.sharpness << ", scale "
-                << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "") << '\n';
+      std::cout << "   tokens " << p.sequence_tokens() << batch_text(p) << ", d_model "
+                << p.d_model() << ", heads " << p.heads << ", sharpness " << p.sharpness
+                << ", scale " << to_string(p.resolved_scale()) << (p.causal ? ", causal" : "")
+                << '\n';
       print_result_text(std::cout, p, r);
     } else {
       jr["layers"].push_back(result_json(p, r));

@@ -12,7 +12,9 @@ namespace awb::cli {
 std::vector<std::string> token_labels(const ProblemSpec& problem) {
   if (!problem.tokens.empty()) return problem.tokens;
   std::vector<std::string> out;
-  for (int64_t t = 0; t < problem.tokens_count(); ++t) out.push_back("t" + std::to_string(t));
+  // t0, t1, ... in each sequence of a batch.
+  for (int64_t t = 0; t < problem.tokens_count(); ++t)
+    out.push_back("t" + std::to_string(t % problem.sequence_tokens()));
   return out;
 }
 
@@ -42,17 +44,28 @@ void print_matrix(std::ostream& out, const Matrix& m, const std::vector<std::str
 
 void print_result_text(std::ostream& out, const ProblemSpec& problem, const ForwardResult& result) {
   const auto toks = token_labels(problem);
-  const int heads = static_cast<int>(std::max(result.weights.size(), result.scores.size()));
-  for (int h = 0; h < heads; ++h) {
-    const std::string head =
-        heads > 1 ? " (head " + std::to_string(h) + " of " + std::to_string(heads) + ")" : "";
+  const int planes = static_cast<int>(std::max(result.weights.size(), result.scores.size()));
+  // Planes are per sequence, then per head; a sequence's rows and columns are its own tokens.
+  const int64_t T1 = problem.sequence_tokens();
+  const int heads = std::max(1, planes / problem.batch);
+  for (int plane = 0; plane < planes; ++plane) {
+    const int b = plane / heads, h = plane % heads;
+    std::string head;
+    if (problem.batched()) head = "sequence " + std::to_string(b);
+    if (heads > 1)
+      head += (head.empty() ? "" : ", ") + std::string("head ") + std::to_string(h) + " of " +
+              std::to_string(heads);
+    if (!head.empty()) head = " (" + head + ")";
+    const std::vector<std::string> seq(toks.begin() + b * T1, toks.begin() + (b + 1) * T1);
     if (!result.scores.empty()) {
       out << "Scores S" << head << ": the softmax input, query rows x key columns\n";
-      print_matrix(out, result.scores[static_cast<size_t>(h)], toks, toks);
+      print_matrix(out, result.scores[static_cast<size_t>(plane)], seq, seq);
     }
     if (!result.weights.empty()) {
-      out << "Weights A" << head << ": each row sums to 1\n";
-      print_matrix(out, result.weights[static_cast<size_t>(h)], toks, toks);
+      out << "Weights A" << head
+          << (problem.lengths.empty() ? ": each row sums to 1\n"
+                                      : ": each real token's row sums to 1, padding is 0\n");
+      print_matrix(out, result.weights[static_cast<size_t>(plane)], seq, seq);
     }
   }
   std::vector<std::string> dims;
@@ -74,6 +87,10 @@ nlohmann::json matrix_json(const Matrix& m) {
 nlohmann::json result_json(const ProblemSpec& problem, const ForwardResult& result) {
   nlohmann::json j;
   j["tokens"] = token_labels(problem);
+  if (problem.batched()) {
+    j["batch"] = problem.batch;
+    if (!problem.lengths.empty()) j["lengths"] = problem.lengths;
+  }
   j["z"] = matrix_json(result.z);
   auto planes = [](const std::vector<Matrix>& ms) {
     nlohmann::json a = nlohmann::json::array();

@@ -40,6 +40,8 @@ std::string bench(const BenchRequest& rq) {
                      {"d", shape.d},
                      {"heads", shape.heads},
                      {"kv_heads", shape.kv_head_count()},
+                     {"batch", shape.batch},
+                     {"padding", shape.padding},
                      {"causal", shape.causal},
                      {"want_a", shape.want_weights},
                      {"want_s", shape.want_scores},
@@ -59,7 +61,8 @@ std::string bench_binding(const std::string& variant, const std::vector<int64_t>
                           const std::map<std::string, std::string>& params, int reps,
                           double max_seconds, int threads, double budget_gib,
                           const std::string& isolation,
-                          const std::optional<std::vector<std::string>>& paths, int kv_heads) {
+                          const std::optional<std::vector<std::string>>& paths, int kv_heads,
+                          int batch, double padding) {
   BenchRequest rq;
   rq.variant = variant;
   if (tokens.empty()) throw Error("cli.missing", "bench needs at least one sequence length T");
@@ -75,6 +78,11 @@ std::string bench_binding(const std::string& variant, const std::vector<int64_t>
   if (kv_heads < 0 || kv_heads > heads || (kv_heads > 0 && heads % kv_heads != 0))
     throw Error("bench.usage", "kv_heads must divide heads");
   rq.shape.kv_heads = kv_heads == heads ? 0 : kv_heads;
+  if (batch < 1 || batch > 1024) throw Error("bench.usage", "batch must be 1 to 1024");
+  if (!(padding >= 0 && padding <= 0.99))
+    throw Error("bench.usage", "padding must be a share from 0 to 0.99");
+  rq.shape.batch = batch;
+  rq.shape.padding = padding;
   rq.shape.causal = causal;
   rq.shape.w_o = w_o;
   rq.shape.backward = backward;
@@ -101,7 +109,7 @@ void define_bench(py::module_& m) {
         py::arg("heads"), py::arg("causal"), py::arg("scalar"), py::arg("want"), py::arg("w_o"),
         py::arg("backward"), py::arg("params"), py::arg("reps"), py::arg("max_seconds"),
         py::arg("threads"), py::arg("budget_gib"), py::arg("isolation"), py::arg("paths"),
-        py::arg("kv_heads"));
+        py::arg("kv_heads"), py::arg("batch"), py::arg("padding"));
 }
 
 }  // namespace awb::python

@@ -53,7 +53,8 @@ std::optional<Matrix> optional_matrix(const py::object& o, const std::string& wh
 Problem from_arrays(const py::object& x, const py::object& w_q, const py::object& w_k,
                     const py::object& w_v, const py::object& w_o, int heads, bool causal,
                     double sharpness, const std::optional<std::vector<std::string>>& tokens,
-                    const std::map<std::string, std::string>& params, int kv_heads) {
+                    const std::map<std::string, std::string>& params, int kv_heads, int batch,
+                    const std::vector<int64_t>& lengths) {
   ProblemSpec spec;
   spec.x = to_matrix(x, "x");
   spec.w_q = optional_matrix(w_q, "w_q");
@@ -62,15 +63,17 @@ Problem from_arrays(const py::object& x, const py::object& w_q, const py::object
   spec.w_o = optional_matrix(w_o, "w_o");
   spec.heads = heads;
   spec.kv_heads = kv_heads;
+  spec.batch = batch;
+  spec.lengths = lengths;
   spec.causal = causal;
   spec.sharpness = sharpness;
   spec.params = params;
-  if (tokens) {
-    spec.tokens = *tokens;
-  } else {
-    for (int64_t t = 0; t < spec.x.rows; ++t) spec.tokens.push_back("t" + std::to_string(t));
-  }
+  if (tokens) spec.tokens = *tokens;
   validate(spec);
+  // t0, t1, ... in each sequence of a batch.
+  if (!tokens)
+    for (int64_t t = 0; t < spec.x.rows; ++t)
+      spec.tokens.push_back("t" + std::to_string(t % spec.sequence_tokens()));
   return {single_layer(spec), "arrays", {}, {}, 0};
 }
 
@@ -114,7 +117,8 @@ void define_problem(py::module_& m) {
                   py::arg("w_k") = py::none(), py::arg("w_v") = py::none(),
                   py::arg("w_o") = py::none(), py::arg("heads") = 1, py::arg("causal") = false,
                   py::arg("sharpness") = 1.0, py::arg("tokens") = py::none(),
-                  py::arg("params") = std::map<std::string, std::string>{}, py::arg("kv_heads") = 0)
+                  py::arg("params") = std::map<std::string, std::string>{}, py::arg("kv_heads") = 0,
+                  py::arg("batch") = 1, py::arg("lengths") = std::vector<int64_t>{})
       .def_static("load", &from_file, py::arg("path"))
       .def_static("example", &from_example, py::arg("name"))
       .def_static("exercise", &from_exercise, py::arg("id"), py::arg("case") = "",
@@ -130,6 +134,8 @@ void define_problem(py::module_& m) {
                                const auto& q = p.input.params;
                                return q.kv_heads > 0 ? q.kv_heads : q.heads;
                              })
+      .def_property_readonly("batch", [](const Problem& p) { return p.input.params.batch; })
+      .def_property_readonly("lengths", [](const Problem& p) { return p.input.params.lengths; })
       .def_property_readonly("causal", [](const Problem& p) { return p.input.params.causal; })
       .def_property_readonly("sharpness", [](const Problem& p) { return p.input.params.sharpness; })
       .def_property_readonly("params", [](const Problem& p) { return p.input.params.variant; })

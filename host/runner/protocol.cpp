@@ -168,6 +168,11 @@ void put_flags(wire::Writer& w, const awb_problem& p) {
     w.str(bounded(p.params[i].name));
     w.f64(p.params[i].value);
   }
+  // SDK 1.3: the batch and the padding mask (no lengths: every sequence whole).
+  w.i32(p.batch);
+  const size_t sequences = p.lengths ? static_cast<size_t>(std::max(p.batch, 1)) : 0;
+  w.u32(static_cast<uint32_t>(sequences));
+  for (size_t b = 0; b < sequences; ++b) w.i64(p.lengths[b]);
 }
 
 bool get_flags(wire::Reader& r, awb_problem& p, ParamStorage& params) {
@@ -194,6 +199,14 @@ bool get_flags(wire::Reader& r, awb_problem& p, ParamStorage& params) {
   for (uint32_t i = 0; i < n; ++i) params.values[i].name = params.names[i].c_str();
   p.n_params = n;
   p.params = n ? params.values.data() : nullptr;
+  p.batch = r.i32();
+  const uint32_t sequences = r.u32();
+  if (!r.ok() || sequences > kMaxSequences ||
+      (sequences && int64_t(sequences) != std::max(p.batch, 1)))
+    return false;
+  params.lengths.resize(sequences);
+  for (uint32_t b = 0; b < sequences; ++b) params.lengths[b] = r.i64();
+  p.lengths = sequences ? params.lengths.data() : nullptr;
   return r.ok();
 }
 

@@ -58,6 +58,7 @@ struct RawParam {
   std::vector<std::string> choices{};
 };
 inline constexpr size_t kMaxParams = 32;
+inline constexpr size_t kMaxSequences = size_t(1) << 20;  // of a batch's padding mask
 inline constexpr size_t kMaxChoices = 64;
 
 // A plugin's descriptor as plain data, read defensively from the C structs (struct-size rule,
@@ -126,9 +127,12 @@ std::vector<uint8_t> encode_forward(uint32_t variant_index, const awb_problem& p
 // The runner's buffers for one request's tensors, each 8-byte aligned, each freed with it.
 using TensorStorage = std::vector<std::unique_ptr<double[]>>;
 
+// What a decoded problem points to besides its tensors: its parameters and its sequences'
+// lengths (the padding mask).
 struct ParamStorage {
   std::vector<std::string> names;
   std::vector<awb_param_value> values;
+  std::vector<int64_t> lengths;
 };
 
 // Runner side: a request decoded into buffers it owns; outputs pre-filled with NaN.

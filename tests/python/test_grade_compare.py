@@ -96,3 +96,15 @@ def test_bench_points_carry_awb_bench_statistics(awb_cli):
     steps = awb.bench("qkv", T=[64], d=16, reps=2, backward=True)
     assert steps[0]["backward"] is True and steps[0]["status"] == "ok"
     assert points[0]["backward"] is False
+
+
+def test_bench_batch_costs_each_sequence_at_its_length():
+    """awb.bench(batch=, padding=): three sequences of 48 tokens, the last with half padded,
+    cost what their real lengths (48, 36, 24) cost one at a time."""
+    single = {p["tokens"]: p for p in awb.bench("qkv", T=[24, 36, 48], d=16, reps=2)}
+    batch = awb.bench("qkv", T=[48], d=16, reps=2, batch=3, padding=0.5)[0]
+    assert batch["status"] == "ok" and (batch["batch"], batch["padding"]) == (3, 0.5)
+    expected = sum(single[t]["flops"] for t in (48, 36, 24))
+    assert abs(batch["flops"] - expected) <= 1e-9 * expected
+    with pytest.raises(awb.UsageError):
+        awb.bench("qkv", T=[48], batch=0)

@@ -156,6 +156,39 @@ def test_grouped_query_equals_numpy_with_each_key_value_head_repeated(variant, c
     np.testing.assert_allclose(r.Z, Z, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("variant,causal", [("multi-head", False), ("causal", True),
+                                            ("parameter-free", False)])
+def test_padded_batch_equals_numpy_on_each_sequence(variant, causal):
+    """Three sequences of 7 tokens with 7, 4 and 1 real ones: each sequence's real tokens give
+    NumPy's attention on them alone, and the padding's rows of Z and rows and columns of A and
+    S are 0. A and S have one plane per sequence and head."""
+    rng = np.random.default_rng(12)
+    T, d, heads, lengths = 7, 6, 2, [7, 4, 1]
+    x = rng.normal(size=(3 * T, d))
+    weights = {}
+    if variant != "parameter-free":
+        weights = {n: rng.normal(size=(d, heads * 3)) for n in ("w_q", "w_k", "w_v")}
+        weights["w_o"] = rng.normal(size=(heads * 3, 5))
+    h = heads if weights else 1
+    problem = awb.Problem(x, heads=h, causal=causal, batch=3, lengths=lengths, **weights)
+    assert (problem.batch, problem.lengths) == (3, lengths)
+    r = awb.run(variant, problem)
+    assert len(r.A) == 3 * h and r.A[0].shape == (T, T) and r.Z.shape[0] == 3 * T
+    for b, n in enumerate(lengths):
+        rows = slice(b * T, b * T + n)
+        S, A, Z = numpy_attention(x[rows], weights.get("w_q"), weights.get("w_k"),
+                                  weights.get("w_v"), weights.get("w_o"), h, causal, 1.0,
+                                  "softmax")
+        for j in range(h):
+            plane = b * h + j
+            np.testing.assert_allclose(r.A[plane][:n, :n], A[j], rtol=0, atol=1e-12)
+            np.testing.assert_allclose(r.S[plane][:n, :n], S[j], rtol=0, atol=1e-12)
+            assert not r.A[plane][n:, :].any() and not r.A[plane][:, n:].any()
+            assert not r.S[plane][n:, :].any() and not r.S[plane][:, n:].any()
+        np.testing.assert_allclose(r.Z[rows], Z, rtol=0, atol=1e-12)
+        assert not r.Z[b * T + n:(b + 1) * T].any()
+
+
 def test_linear_relu_feature_map_equals_numpy():
     rng = np.random.default_rng(11)
     x = rng.normal(size=(6, 4))

@@ -2,6 +2,7 @@
 #include "core/bench/bench.hpp"
 
 #include <algorithm>
+#include <awb/sequences.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,16 @@ namespace awb::core {
 namespace {
 
 bool has(uint64_t caps, uint64_t bit) { return (caps & bit) != 0; }
+
+}  // namespace
+
+int64_t BenchShape::length(int b) const {
+  const double share = batch > 1 ? padding * double(b) / double(batch - 1) : padding;
+  const auto kept = static_cast<int64_t>(std::floor(double(tokens) * (1 - share) + 0.5));
+  return std::clamp<int64_t>(kept, 1, tokens);
+}
+
+namespace {
 
 // Widths of a point on a variant: d_model, and whether it reads weights and W_o.
 struct Layout {
@@ -42,6 +53,7 @@ struct PointBuffers {
   awb_tensor dz_tensor{};
   awb_gradients grads{};
   std::vector<awb_param_value> params;  // names point into the binding's declarations
+  std::vector<int64_t> lengths;         // with padding: each sequence's
   awb_problem problem{};
   awb_results results{};
 
@@ -51,7 +63,9 @@ struct PointBuffers {
     for (size_t i = 0; i < binding.decls.size(); ++i)
       params.push_back(awb_param_value{binding.decls[i].name.c_str(), values[i]});
     const Layout l = layout(shape, caps);
-    const int64_t T_ = shape.tokens, H = shape.heads, hd = H * shape.d;
+    // Rows of X and Z (every sequence's, side by side) and planes of A and S.
+    const int64_t T_ = shape.tokens * shape.batch, H = shape.heads, hd = H * shape.d;
+    const int64_t planes = H * shape.batch, T1 = shape.tokens;
     std::mt19937 rng(20261129);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     auto fill = [&](std::vector<T>& v, size_t n, double scale) {
@@ -68,6 +82,11 @@ struct PointBuffers {
     problem.sharpness = 1.0;
     problem.n_params = params.size();
     problem.params = params.empty() ? nullptr : params.data();
+    problem.batch = shape.batch;
+    if (shape.padding > 0) {
+      for (int b = 0; b < shape.batch; ++b) lengths.push_back(shape.length(b));
+      problem.lengths = lengths.data();
+    }
     fill(x, static_cast<size_t>(T_ * l.d_model), 1.0);
     problem.x = make_tensor(x.data(), 2, {T_, l.d_model, 1});
     const double w_scale = 1.0 / std::sqrt(static_cast<double>(l.d_model));
@@ -93,12 +112,12 @@ struct PointBuffers {
     z.assign(static_cast<size_t>(T_ * d_out), T(0));
     results.z = make_tensor(z.data(), 2, {T_, d_out, 1});
     if (shape.want_weights) {
-      a.assign(static_cast<size_t>(H * T_ * T_), T(0));
-      results.a = make_tensor(a.data(), 3, {H, T_, T_});
+      a.assign(static_cast<size_t>(planes * T1 * T1), T(0));
+      results.a = make_tensor(a.data(), 3, {planes, T1, T1});
     }
     if (shape.want_scores) {
-      s.assign(static_cast<size_t>(H * T_ * T_), T(0));
-      results.s = make_tensor(s.data(), 3, {H, T_, T_});
+      s.assign(static_cast<size_t>(planes * T1 * T1), T(0));
+      results.s = make_tensor(s.data(), 3, {planes, T1, T1});
     }
     if (shape.backward) add_gradients(l, T_, d_out, fill);
   }
@@ -130,6 +149,28 @@ struct PointBuffers {
   }
 };
 
+// A variant without AWB_CAP_BATCH is never sent a batch: the subject calls it once per sequence
+// (awb/sequences.hpp), and its cost is the sum of the sequences'.
+BenchSubject by_sequence(BenchSubject subject) {
+  BenchSubject out = subject;
+  out.forward = per_sequence(std::move(subject.forward));
+  if (subject.backward) out.backward = per_sequence(std::move(subject.backward));
+  if (subject.cost)
+    out.cost = [c = subject.cost](const awb_problem& p,
+                                  bool writes_weights) -> std::optional<awb_cost> {
+      if (!batched(p)) return c(p, writes_weights);
+      awb_cost sum{sizeof(awb_cost), 0, 0};
+      for (int64_t b = 0; b < batch_size(p); ++b) {
+        const auto one = c(sequence_problem(p, b), writes_weights);
+        if (!one) return std::nullopt;
+        sum.flops += one->flops;
+        sum.bytes += one->bytes;
+      }
+      return sum;
+    };
+  return out;
+}
+
 // Yardstick GEMMs per point: enough for a median, few enough not to dominate small points.
 constexpr int kGemmSamples = 7;
 
@@ -157,6 +198,7 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
 
   // A fresh instance: its first call pays for its workspace and the pages it touches first.
   BenchSubject subject = make();
+  if (!has(caps, AWB_CAP_BATCH)) subject = by_sequence(std::move(subject));
   if (shape.backward && !subject.backward)
     throw Error("run.cannot_run", "the variant has no backward pass (AWB_EXT_BACKWARD)");
   if (subject.cost) {
@@ -236,14 +278,14 @@ int64_t bench_d_out(const BenchShape& s, uint64_t caps) {
 }
 
 double materialised_bytes(const BenchShape& s) {
-  const double plane = static_cast<double>(s.heads) * static_cast<double>(s.tokens) *
+  const double plane = static_cast<double>(s.heads * s.batch) * static_cast<double>(s.tokens) *
                        static_cast<double>(s.tokens) * (s.scalar == Scalar::kF64 ? 8 : 4);
   return plane * ((s.want_weights ? 1 : 0) + (s.want_scores ? 1 : 0));
 }
 
 double io_bytes(const BenchShape& s, uint64_t caps) {
   const Layout l = layout(s, caps);
-  const double T_ = static_cast<double>(s.tokens), dm = static_cast<double>(l.d_model);
+  const double T_ = static_cast<double>(s.tokens * s.batch), dm = static_cast<double>(l.d_model);
   const double hd = static_cast<double>(s.heads * s.d);
   const double kvd = static_cast<double>(s.kv_head_count() * s.d);
   double elements = T_ * dm;  // X

@@ -44,9 +44,16 @@ struct BenchShape {
   // Key/value heads (grouped-query attention: W_k and W_v of kv_heads · d columns, each head
   // shared by heads / kv_heads query heads); 0 means as many as heads.
   int kv_heads = 0;
+  // B sequences of T tokens in one call (SDK 1.3), and the padding: sequence b keeps
+  // T · (1 − padding · b / (B − 1)) tokens (at least one), the first whole and the last with the
+  // `padding` share of its tokens padded; 0 gives every sequence all T (no lengths sent).
+  int batch = 1;
+  double padding = 0;
   bool operator==(const BenchShape&) const = default;
   int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
   bool grouped() const { return kv_head_count() < heads; }
+  // Sequence b's real tokens.
+  int64_t length(int b) const;
 };
 
 // How a variant takes the point's parameters: its declarations, strictly (a value it does not

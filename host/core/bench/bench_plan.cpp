@@ -16,23 +16,27 @@ std::vector<BenchShape> expand(const BenchGrid& g) {
       for (bool causal : g.causal)
         for (int heads : g.heads)
           for (int kv_heads : g.kv_heads)
-            for (bool w_o : g.w_o)
-              for (const ParamValues& params : g.params)
-                for (int64_t d : g.dims)
-                  for (int64_t tokens : g.tokens) {
-                    BenchShape s;
-                    s.w_o = w_o;
-                    s.tokens = tokens;
-                    s.d = d;
-                    s.heads = heads;
-                    s.kv_heads = kv_heads == heads ? 0 : kv_heads;
-                    s.causal = causal;
-                    s.scalar = scalar;
-                    s.want_weights = want;
-                    s.want_scores = want && g.with_scores;
-                    s.params = params;
-                    out.push_back(s);
-                  }
+            for (int batch : g.batch)
+              for (double padding : g.padding)
+                for (bool w_o : g.w_o)
+                  for (const ParamValues& params : g.params)
+                    for (int64_t d : g.dims)
+                      for (int64_t tokens : g.tokens) {
+                        BenchShape s;
+                        s.w_o = w_o;
+                        s.tokens = tokens;
+                        s.d = d;
+                        s.heads = heads;
+                        s.kv_heads = kv_heads == heads ? 0 : kv_heads;
+                        s.batch = batch;
+                        s.padding = padding;
+                        s.causal = causal;
+                        s.scalar = scalar;
+                        s.want_weights = want;
+                        s.want_scores = want && g.with_scores;
+                        s.params = params;
+                        out.push_back(s);
+                      }
   return out;
 }
 

@@ -16,7 +16,9 @@ struct BenchGrid {
   std::vector<bool> want_weights{false};
   std::vector<bool> causal{false};
   std::vector<int> heads{1};
-  std::vector<int> kv_heads{0};         // 0: as many as heads
+  std::vector<int> kv_heads{0};  // 0: as many as heads
+  std::vector<int> batch{1};
+  std::vector<double> padding{0};
   std::vector<bool> w_o{false};         // W_o given (BenchShape::w_o)
   std::vector<ParamValues> params{{}};  // variant parameter settings (param_grid)
   std::vector<int64_t> dims{64};

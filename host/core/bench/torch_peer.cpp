@@ -99,7 +99,9 @@ PeerChoice torch_peer_choice(const std::string& variant, bool bundled, const Ben
     c.reason = "no torch peer for variant " + variant;
   }
   if (c.op.empty()) return c;
-  if (shape.want_scores) {
+  if (shape.batch > 1 || shape.padding > 0) {
+    c = {"", "the torch peer times one sequence per call: no batched point"};
+  } else if (shape.want_scores) {
     c = {"", "no torch peer for a point that writes S (torch's attention returns no scores)"};
   } else if (torch_plane_bytes(shape) > budget_bytes) {
     c = {"", "torch would hold " + format_bytes(torch_plane_bytes(shape)) +

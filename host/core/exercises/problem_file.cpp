@@ -16,9 +16,9 @@
 namespace awb::core {
 namespace {
 
-const std::vector<std::string> kProblemKeys = {"tokens", "x",         "w_q",   "w_k",
-                                               "w_v",    "w_o",       "heads", "kv_heads",
-                                               "causal", "sharpness", "scale", "variant"};
+const std::vector<std::string> kProblemKeys = {
+    "tokens",   "x",     "w_q",     "w_k",    "w_v",       "w_o",   "heads",
+    "kv_heads", "batch", "lengths", "causal", "sharpness", "scale", "variant"};
 const std::vector<std::string> kVariantKeys = {"kind", "params"};
 constexpr int64_t kMaxSize = 4096;  // tokens, rows and columns, as in an exercise
 // The arrays an .npz problem may hold (exercises/FORMAT.md, "Problem files").
@@ -108,6 +108,18 @@ ProblemLoad read_problem_in(YamlReader& rd, const std::string& text,
     if (auto h = rd.integer(n, "heads", 1, parse::kMaxHeads, "limit")) p.heads = int(*h);
   if (const auto n = root["kv_heads"])
     if (auto h = rd.integer(n, "kv_heads", 1, parse::kMaxHeads, "limit")) p.kv_heads = int(*h);
+  // A batch: x's rows are `batch` sequences side by side; `lengths` the padding mask.
+  if (const auto n = root["batch"])
+    if (auto b = rd.integer(n, "batch", 1, kMaxSize, "limit")) p.batch = int(*b);
+  if (const auto n = root["lengths"]) {
+    if (!n.IsSequence() || n.size() == 0) {
+      rd.error(n, "lengths", rd.id("type"), "must be a list of integers, one per sequence");
+    } else {
+      for (size_t b = 0; b < n.size(); ++b)
+        if (auto v = rd.integer(n[b], "lengths[" + std::to_string(b) + "]", 1, kMaxSize, "limit"))
+          p.lengths.push_back(*v);
+    }
+  }
   if (const auto n = root["sharpness"])
     if (auto v = rd.number(n, "sharpness")) p.sharpness = *v;
   if (const auto n = root["causal"])

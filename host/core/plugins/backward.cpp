@@ -1,6 +1,7 @@
 // backward.cpp: gradient marshalling across the ABI, and the reference behind the same call.
 #include "core/plugins/backward.hpp"
 
+#include <awb/sequences.hpp>
 #include <limits>
 #include <stdexcept>
 
@@ -17,9 +18,10 @@ LayerGradients run_typed(const RawBackward& fn, const ProblemSpec& p, const Forw
   if (up.dz.rows != T_ || up.dz.cols != p.d_out())
     throw Error("run.backward_shape",
                 "dZ must be " + std::to_string(T_) + " x " + std::to_string(p.d_out()));
-  if (!up.da.empty() &&
-      (static_cast<int>(up.da.size()) != p.heads || up.da[0].rows != T_ || up.da[0].cols != T_))
-    throw Error("run.backward_shape", "dA must hold one T x T matrix per head");
+  const int64_t T1 = p.sequence_tokens();
+  if (!up.da.empty() && (static_cast<int64_t>(up.da.size()) != p.planes() || up.da[0].rows != T1 ||
+                         up.da[0].cols != T1))
+    throw Error("run.backward_shape", "dA must hold one T x T matrix per head and sequence");
   AbiBuffers<T> b;
   const std::vector<double> values = resolve_params(o.decls, p.params, o.owner, o.strict);
   const awb_problem prob = b.problem(p, 0, o.decls, values);
@@ -37,6 +39,16 @@ LayerGradients run_typed(const RawBackward& fn, const ProblemSpec& p, const Forw
 }
 
 }  // namespace
+
+RawBackward per_sequence(RawBackward fn) {
+  return [fn = std::move(fn)](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                              const awb_tensor* da, awb_gradients& g) {
+    if (batched(p))
+      backward_by_sequence(p, f, dz, da, g, fn);
+    else
+      fn(p, f, dz, da, g);
+  };
+}
 
 LayerGradients run_backward(const RawBackward& fn, const ProblemSpec& problem,
                             const ForwardResult& forward, const BackwardSeed& upstream,

@@ -17,6 +17,7 @@ constexpr CapName kCapNames[] = {
     {AWB_CAP_CAUSAL, "causal"},
     {AWB_CAP_CAUSAL_ONLY, "causal-only"},
     {AWB_CAP_GROUPED_KV, "grouped-kv"},
+    {AWB_CAP_BATCH, "batch"},
 };
 // Spellings of earlier versions, still read where files use them (names are kebab-case now).
 constexpr CapName kOldSpellings[] = {

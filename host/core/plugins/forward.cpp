@@ -2,6 +2,7 @@
 #include "core/plugins/forward.hpp"
 
 #include <array>
+#include <awb/sequences.hpp>
 #include <cstddef>
 #include <limits>
 
@@ -15,8 +16,8 @@ namespace {
 
 template <class T>
 ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const ForwardOptions& o) {
-  const int64_t T_ = p.tokens_count();
-  const int64_t H = p.heads;
+  const int64_t T_ = p.tokens_count(), T1 = p.sequence_tokens();
+  const int64_t H = p.planes();
   AbiBuffers<T> b;
   const std::vector<double> values =
       resolve_params(o.params.decls, p.params, o.params.owner, o.params.strict);
@@ -27,9 +28,9 @@ ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const Forwar
   res.struct_size = sizeof(awb_results);
   res.z = make_tensor(b.output(static_cast<size_t>(T_ * p.d_out()), nan), 2, {T_, p.d_out(), 1});
   if (o.want_weights)
-    res.a = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+    res.a = make_tensor(b.output(static_cast<size_t>(H * T1 * T1), nan), 3, {H, T1, T1});
   if (o.want_scores)
-    res.s = make_tensor(b.output(static_cast<size_t>(H * T_ * T_), nan), 3, {H, T_, T_});
+    res.s = make_tensor(b.output(static_cast<size_t>(H * T1 * T1), nan), 3, {H, T1, T1});
 
   fn(prob, res);
 
@@ -41,6 +42,15 @@ ForwardResult run_typed(const RawForward& fn, const ProblemSpec& p, const Forwar
 }
 
 }  // namespace
+
+RawForward per_sequence(RawForward fn) {
+  return [fn = std::move(fn)](const awb_problem& p, awb_results& r) {
+    if (batched(p))
+      forward_by_sequence(p, r, fn);
+    else
+      fn(p, r);
+  };
+}
 
 ForwardResult run_forward(const RawForward& fn, const ProblemSpec& problem,
                           const ForwardOptions& options) {

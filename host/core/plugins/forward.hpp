@@ -43,6 +43,11 @@ using RawForward = std::function<void(const awb_problem&, awb_results&)>;
 using RawBackward = std::function<void(const awb_problem&, const awb_results&, const awb_tensor&,
                                        const awb_tensor*, awb_gradients&)>;
 
+// A variant without AWB_CAP_BATCH is never sent a batch: these call `fn` once per sequence
+// (awb/sequences.hpp) when a problem is batched, and pass any other problem straight through.
+RawForward per_sequence(RawForward fn);
+RawBackward per_sequence(RawBackward fn);
+
 // Marshals `problem` into ABI buffers of the requested scalar type, calls `fn`, and converts the
 // outputs back. Output buffers are pre-filled with NaN so an unwritten entry cannot pass as a
 // value. The problem must already be validated and fitted to the variant.

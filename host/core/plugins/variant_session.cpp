@@ -10,7 +10,8 @@ namespace {
 
 class InProcessSession : public VariantSession {
  public:
-  explicit InProcessSession(const VariantRef& ref) : instance_(ref.plugin->library, *ref.variant) {}
+  explicit InProcessSession(const VariantRef& ref)
+      : VariantSession(ref), instance_(ref.plugin->library, *ref.variant) {}
   void forward(const awb_problem& p, awb_results& r) override { instance_.forward(p, r); }
   runner::Isolation isolation() const override { return runner::Isolation::kInProcess; }
   std::optional<std::string> cannot_backward() const override {
@@ -35,7 +36,10 @@ class InProcessSession : public VariantSession {
 class RunnerSession : public VariantSession {
  public:
   RunnerSession(const VariantRef& ref, const SessionOptions& options)
-      : path_(ref.plugin->path), index_(ref.variant->index), options_(options) {
+      : VariantSession(ref),
+        path_(ref.plugin->path),
+        index_(ref.variant->index),
+        options_(options) {
     options_.runner.minimum = std::max(options_.runner.minimum, options_.minimum);
     start();
   }

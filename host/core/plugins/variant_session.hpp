@@ -33,8 +33,11 @@ class VariantSession {
   virtual void finish() {}
   // What the plugin printed so far (runner sessions; empty in-process).
   virtual std::string output() const { return {}; }
+  // The forward call as a function; a batch reaches a variant without AWB_CAP_BATCH one
+  // sequence at a time (per_sequence).
   RawForward as_raw() {
-    return [this](const awb_problem& p, awb_results& r) { forward(p, r); };
+    RawForward fn = [this](const awb_problem& p, awb_results& r) { forward(p, r); };
+    return batch_capable_ ? fn : per_sequence(std::move(fn));
   }
   // Why this session cannot run the backward pass (exactly runner::kNotTrainable when the
   // variant exports none, in-process and in a runner alike), or nothing.
@@ -47,9 +50,17 @@ class VariantSession {
   // Throws awb::Error("plugin.cost_failed") when the model refuses the problem.
   virtual std::optional<awb_cost> cost(const awb_problem& problem, bool writes_weights) = 0;
   RawBackward backward_raw() {
-    return [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
-                  const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };
+    RawBackward fn = [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
+                            const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };
+    return batch_capable_ ? fn : per_sequence(std::move(fn));
   }
+
+ protected:
+  explicit VariantSession(const VariantRef& ref)
+      : batch_capable_((ref.variant->capabilities & AWB_CAP_BATCH) != 0) {}
+
+ private:
+  bool batch_capable_;
 };
 
 // In-process when the plugin was loaded here (it has a library), else in a fresh runner.

@@ -40,13 +40,17 @@ class Problem:
     causal, sharpness and the variant's parameters. Build one from arrays, a problem file
     (YAML, .npz, .npy), a built-in example, or an exercise's case. ``kv_heads`` (grouped-query
     attention) gives W_k and W_v that many column blocks, each shared by heads / kv_heads
-    consecutive query heads; None means as many as ``heads``."""
+    consecutive query heads; None means as many as ``heads``. ``batch`` sequences lie side by
+    side in X's rows (each T = rows / batch tokens, the weights shared); ``lengths``, one per
+    sequence, is the padding mask: only a sequence's first L tokens take part, and Z's rows and
+    A's and S's rows and columns are 0 beyond them."""
 
     def __init__(self, x, w_q=None, w_k=None, w_v=None, w_o=None, heads=1, causal=False,
-                 sharpness=1.0, tokens=None, params=None, kv_heads=None):
+                 sharpness=1.0, tokens=None, params=None, kv_heads=None, batch=1, lengths=None):
         self._core = _translated(_core.Problem.from_arrays)(
             x, w_q, w_k, w_v, w_o, heads, causal, sharpness, tokens,
-            {k: _param_text(v) for k, v in (params or {}).items()}, kv_heads or 0)
+            {k: _param_text(v) for k, v in (params or {}).items()}, kv_heads or 0, int(batch),
+            [int(n) for n in (lengths if lengths is not None else [])])
 
     @classmethod
     def _wrap(cls, core):
@@ -75,6 +79,8 @@ class Problem:
     x = property(lambda self: self._core.x)
     heads = property(lambda self: self._core.heads)
     kv_heads = property(lambda self: self._core.kv_heads)
+    batch = property(lambda self: self._core.batch)
+    lengths = property(lambda self: list(self._core.lengths))
     causal = property(lambda self: self._core.causal)
     sharpness = property(lambda self: self._core.sharpness)
     params = property(lambda self: self._core.params)
@@ -225,7 +231,7 @@ def compare(variants, problem, scalar="f64", head=None, top_k=3, isolation="conf
 
 def bench(variant, T=(256, 512, 1024), d=64, heads=1, causal=False, scalar="f32", want=("Z",),
           w_o=False, params=None, reps=0, max_seconds=1.0, threads=0, budget_gib=2.0,
-          isolation="confined", paths=None, backward=False, kv_heads=None):
+          isolation="confined", paths=None, backward=False, kv_heads=None, batch=1, padding=0.0):
     """Times ``variant`` at each sequence length in ``T`` as ``awb bench`` does (per head width
     ``d``; ``want`` with "A" or "S" times the materialised path). Returns one dict per point with
     the statistics of ``awb bench --format json``: median_ms, the 95 % interval of the median
@@ -233,10 +239,12 @@ def bench(variant, T=(256, 512, 1024), d=64, heads=1, causal=False, scalar="f32"
     where the variant has a cost model, the memory high water (peak_first_bytes); a point that
     is skipped or failed says why in ``note``. ``backward=True`` times training steps, the
     forward then the backward (``awb bench --backward``: FLOPs counted as 3.5 forwards).
-    ``kv_heads`` times grouped-query attention (``awb bench --kv-heads``)."""
+    ``kv_heads`` times grouped-query attention (``awb bench --kv-heads``); ``batch`` sequences
+    per call with the ``padding`` share of the last one's tokens masked (``awb bench --batch
+    --padding``)."""
     tokens = [int(t) for t in _as_list(T)]
     text = _translated(_core.bench)(
         variant, tokens, d, heads, causal, scalar, list(want), w_o, backward,
         {k: _param_text(v) for k, v in (params or {}).items()}, reps, max_seconds, threads,
-        budget_gib, isolation, _paths(paths), kv_heads or 0)
+        budget_gib, isolation, _paths(paths), kv_heads or 0, int(batch), float(padding))
     return json.loads(text)

@@ -114,7 +114,8 @@ extern "C" {
 /* ABI version of this header. Major: breaking change; minor: fields or extensions added
  * (1.1: the backward extension, AWB_EXT_BACKWARD; 1.2: variant parameters, the `params` of
  * awb_variant and awb_problem, and the cost extension, AWB_EXT_COST; 1.3: grouped-query
- * attention, awb_problem's `n_kv_heads` and AWB_CAP_GROUPED_KV). */
+ * attention, awb_problem's `n_kv_heads` and AWB_CAP_GROUPED_KV, and batches of padded
+ * sequences, awb_problem's `batch` and `lengths` and AWB_CAP_BATCH). */
 #define AWB_ABI_MAJOR 1
 #define AWB_ABI_MINOR 3
 
@@ -160,8 +161,13 @@ typedef enum awb_scale_mode {
  * AWB_CAP_MULTI_HEAD. Without it the host never sends fewer key/value heads than query heads: it
  * repeats each key/value head's columns of W_k and W_v for every query head of its group. */
 #define AWB_CAP_GROUPED_KV (UINT64_C(1) << 7)
+/* 1.3: accepts a batch of sequences (problem.batch > 1) and their lengths (problem.lengths).
+ * Without it the host never sends either: it calls the variant once per sequence, on that
+ * sequence's own tokens. The C++ layer (<awb/plugin.hpp>) sets it for every variant it exports
+ * and makes those calls itself. */
+#define AWB_CAP_BATCH (UINT64_C(1) << 8)
 /* Every bit this header defines; bits outside it are an error for a plugin of this minor. */
-#define AWB_CAP_KNOWN_MASK ((UINT64_C(1) << 8) - 1)
+#define AWB_CAP_KNOWN_MASK ((UINT64_C(1) << 9) - 1)
 
 /*
  * A dense, strided tensor of rank 1 to 3 in host memory, row-major: element (i, j, k) lives at
@@ -248,7 +254,16 @@ typedef struct awb_problem {
    * that struct_size does not cover: g = n_heads, ordinary multi-head attention. Otherwise g
    * divides n_heads, and only a variant with AWB_CAP_GROUPED_KV is sent g < n_heads. */
   int32_t n_kv_heads;
-  int32_t reserved_1_3; /* zero */
+  /* 1.3: B sequences of T tokens each, side by side (0 or 1, or a field that struct_size does not
+   * cover: one). Only a variant with AWB_CAP_BATCH is sent B > 1 or lengths. With B sequences, x
+   * is (B·T) × d_model, sequence b its rows [b·T, (b+1)·T); z is (B·T) × d_out; a and s hold
+   * B·h planes of T × T, sequence b's head j in plane b·h + j; the weights are shared. */
+  int32_t batch;
+  /* 1.3: NULL (every sequence T tokens long), or B lengths L_b in [1, T] (a padding mask): in
+   * sequence b only its first L_b tokens are real. Queries and keys at t ≥ L_b take no part:
+   * every query t < L_b attends to keys t2 < L_b (t2 ≤ t as well when causal), and at the
+   * padded positions z's rows, and a's and s's rows and columns, hold 0. */
+  const int64_t* lengths;
 } awb_problem;
 
 /*

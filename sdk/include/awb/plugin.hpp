@@ -71,6 +71,7 @@
 #include <utility>
 
 #include "awb/awb_plugin.h"
+#include "awb/sequences.hpp"
 
 namespace awb {
 
@@ -448,24 +449,33 @@ struct VariantTable {
                             char* error, size_t cap) noexcept {
     return guarded(error, cap, [&] {
       V& v = *static_cast<V*>(instance);
-      constexpr uint64_t caps = V::kInfo.capabilities;
-      if (problem->scalar == AWB_SCALAR_F64) {
-        if constexpr ((caps & AWB_CAP_F64) != 0) {
-          const Problem<double> p(*problem, &kVariant);
-          Results<double> r(*results);
-          v.template forward<double>(p, r);
-          return;
-        }
-      } else if (problem->scalar == AWB_SCALAR_F32) {
-        if constexpr ((caps & AWB_CAP_F32) != 0) {
-          const Problem<float> p(*problem, &kVariant);
-          Results<float> r(*results);
-          v.template forward<float>(p, r);
-          return;
-        }
-      }
-      throw PluginError(AWB_ERR_UNSUPPORTED, "scalar type not supported by this variant");
+      // A batch (SDK 1.3): one call of the author's forward() per sequence.
+      if (batched(*problem))
+        forward_by_sequence(*problem, *results,
+                            [&](const awb_problem& p, awb_results& r) { forward_one(v, p, r); });
+      else
+        forward_one(v, *problem, *results);
     });
+  }
+
+  static void forward_one(V& v, const awb_problem& problem, awb_results& results) {
+    constexpr uint64_t caps = V::kInfo.capabilities;
+    if (problem.scalar == AWB_SCALAR_F64) {
+      if constexpr ((caps & AWB_CAP_F64) != 0) {
+        const Problem<double> p(problem, &kVariant);
+        Results<double> r(results);
+        v.template forward<double>(p, r);
+        return;
+      }
+    } else if (problem.scalar == AWB_SCALAR_F32) {
+      if constexpr ((caps & AWB_CAP_F32) != 0) {
+        const Problem<float> p(problem, &kVariant);
+        Results<float> r(results);
+        v.template forward<float>(p, r);
+        return;
+      }
+    }
+    throw PluginError(AWB_ERR_UNSUPPORTED, "scalar type not supported by this variant");
   }
 
   // Whether the author's class has backward<T>(Problem, Upstream, Gradients): then, and only
@@ -487,20 +497,31 @@ struct VariantTable {
                              char* error, size_t cap) noexcept {
     return guarded(error, cap, [&] {
       V& v = *static_cast<V*>(instance);
-      constexpr uint64_t caps = V::kInfo.capabilities;
-      if (problem->scalar == AWB_SCALAR_F64) {
-        if constexpr ((caps & AWB_CAP_F64) != 0 && kHasBackward<double>) {
-          run_backward<double>(v, *problem, *forward, *dz, da, *grads);
-          return;
-        }
-      } else if (problem->scalar == AWB_SCALAR_F32) {
-        if constexpr ((caps & AWB_CAP_F32) != 0 && kHasBackward<float>) {
-          run_backward<float>(v, *problem, *forward, *dz, da, *grads);
-          return;
-        }
-      }
-      throw PluginError(AWB_ERR_UNSUPPORTED, "scalar type not supported by this variant");
+      if (batched(*problem))
+        backward_by_sequence(
+            *problem, *forward, *dz, da, *grads,
+            [&](const awb_problem& p, const awb_results& f, const awb_tensor& d,
+                const awb_tensor* a, awb_gradients& g) { backward_one(v, p, f, d, a, g); });
+      else
+        backward_one(v, *problem, *forward, *dz, da, *grads);
     });
+  }
+
+  static void backward_one(V& v, const awb_problem& problem, const awb_results& forward,
+                           const awb_tensor& dz, const awb_tensor* da, awb_gradients& grads) {
+    constexpr uint64_t caps = V::kInfo.capabilities;
+    if (problem.scalar == AWB_SCALAR_F64) {
+      if constexpr ((caps & AWB_CAP_F64) != 0 && kHasBackward<double>) {
+        run_backward<double>(v, problem, forward, dz, da, grads);
+        return;
+      }
+    } else if (problem.scalar == AWB_SCALAR_F32) {
+      if constexpr ((caps & AWB_CAP_F32) != 0 && kHasBackward<float>) {
+        run_backward<float>(v, problem, forward, dz, da, grads);
+        return;
+      }
+    }
+    throw PluginError(AWB_ERR_UNSUPPORTED, "scalar type not supported by this variant");
   }
 
   static constexpr awb_backward_ext kBackward{sizeof(awb_backward_ext), &backward};
@@ -509,9 +530,14 @@ struct VariantTable {
                          awb_cost* out, char* error, size_t cap) noexcept {
     return guarded(error, cap, [&] {
       if constexpr (HasCost<V>::value) {
-        const Cost c = V::cost(ProblemShape(*problem, &kVariant), writes_weights != 0);
-        out->flops = c.flops;
-        out->bytes = c.bytes;
+        // A batch costs the sum of its sequences, each at its own length.
+        out->flops = out->bytes = 0;
+        for (int64_t b = 0; b < batch_size(*problem); ++b) {
+          const awb_problem sp = batched(*problem) ? sequence_problem(*problem, b) : *problem;
+          const Cost c = V::cost(ProblemShape(sp, &kVariant), writes_weights != 0);
+          out->flops += c.flops;
+          out->bytes += c.bytes;
+        }
       }
     });
   }
@@ -532,7 +558,7 @@ struct VariantTable {
                                         V::kInfo.id,
                                         V::kInfo.name,
                                         V::kInfo.description,
-                                        V::kInfo.capabilities,
+                                        V::kInfo.capabilities | AWB_CAP_BATCH,
                                         &create,
                                         &destroy,
                                         &forward,

@@ -36,6 +36,8 @@ extern "C" {
  *            problem's w_q, w_k, w_v, w_o are, with the same shapes. A parameter-free variant
  *            (Q = K = V = X) gets only dx: its three paths into X all add up there.
  * Every gradient buffer must be written completely (the host does not zero it first).
+ * Batched (awb_problem.batch, SDK 1.3): dz and dx have the rows of x, da the planes of a; the
+ * weights' gradients are the sums over the sequences; dx's rows at padded positions are 0.
  * Ownership, threads and errors: as for forward(). The call is on the same instance as the
  * forward() that produced `forward` and never concurrent with another call on that instance; it
  * must not depend on state left by that forward() (the host may call forward() on other problems
