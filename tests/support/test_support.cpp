@@ -5,11 +5,12 @@
 
 #include "core/plugins/capabilities.hpp"
 #include "core/plugins/reference_forward.hpp"
+#include "graders/checks/finite_difference.hpp"
 #include "graders/model/error.hpp"
+#include "graders/reference/reference_gradients.hpp"
 #include "graders/tolerance/tolerance.hpp"
 
 namespace awb::test {
-namespace {
 
 Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -17,6 +18,36 @@ Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
   for (double& v : m.data) v = u(rng);
   return m;
 }
+
+BackwardSeed random_upstream(std::mt19937_64& rng, const ProblemSpec& p) {
+  BackwardSeed up{random_matrix(rng, p.tokens_count(), p.d_out()), {}};
+  const int64_t planes = (p.has_projections() ? p.heads : 1) * int64_t(p.batch);
+  for (int64_t h = 0; h < planes; ++h)
+    up.da.push_back(random_matrix(rng, p.sequence_tokens(), p.sequence_tokens()));
+  return up;
+}
+
+LayerGradients check_backward(Subject& subject, const ProblemSpec& p, const BackwardSeed& up) {
+  const LayerGradients e64 = reference::gradients_of(p, up, Scalar::kF64);
+  const LayerGradients e32 = reference::gradients_of(p, up, Scalar::kF32);
+  const LayerGradients r32 = reference::f32_rounding_bounds(p, up);
+  LayerGradients g64 = subject.backward(p, up, Scalar::kF64);
+  const LayerGradients g32 = subject.backward(p, up, Scalar::kF32);
+  const auto n64 = grade::gradient_tensors(g64), n32 = grade::gradient_tensors(g32);
+  const auto m64 = grade::gradient_tensors(e64), m32 = grade::gradient_tensors(e32);
+  const auto b32 = grade::gradient_tensors(r32);
+  REQUIRE(n64.size() == m64.size());
+  REQUIRE(n32.size() == m64.size());
+  for (size_t i = 0; i < m64.size(); ++i) {
+    INFO(m64[i].first);
+    CHECK(grade::within_f64(n64[i].second->data, m64[i].second->data, {1e-11, 1e-9}));
+    CHECK(grade::within_f32(n32[i].second->data, m32[i].second->data, m64[i].second->data,
+                            b32[i].second->data));
+  }
+  return g64;
+}
+
+namespace {
 
 // The tensors of three results side by side: Z, then each head of A and of S.
 struct Triple {

@@ -10,9 +10,21 @@
 
 #include "core/plugins/forward.hpp"
 #include "core/plugins/plugin_loader.hpp"
+#include "graders/model/gradients.hpp"
 #include "graders/model/problem.hpp"
+#include "graders/model/run.hpp"
 
 namespace awb::test {
+
+// A matrix with entries uniform in [-1, 1].
+Matrix random_matrix(std::mt19937_64& rng, int64_t rows, int64_t cols);
+// dZ for every row and dA for every plane (head, and sequence of a batch) the problem runs.
+BackwardSeed random_upstream(std::mt19937_64& rng, const ProblemSpec& problem);
+// `subject`'s backward of `problem` in f64 and f32 against the reference's: f64 within 1e-11
+// (absolute) and 1e-9 (relative), f32 by the f32 rule within the rounding bound; CHECKs every
+// gradient and returns the f64 one.
+LayerGradients check_backward(Subject& subject, const ProblemSpec& problem,
+                              const BackwardSeed& upstream);
 
 // A problem with entries uniform in [-1, 1]; projections (and W_o) when `projected`.
 ProblemSpec random_problem(std::mt19937_64& rng, int64_t tokens, int64_t d_model, int heads,

@@ -11,25 +11,7 @@
 
 using namespace awb;
 
-namespace {
-
-Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Matrix m(r, c);
-  for (double& v : m.data) v = u(rng);
-  return m;
-}
-
-// dZ, and dA for every head the problem runs.
-BackwardSeed random_upstream(std::mt19937_64& rng, const ProblemSpec& p) {
-  BackwardSeed up{random_matrix(rng, p.tokens_count(), p.d_out()), {}};
-  const int heads = p.has_projections() ? p.heads : 1;
-  for (int h = 0; h < heads; ++h)
-    up.da.push_back(random_matrix(rng, p.tokens_count(), p.tokens_count()));
-  return up;
-}
-
-}  // namespace
+using test::random_upstream;
 
 TEST_CASE("the reference backward agrees with central finite differences",
           "[reference][gradient]") {
@@ -100,22 +82,7 @@ TEST_CASE("bundled variants' backward matches the reference", "[plugin][gradient
           if (!(caps & AWB_CAP_OUTPUT_PROJ)) p.w_o.reset();
           const BackwardSeed up = random_upstream(rng, p);
           INFO(variant.id << " T=" << tokens << " causal=" << causal);
-          const LayerGradients e64 = reference::gradients_of(p, up, Scalar::kF64);
-          const LayerGradients e32 = reference::gradients_of(p, up, Scalar::kF32);
-          const LayerGradients r32 = reference::f32_rounding_bounds(p, up);
-          const LayerGradients g64 = subject.backward(p, up, Scalar::kF64);
-          const LayerGradients g32 = subject.backward(p, up, Scalar::kF32);
-          const auto n64 = grade::gradient_tensors(g64), n32 = grade::gradient_tensors(g32);
-          const auto m64 = grade::gradient_tensors(e64), m32 = grade::gradient_tensors(e32);
-          const auto b32 = grade::gradient_tensors(r32);
-          REQUIRE(n64.size() == m64.size());
-          REQUIRE(n32.size() == m64.size());
-          for (size_t i = 0; i < m64.size(); ++i) {
-            INFO(m64[i].first);
-            CHECK(grade::within_f64(n64[i].second->data, m64[i].second->data, {1e-11, 1e-9}));
-            CHECK(grade::within_f32(n32[i].second->data, m32[i].second->data, m64[i].second->data,
-                                    b32[i].second->data));
-          }
+          test::check_backward(subject, p, up);
           ++checked;
         }
       }

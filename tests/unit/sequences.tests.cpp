@@ -16,12 +16,8 @@ using namespace awb;
 
 namespace {
 
-Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Matrix m(r, c);
-  for (double& v : m.data) v = u(rng);
-  return m;
-}
+using test::random_matrix;
+using test::random_upstream;
 
 Matrix row_block(const Matrix& m, int64_t first, int64_t count) {
   Matrix out(count, m.cols);
@@ -56,15 +52,6 @@ ProblemSpec sequence_alone(const ProblemSpec& p, int b) {
   out.x = row_block(p.x, b * T, n);
   if (!p.tokens.empty()) out.tokens.assign(p.tokens.begin() + b * T, p.tokens.begin() + b * T + n);
   return out;
-}
-
-// dZ for every row and dA for every plane (sequence, head) of the problem.
-BackwardSeed random_upstream(std::mt19937_64& rng, const ProblemSpec& p) {
-  BackwardSeed up{random_matrix(rng, p.tokens_count(), p.d_out()), {}};
-  const int64_t planes = (p.has_projections() ? p.heads : 1) * int64_t(p.batch);
-  for (int64_t h = 0; h < planes; ++h)
-    up.da.push_back(random_matrix(rng, p.sequence_tokens(), p.sequence_tokens()));
-  return up;
 }
 
 uint64_t caps_for(const ProblemSpec& p) {
@@ -167,22 +154,7 @@ TEST_CASE("bundled variants run batches of padded sequences as the reference doe
         CHECK(test::compare_f64(test::run_variant(ref, p, Scalar::kF64), ref64) == "");
         CHECK(test::compare_f32(test::run_variant(ref, p, Scalar::kF32),
                                 test::run_reference(caps, p, Scalar::kF32), ref64) == "");
-        const BackwardSeed up = random_upstream(rng, p);
-        const auto e64 = reference::gradients_of(p, up, Scalar::kF64);
-        const auto e32 = reference::gradients_of(p, up, Scalar::kF32);
-        const auto r32 = reference::f32_rounding_bounds(p, up);
-        const auto g64 = subject.backward(p, up, Scalar::kF64);
-        const auto g32 = subject.backward(p, up, Scalar::kF32);
-        const auto m64 = grade::gradient_tensors(e64), m32 = grade::gradient_tensors(e32);
-        const auto n64 = grade::gradient_tensors(g64), n32 = grade::gradient_tensors(g32);
-        const auto b32 = grade::gradient_tensors(r32);
-        REQUIRE(n64.size() == m64.size());
-        for (size_t i = 0; i < m64.size(); ++i) {
-          INFO(m64[i].first);
-          CHECK(grade::within_f64(n64[i].second->data, m64[i].second->data, {1e-11, 1e-9}));
-          CHECK(grade::within_f32(n32[i].second->data, m32[i].second->data, m64[i].second->data,
-                                  b32[i].second->data));
-        }
+        const LayerGradients g64 = test::check_backward(subject, p, random_upstream(rng, p));
         // dX is 0 at the padding (sequence 1's rows 1..69, sequence 2's rows 37..69).
         for (int64_t t : {71, 139, 140 + 37, 209})
           for (int64_t c = 0; c < g64.dx.cols; ++c) CHECK(g64.dx(t, c) == 0.0);
