@@ -188,6 +188,12 @@ RunInput contender_input(const RunInput& input, const Contender& contender, Scal
 
 Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
                             const std::vector<Contender>& contenders, Scalar scalar, bool z_only) {
+  // Its measures are per row of A over every head: a batch's planes are sequences, and its
+  // padded rows would count as rows without any weight.
+  if (input.params.batch > 1 || !input.params.lengths.empty())
+    throw Error("compare.usage",
+                "compare reads one sequence: give a problem without batch and lengths (awb run "
+                "shows a batch, sequence by sequence)");
   Comparison out;
   out.reference = reference_run(input, reference_capabilities);
   const auto& ref_a = last_weights(out.reference);

@@ -96,7 +96,8 @@ struct Comparison {
 };
 
 // Runs each contender and the reference (f64 or f32 for the contenders; the reference in f64).
-// A contender's fault is recorded in its entry's `error`; it never throws for one. `z_only`: the
+// A contender's fault is recorded in its entry's `error`; it never throws for one (a batched
+// input throws Error("compare.usage")). `z_only`: the
 // contenders are asked for Z alone (no A, no S: the streaming path a variant may have), their
 // max_abs_error is Z's against their own reference, and their weights are empty.
 Comparison compare_variants(const RunInput& input, uint64_t reference_capabilities,
