@@ -47,7 +47,7 @@ void print_result_text(std::ostream& out, const ProblemSpec& problem, const Forw
   const int planes = static_cast<int>(std::max(result.weights.size(), result.scores.size()));
   // Planes are per sequence, then per head; a sequence's rows and columns are its own tokens.
   const int64_t T1 = problem.sequence_tokens();
-  const int heads = std::max(1, planes / problem.batch);
+  const int heads = problem.heads;
   for (int plane = 0; plane < planes; ++plane) {
     const int b = plane / heads, h = plane % heads;
     std::string head;

@@ -21,8 +21,7 @@ Matrix random_matrix(std::mt19937_64& rng, int64_t r, int64_t c) {
 
 BackwardSeed random_upstream(std::mt19937_64& rng, const ProblemSpec& p) {
   BackwardSeed up{random_matrix(rng, p.tokens_count(), p.d_out()), {}};
-  const int64_t planes = (p.has_projections() ? p.heads : 1) * int64_t(p.batch);
-  for (int64_t h = 0; h < planes; ++h)
+  for (int64_t h = 0; h < p.planes(); ++h)
     up.da.push_back(random_matrix(rng, p.sequence_tokens(), p.sequence_tokens()));
   return up;
 }

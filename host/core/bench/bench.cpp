@@ -2,7 +2,6 @@
 #include "core/bench/bench.hpp"
 
 #include <algorithm>
-#include <awb/sequences.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -149,28 +148,6 @@ struct PointBuffers {
   }
 };
 
-// A variant without AWB_CAP_BATCH is never sent a batch: the subject calls it once per sequence
-// (awb/sequences.hpp), and its cost is the sum of the sequences'.
-BenchSubject by_sequence(BenchSubject subject) {
-  BenchSubject out = subject;
-  out.forward = per_sequence(std::move(subject.forward));
-  if (subject.backward) out.backward = per_sequence(std::move(subject.backward));
-  if (subject.cost)
-    out.cost = [c = subject.cost](const awb_problem& p,
-                                  bool writes_weights) -> std::optional<awb_cost> {
-      if (!batched(p)) return c(p, writes_weights);
-      awb_cost sum{sizeof(awb_cost), 0, 0};
-      for (int64_t b = 0; b < batch_size(p); ++b) {
-        const auto one = c(sequence_problem(p, b), writes_weights);
-        if (!one) return std::nullopt;
-        sum.flops += one->flops;
-        sum.bytes += one->bytes;
-      }
-      return sum;
-    };
-  return out;
-}
-
 // Yardstick GEMMs per point: enough for a median, few enough not to dominate small points.
 constexpr int kGemmSamples = 7;
 
@@ -198,7 +175,6 @@ BenchMeasure measure_typed(const ForwardFactory& make, uint64_t caps, const Benc
 
   // A fresh instance: its first call pays for its workspace and the pages it touches first.
   BenchSubject subject = make();
-  if (!has(caps, AWB_CAP_BATCH)) subject = by_sequence(std::move(subject));
   if (shape.backward && !subject.backward)
     throw Error("run.cannot_run", "the variant has no backward pass (AWB_EXT_BACKWARD)");
   if (subject.cost) {
@@ -340,19 +316,19 @@ std::string format_bytes(double bytes) {
 
 ForwardFactory session_factory(const VariantRef& ref, const SessionOptions& options) {
   return [ref, options] {
+    // The session's calls (a batch one sequence at a time for a variant without the batch
+    // capability), each holding the session alive.
     std::shared_ptr<VariantSession> session = open_session(ref, options);
-    CostQuery cost;
-    if (ref.variant->has_cost)
-      cost = [session](const awb_problem& p, bool writes_weights) {
-        return session->cost(p, writes_weights);
+    auto held = [session](auto fn) {
+      return [session, fn = std::move(fn)](auto&&... args) {
+        return fn(std::forward<decltype(args)>(args)...);
       };
+    };
+    CostQuery cost;
+    if (ref.variant->has_cost) cost = held(session->cost_raw());
     RawBackward backward;
-    if (ref.variant->trainable)
-      backward = [session](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
-                           const awb_tensor* da,
-                           awb_gradients& g) { session->backward(p, f, dz, da, g); };
-    return BenchSubject([session](const awb_problem& p, awb_results& r) { session->forward(p, r); },
-                        std::move(cost), std::move(backward));
+    if (ref.variant->trainable) backward = held(session->backward_raw());
+    return BenchSubject(held(session->as_raw()), std::move(cost), std::move(backward));
   };
 }
 

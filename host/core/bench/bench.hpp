@@ -119,10 +119,8 @@ struct BenchSettings {
 // awb-runner process; every call pays a round trip).
 std::string bench_run_mode(const VariantRef& ref);
 
-// The cost of one forward pass by the variant's own model (awb_plugin.h, AWB_EXT_COST) for a
-// problem whose tensors carry shapes only; nothing when the variant has no model. Throws
-// awb::Error("plugin.cost_failed") when the model refuses the problem.
-using CostQuery = std::function<std::optional<awb_cost>(const awb_problem&, bool writes_weights)>;
+// A subject's cost model (RawCost, core/plugins/forward.hpp).
+using CostQuery = RawCost;
 
 // What a point runs: the forward call, and the cost model when there is one (an empty CostQuery
 // is a variant without one).

@@ -52,6 +52,21 @@ RawForward per_sequence(RawForward fn) {
   };
 }
 
+RawCost per_sequence(RawCost fn) {
+  return
+      [fn = std::move(fn)](const awb_problem& p, bool writes_weights) -> std::optional<awb_cost> {
+        if (!batched(p)) return fn(p, writes_weights);
+        bool modelled = true;
+        const awb_cost sum = cost_by_sequence(p, [&](const awb_problem& sp) {
+          const auto c = fn(sp, writes_weights);
+          modelled = modelled && c.has_value();
+          return c.value_or(awb_cost{sizeof(awb_cost), 0, 0});
+        });
+        if (!modelled) return std::nullopt;
+        return sum;
+      };
+}
+
 ForwardResult run_forward(const RawForward& fn, const ProblemSpec& problem,
                           const ForwardOptions& options) {
   if (options.scalar == Scalar::kF64) return run_typed<double>(fn, problem, options);

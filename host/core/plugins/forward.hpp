@@ -43,10 +43,17 @@ using RawForward = std::function<void(const awb_problem&, awb_results&)>;
 using RawBackward = std::function<void(const awb_problem&, const awb_results&, const awb_tensor&,
                                        const awb_tensor*, awb_gradients&)>;
 
+// The cost of one forward pass by the variant's own model (awb_plugin.h, AWB_EXT_COST) for a
+// problem whose tensors carry shapes only; nothing when the variant has no model. Throws
+// awb::Error("plugin.cost_failed") when the model refuses the problem.
+using RawCost = std::function<std::optional<awb_cost>(const awb_problem&, bool writes_weights)>;
+
 // A variant without AWB_CAP_BATCH is never sent a batch: these call `fn` once per sequence
-// (awb/sequences.hpp) when a problem is batched, and pass any other problem straight through.
+// (awb/sequences.hpp) when a problem is batched, and pass any other problem straight through; a
+// batch's cost is the sum of its sequences'.
 RawForward per_sequence(RawForward fn);
 RawBackward per_sequence(RawBackward fn);
+RawCost per_sequence(RawCost fn);
 
 // Marshals `problem` into ABI buffers of the requested scalar type, calls `fn`, and converts the
 // outputs back. Output buffers are pre-filled with NaN so an unwritten entry cannot pass as a

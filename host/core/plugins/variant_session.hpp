@@ -49,6 +49,12 @@ class VariantSession {
   // read) costs, by the variant's own cost model (AWB_EXT_COST); nothing when it has none.
   // Throws awb::Error("plugin.cost_failed") when the model refuses the problem.
   virtual std::optional<awb_cost> cost(const awb_problem& problem, bool writes_weights) = 0;
+  RawCost cost_raw() {
+    RawCost fn = [this](const awb_problem& p, bool writes_weights) {
+      return cost(p, writes_weights);
+    };
+    return batch_capable_ ? fn : per_sequence(std::move(fn));
+  }
   RawBackward backward_raw() {
     RawBackward fn = [this](const awb_problem& p, const awb_results& f, const awb_tensor& dz,
                             const awb_tensor* da, awb_gradients& g) { backward(p, f, dz, da, g); };

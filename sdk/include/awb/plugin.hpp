@@ -531,13 +531,12 @@ struct VariantTable {
     return guarded(error, cap, [&] {
       if constexpr (HasCost<V>::value) {
         // A batch costs the sum of its sequences, each at its own length.
-        out->flops = out->bytes = 0;
-        for (int64_t b = 0; b < batch_size(*problem); ++b) {
-          const awb_problem sp = batched(*problem) ? sequence_problem(*problem, b) : *problem;
+        const awb_cost sum = cost_by_sequence(*problem, [&](const awb_problem& sp) {
           const Cost c = V::cost(ProblemShape(sp, &kVariant), writes_weights != 0);
-          out->flops += c.flops;
-          out->bytes += c.bytes;
-        }
+          return awb_cost{sizeof(awb_cost), c.flops, c.bytes};
+        });
+        out->flops = sum.flops;
+        out->bytes = sum.bytes;
       }
     });
   }

@@ -96,6 +96,13 @@ inline awb_problem sequence_problem(const awb_problem& p, int64_t b) {
   return out;
 }
 
+// Calls `one(sequence_problem(p, b), b)` for every sequence b of the batch (once, b = 0, with the
+// problem itself as its only sequence when it is not batched).
+template <class One>
+void for_each_sequence(const awb_problem& p, One&& one) {
+  for (int64_t b = 0; b < batch_size(p); ++b) one(sequence_problem(p, b), b);
+}
+
 // Sequence b's outputs within the batched ones; `heads` planes per sequence.
 inline awb_results sequence_results(const awb_results& r, const awb_problem& p, int64_t b) {
   const int64_t T = sequence_tokens(p), n = sequence_length(p, b), heads = p.n_heads;
@@ -112,15 +119,26 @@ template <class One>
 void forward_by_sequence(const awb_problem& p, awb_results& r, One&& one) {
   const size_t bytes = detail::element_bytes(p);
   const int64_t T = sequence_tokens(p), heads = p.n_heads;
-  for (int64_t b = 0; b < batch_size(p); ++b) {
-    const awb_problem sp = sequence_problem(p, b);
+  for_each_sequence(p, [&](const awb_problem& sp, int64_t b) {
     awb_results sr = sequence_results(r, p, b);
     one(sp, sr);
-    const int64_t n = sequence_length(p, b);
+    const int64_t n = sp.x.shape[0];
     detail::zero_rows(r.z, b * T + n, (b + 1) * T, bytes);
     detail::zero_plane_padding(r.a, b * heads, heads, n, bytes);
     detail::zero_plane_padding(r.s, b * heads, heads, n, bytes);
-  }
+  });
+}
+
+// The sum of `one(problem)`'s costs (awb_cost) over the sequences, each at its own length.
+template <class One>
+awb_cost cost_by_sequence(const awb_problem& p, One&& one) {
+  awb_cost sum{sizeof(awb_cost), 0, 0};
+  for_each_sequence(p, [&](const awb_problem& sp, int64_t) {
+    const awb_cost c = one(sp);
+    sum.flops += c.flops;
+    sum.bytes += c.bytes;
+  });
+  return sum;
 }
 
 // Runs `one(problem, forward, dz, da, grads)` on every sequence: dX's rows are the sequence's (0
@@ -134,9 +152,8 @@ void backward_by_sequence(const awb_problem& p, const awb_results& forward, cons
   awb_tensor awb_gradients::*const weights[] = {&awb_gradients::dw_q, &awb_gradients::dw_k,
                                                 &awb_gradients::dw_v, &awb_gradients::dw_o};
   std::vector<std::vector<char>> own(4);
-  for (int64_t b = 0; b < batch_size(p); ++b) {
-    const int64_t n = sequence_length(p, b);
-    const awb_problem sp = sequence_problem(p, b);
+  for_each_sequence(p, [&](const awb_problem& sp, int64_t b) {
+    const int64_t n = sp.x.shape[0];
     const awb_results sf = sequence_results(forward, p, b);
     const awb_tensor sdz = detail::rows_of(dz, b * T, n, bytes);
     awb_tensor sda{};
@@ -146,7 +163,7 @@ void backward_by_sequence(const awb_problem& p, const awb_results& forward, cons
     for (int i = 0; i < 4 && b > 0; ++i) {
       awb_tensor& w = sg.*weights[i];
       if (!w.data) continue;
-      own[size_t(i)].assign(size_t(w.shape[0] * w.shape[1]) * bytes, 0);
+      own[size_t(i)].resize(size_t(w.shape[0] * w.shape[1]) * bytes);  // written whole
       w.data = own[size_t(i)].data();
       w.stride[0] = w.shape[1];
     }
@@ -166,7 +183,7 @@ void backward_by_sequence(const awb_problem& p, const awb_results& forward, cons
             *reinterpret_cast<float*>(to) += *reinterpret_cast<const float*>(add);
         }
     }
-  }
+  });
 }
 
 }  // namespace awb
