@@ -421,26 +421,50 @@ void attend_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index 
 // Rows [r0, r0 + n) of one head with the weights written: each micro-block's scores over every
 // key it sees, in a tile of the micro-block's own (s = Q·Kᵀ times the score factor, on
 // micro_scores), copied out to S when `s_out` is given (every key, the masked ones too, as S is
-// the softmax's input), the softmax in place, copied out to A when `a_out` is given (masked
-// entries 0), then O = A·V from the tile while it is still in cache. s_out and a_out start at
-// row r0 of the head's T × T matrices.
+// the softmax's input), their exponentials in place, written to A normalised when `a_out` is given
+// (masked entries 0) in the same pass, then O = E·V from the tile while it is still in cache, each
+// row divided by its sum at the end (E the unnormalised weights: one pass over the tile fewer than
+// normalising it first). Without S the scores are taken in units of log₂ e, as attend_block's, and
+// their powers of 2 cost one multiply less. s_out and a_out start at row r0 of the head's T × T
+// matrices.
 template <class Scalar>
 struct Rows {
   Scalar* data = nullptr;
   Eigen::Index stride = 0;
 };
+namespace detail {
+// dst[i] = src[i] · f for i < n, then zeros up to `total`.
+template <class Scalar>
+void write_scaled(const Scalar* src, Eigen::Index n, Scalar f, Scalar* dst, Eigen::Index total) {
+  using Packet = typename Blocking<Scalar>::Packet;
+  constexpr Eigen::Index kLanes = Blocking<Scalar>::kLanes;
+  using namespace Eigen::internal;
+  const Packet fv = pset1<Packet>(f);
+  Eigen::Index i = 0;
+  for (; i + kLanes <= n; i += kLanes) pstoreu(dst + i, pmul(ploadu<Packet>(src + i), fv));
+  for (; i < n; ++i) dst[i] = src[i] * f;
+  std::fill(dst + n, dst + total, Scalar(0));
+}
+}  // namespace detail
 template <class Scalar, class Q, class O>
 void materialise_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::Index tokens,
                        Eigen::Index dv, Scalar factor, O&& out, Eigen::Index r0, bool causal,
                        Scratch<Scalar>& w, Rows<Scalar> s_out, Rows<Scalar> a_out) {
   using B = Blocking<Scalar>;
   const Eigen::Index n = q.rows(), dk = packed.dk, dvp = packed.dv_padded;
-  const Eigen::Index micro = (n + B::kRows - 1) / B::kRows, width = packed.keys_padded();
+  const Eigen::Index micro = (n + B::kRows - 1) / B::kRows;
+  // The tile's rows one packet longer than the keys: rows a multiple of 4 KiB apart (T = 1024 in
+  // f32) share their cache sets.
+  const Eigen::Index width = packed.keys_padded() + B::kLanes;
   static_assert(Q::IsRowMajor, "the queries are read row by row");
+  const bool base_two = !s_out.data;
+  const auto q_factor =
+      base_two ? static_cast<Scalar>(double(factor) * 1.44269504088896340736) : factor;
   w.q.resize(static_cast<size_t>(micro * dk * B::kRows));
-  detail::pack_micro_blocks(q.data(), q.outerStride(), n, dk, factor, 0, micro, w.q.data());
+  detail::pack_micro_blocks(q.data(), q.outerStride(), n, dk, q_factor, 0, micro, w.q.data());
   w.scores.resize(static_cast<size_t>(B::kRows * width));
   w.out.resize(static_cast<size_t>(B::kRows * dvp));
+  w.rescale.resize(B::kRows);
   Scalar* s = w.scores.data();
   for (Eigen::Index m = 0; m < micro; ++m) {
     const Eigen::Index first = r0 + m * B::kRows;
@@ -464,21 +488,22 @@ void materialise_block(const Q& q, const Packed<Scalar>& packed, int h, Eigen::I
         m_row = std::max(m_row, Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(
                                     row + tail, visible - tail)
                                     .maxCoeff());
-      const Scalar inv = Scalar(1) / exp_shifted_sum(row, visible, m_row);
-      Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>(row, visible) *= inv;
+      const Scalar sum = base_two ? exp_shifted_sum<Scalar, ExpBase::kTwo>(row, visible, m_row)
+                                  : exp_shifted_sum(row, visible, m_row);
+      const Scalar inv = Scalar(1) / sum;
+      w.rescale[static_cast<size_t>(r)] = inv;
       std::fill(row + visible, row + std::max(visible, key_end), Scalar(0));
-      if (a_out.data) {
-        Scalar* a = a_out.data + local * a_out.stride;
-        std::copy_n(row, visible, a);
-        std::fill(a + visible, a + tokens, Scalar(0));
-      }
+      if (a_out.data)
+        detail::write_scaled(row, visible, inv, a_out.data + local * a_out.stride, tokens);
     }
     // Rows past the block: zeros, so that the product below reads no stale number.
     for (Eigen::Index r = rows; r < B::kRows; ++r) std::fill_n(s + r * width, key_end, Scalar(0));
     detail::product_rows<Scalar, detail::Start::kZero>(
         s, width, 1, packed.v_head(h), packed.v_stride, dvp, key_end, w.out.data(), dvp);
-    for (Eigen::Index r = 0; r < rows; ++r)
-      for (Eigen::Index e = 0; e < dv; ++e) out(first - r0 + r, e) = w.out[r * dvp + e];
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      const Scalar inv = w.rescale[static_cast<size_t>(r)];
+      for (Eigen::Index e = 0; e < dv; ++e) out(first - r0 + r, e) = w.out[r * dvp + e] * inv;
+    }
   }
 }
 

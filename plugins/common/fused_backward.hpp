@@ -249,20 +249,21 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
     }
   });
 
-  // dQ: the threads' sums, times the score factor.
+  // dQ: the threads' sums, times the score factor, a row at a time (whole packets of every head).
   const Eigen::Index bands = std::min<Eigen::Index>(threads, T);
   team.run(bands, threads, [&](Eigen::Index b, int) {
+    using Row = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
+    Row sum(ld_dq);
     const Eigen::Index r0 = T * b / bands, r1 = T * (b + 1) / bands;
-    for (Eigen::Index i = r0; i < r1; ++i)
+    for (Eigen::Index i = r0; i < r1; ++i) {
+      sum.setZero();
+      for (int s = 0; s < threads; ++s)
+        if (used[static_cast<size_t>(s)])
+          sum +=
+              Eigen::Map<const Row>(w.tiles[static_cast<size_t>(s)].dq.data() + i * ld_dq, ld_dq);
       for (int h = 0; h < H; ++h)
-        for (Eigen::Index e = 0; e < dk; ++e) {
-          Scalar sum = 0;
-          for (int s = 0; s < threads; ++s)
-            if (used[static_cast<size_t>(s)])
-              sum +=
-                  w.tiles[static_cast<size_t>(s)].dq[static_cast<size_t>(i * ld_dq + h * dkp + e)];
-          dq(i, h * dk + e) = in.factor * sum;
-        }
+        dq.row(i).segment(h * dk, dk).array() = in.factor * sum.segment(h * dkp, dk);
+    }
   });
 }
 
