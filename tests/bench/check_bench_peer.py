@@ -10,6 +10,7 @@ was configured with, hence the one its driver runs in) imports torch, every mult
 parameter-free point has torch's median and a finite positive ratio (torch's / awb's) in JSON,
 CSV and the table, the header names torch's version and threads, torch's op names W_o, the mask
 and the backward exactly when the point has them, linear gets "no torch peer for variant linear",
+batched points (3 sequences, padded or not) name the batch and the lengths torch masked,
 and a run saved with the peer's data is read back by --from and compared by --compare. Where
 torch is not installed (CI machines), the same runs must print the skip line with the reason
 and still measure every point.
@@ -124,6 +125,21 @@ def present(awb):
                     ("backward" in op) != p["backward"]:
                 fail(f"a grouped point's peer: {p}")
     print("grouped-query points: torch repeats 2 key/value heads for 4 query heads")
+
+    # Batches of padded sequences: torch runs the B sequences in one call, the keys past each
+    # sequence's length masked (key_padding_mask, or -inf added to the scores by hand).
+    batch = ["--batch", "3", "--padding", "0,0.5"]
+    multi_head = ["--variant", "multi-head", "--heads", "2", "--kv-heads", "1,2", "--w-o", "on"]
+    for args, step in [(a, s) for a in (multi_head, PARAMETER_FREE) for s in ([], ["--backward"])]:
+        doc = json.loads(bench(awb, *args, *batch, *step, "--peer", "torch", "--format",
+                               "json").stdout)
+        for p in doc["points"]:
+            op = p.get("peer_op") or ""
+            lengths = "lengths [64, 48, 32]" if p["padding"] > 0 else "batch 3 of T=64;"
+            masked = "key_padding_mask" in op or "padding float mask" in op
+            if not (p["peer_ratio"] or 0) > 0 or lengths not in op or masked != (p["padding"] > 0):
+                fail(f"a batched point's peer: {p}")
+    print("batched points: torch runs the 3 sequences in one call, padded keys masked")
 
     table = bench(awb, *PARAMETER_FREE, "--peer", "torch").stdout
     lines = table.splitlines()

@@ -25,11 +25,12 @@ namespace fs = std::filesystem;
 // The driver: beside the sources in the build tree, in <prefix>/share/awb/bench installed.
 fs::path driver_path() { return shipped_path(AWB_SOURCE_TORCH_PEER, AWB_INSTALL_TORCH_PEER); }
 
-// Bytes of the T × T matrices torch holds for a point: S and A a head forward; the backward keeps
-// A and adds dA and dS while S is gone.
+// Bytes of the T × T matrices torch holds for a point: S and A a head and sequence forward; the
+// backward keeps A and adds dA and dS while S is gone.
 double torch_plane_bytes(const BenchShape& s) {
-  const double plane = static_cast<double>(s.heads) * static_cast<double>(s.tokens) *
-                       static_cast<double>(s.tokens) * (s.scalar == Scalar::kF64 ? 8 : 4);
+  const double plane = static_cast<double>(s.batch) * static_cast<double>(s.heads) *
+                       static_cast<double>(s.tokens) * static_cast<double>(s.tokens) *
+                       (s.scalar == Scalar::kF64 ? 8 : 4);
   return plane * (s.backward ? 3 : 2);
 }
 
@@ -37,6 +38,11 @@ nlohmann::json request(const std::vector<PeerPoint>& points, const BenchSettings
   nlohmann::json pts = nlohmann::json::array();
   for (size_t i = 0; i < points.size(); ++i) {
     const BenchShape& s = points[i].shape;
+    nlohmann::json lengths = nullptr;  // every sequence whole
+    if (s.padding > 0) {
+      lengths = nlohmann::json::array();
+      for (int b = 0; b < s.batch; ++b) lengths.push_back(s.length(b));
+    }
     pts.push_back({{"id", i},
                    {"op", points[i].op},
                    {"tokens", s.tokens},
@@ -44,6 +50,8 @@ nlohmann::json request(const std::vector<PeerPoint>& points, const BenchSettings
                    {"heads", s.heads},
                    {"kv_heads", s.kv_head_count()},
                    {"causal", s.causal},
+                   {"batch", s.batch},
+                   {"lengths", lengths},
                    {"scalar", to_string(s.scalar)},
                    {"w_o", s.w_o},
                    {"want_a", s.want_weights},
@@ -99,9 +107,7 @@ PeerChoice torch_peer_choice(const std::string& variant, bool bundled, const Ben
     c.reason = "no torch peer for variant " + variant;
   }
   if (c.op.empty()) return c;
-  if (shape.batch > 1 || shape.padding > 0) {
-    c = {"", "the torch peer times one sequence per call: no batched point"};
-  } else if (shape.want_scores) {
+  if (shape.want_scores) {
     c = {"", "no torch peer for a point that writes S (torch's attention returns no scores)"};
   } else if (torch_plane_bytes(shape) > budget_bytes) {
     c = {"", "torch would hold " + format_bytes(torch_plane_bytes(shape)) +

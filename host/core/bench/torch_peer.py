@@ -17,7 +17,10 @@ The points' ops, each the same work as awb's point:
                    (repeat_interleave, as PyTorch models of grouped-query attention do), then as
                    multi-head
 A causal point adds -inf above the diagonal to the scores before the softmax, as torch's own
-multi-head attention applies a float mask. A backward point times the forward and then the
+multi-head attention applies a float mask. A batched point (batch B) runs the B sequences in one
+call, X of B × T × width, the weights shared; with lengths, sequence b's keys past its length are
+masked (torch's key_padding_mask where its multi-head attention runs, -inf added to the scores
+otherwise). Torch computes every padded row and key as users of its attention do; awb skips them. A backward point times the forward and then the
 backward of a random dZ (loss = sum(Z * dZ)), the gradients of X and of every weight.
 """
 import ctypes
@@ -64,6 +67,18 @@ def enough(rule, times, elapsed):
     return coverage >= 0.95 and half <= rule["target"]
 
 
+def masked_scores(torch, q, kt, mask):
+    """q · kt plus the additive mask: none, the causal (T, T) one (torch.baddbmm, one op, as
+    multi_head_attention_forward adds it) or one per sequence (broadcast over heads)."""
+    if mask is None:
+        return torch.matmul(q, kt)
+    if mask.dim() == 2:
+        T = q.shape[-2]
+        s = torch.baddbmm(mask, q.reshape(-1, T, q.shape[-1]), kt.reshape(-1, kt.shape[-2], T))
+        return s.reshape(*q.shape[:-1], T)
+    return torch.matmul(q, kt) + mask
+
+
 class Point:
     """One point's tensors (random, filled once) and its timed call."""
 
@@ -72,6 +87,7 @@ class Point:
         F = torch.nn.functional
         dtype = torch.float64 if p["scalar"] == "f64" else torch.float32
         T, d, h = p["tokens"], p["d"], p["heads"]
+        B, lengths = p.get("batch", 1), p.get("lengths")
         gen = torch.Generator().manual_seed(20261129)
 
         def uniform(*shape, scale=1.0):
@@ -82,27 +98,41 @@ class Point:
         if p["causal"]:
             # A float mask added to the scores, as torch's multi-head attention applies one.
             self.mask = torch.full((T, T), float("-inf"), dtype=dtype).triu_(1)
+        # Padding: the keys past each sequence's length, as a key_padding_mask (B × T, True where
+        # masked) and as -inf added to each sequence's scores (B × 1 × 1 × T over the heads).
+        self.key_padding = None
+        self.mask_by_sequence = self.mask
+        if lengths is not None:
+            self.key_padding = torch.arange(T).unsqueeze(0) >= torch.tensor(lengths).unsqueeze(1)
+            pad = torch.zeros(B, 1, 1, T, dtype=dtype).masked_fill_(
+                self.key_padding.view(B, 1, 1, T), float("-inf"))
+            self.mask_by_sequence = pad if self.mask is None else pad + self.mask
+        shape = f"batch {B} of T={T}" + (f", lengths {lengths}" if lengths is not None else "")
         want_a = p.get("want_a", False)
         self.leaves = []
         if p["op"] == "parameter-free":
-            self.x = uniform(T, d)
+            self.x = uniform(B, T, d)
             self.leaves = [self.x]
             factor = 1.0 / math.sqrt(d)
+            mask = self.mask_by_sequence
+            if mask is not None and mask.dim() == 4:
+                mask = mask.squeeze(1)  # B × 1 × T or B × T × T: one head
 
             def forward():
                 x = self.x
-                xs = x * factor
-                s = torch.mm(xs, x.t()) if self.mask is None else torch.addmm(self.mask, xs, x.t())
-                return torch.mm(torch.softmax(s, dim=-1), x)
+                s = masked_scores(torch, x * factor, x.transpose(-2, -1), mask)
+                return torch.matmul(torch.softmax(s, dim=-1), x)
 
-            mask = " + causal float mask" if self.mask is not None else ""
-            self.what = f"softmax(X Xt / sqrt(d){mask}) X (torch.mm, torch.softmax, torch.mm)"
+            masks = (" + causal" if self.mask is not None else "") + (
+                " + padding" if lengths is not None else "")
+            self.what = (f"softmax(X Xt / sqrt(d){masks + ' float mask' if masks else ''}) X "
+                         f"(torch.matmul, torch.softmax, torch.matmul)")
         elif p.get("kv_heads", h) < h:
             self.grouped(torch, p, uniform)
             forward = self.forward
         else:
             E = h * d
-            self.x = uniform(T, E)
+            self.x = uniform(B, T, E)
             self.w_in = uniform(3 * E, E, scale=1 / math.sqrt(E))  # W_q, W_k, W_v stacked
             self.leaves = [self.x, self.w_in]
             self.w_o = None
@@ -116,24 +146,29 @@ class Point:
                 # needs bias tensors: zeros, which add T x 4E additions and change nothing.
                 zero_in = torch.zeros(3 * E, dtype=dtype)
                 zero_out = torch.zeros(E, dtype=dtype)
-                xb = self.x.unsqueeze(0)
+                # nn.MultiheadAttention passes a key_padding_mask to it as mask type 1.
+                kpm, kind = (None, None) if self.key_padding is None else (self.key_padding, 1)
 
                 def forward():
                     return torch._native_multi_head_attention(
-                        xb, xb, xb, E, h, self.w_in, zero_in, self.w_o, zero_out, None, False)[0]
+                        self.x, self.x, self.x, E, h, self.w_in, zero_in, self.w_o, zero_out, kpm,
+                        False, True, kind)[0]
 
                 self.what = (f"torch._native_multi_head_attention (nn.MultiheadAttention's "
-                             f"inference fast path), E={E}, heads={h}, W_o {E}x{E}, zero biases")
+                             f"inference fast path), E={E}, heads={h}, W_o {E}x{E}, zero biases"
+                             + (", key_padding_mask" if kpm is not None else ""))
             elif self.w_o is not None:
                 def forward():
+                    x = self.x.transpose(0, 1)  # T × B × E, the functional form's batched layout
                     return F.multi_head_attention_forward(
-                        self.x, self.x, self.x, E, h, self.w_in, None, None, None, False, 0.0,
-                        self.w_o, None, training=self.backward, need_weights=want_a,
-                        attn_mask=self.mask, average_attn_weights=False)[0]
+                        x, x, x, E, h, self.w_in, None, None, None, False, 0.0, self.w_o, None,
+                        training=self.backward, key_padding_mask=self.key_padding,
+                        need_weights=want_a, attn_mask=self.mask, average_attn_weights=False)[0]
 
                 self.what = (f"torch.nn.functional.multi_head_attention_forward, E={E}, "
                              f"heads={h}, bias off, W_o {E}x{E}"
                              + (", causal float mask" if self.mask is not None else "")
+                             + (", key_padding_mask" if self.key_padding is not None else "")
                              + (", weights returned" if want_a else ""))
             else:
                 scale = 1.0 / math.sqrt(d)
@@ -141,18 +176,19 @@ class Point:
                 def forward():
                     # The steps of multi_head_attention_forward, without the out-projection.
                     q, k, v = F.linear(self.x, self.w_in).chunk(3, dim=-1)
-                    q = q.reshape(T, h, d).transpose(0, 1) * scale
-                    k = k.reshape(T, h, d).transpose(0, 1)
-                    v = v.reshape(T, h, d).transpose(0, 1)
-                    kt = k.transpose(-2, -1)
-                    s = torch.bmm(q, kt) if self.mask is None else torch.baddbmm(self.mask, q, kt)
-                    z = torch.bmm(torch.softmax(s, dim=-1), v)
-                    return z.transpose(0, 1).reshape(T, E)
+                    q = q.reshape(B, T, h, d).transpose(1, 2) * scale
+                    k = k.reshape(B, T, h, d).transpose(1, 2)
+                    v = v.reshape(B, T, h, d).transpose(1, 2)
+                    s = masked_scores(torch, q, k.transpose(-2, -1), self.mask_by_sequence)
+                    z = torch.matmul(torch.softmax(s, dim=-1), v)
+                    return z.transpose(1, 2).reshape(B, T, E)
 
                 self.what = (f"multi_head_attention_forward's steps, no out-projection (F.linear, "
-                             f"torch.bmm, torch.softmax, torch.bmm), E={E}, heads={h}, bias off"
-                             + (", causal float mask" if self.mask is not None else ""))
+                             f"torch.matmul, torch.softmax, torch.matmul), E={E}, heads={h}, "
+                             f"bias off" + (", causal float mask" if self.mask is not None else "")
+                             + (", padding float mask" if lengths is not None else ""))
         self.forward = forward
+        self.what += f"; {shape}" if B > 1 or lengths is not None else ""
         if self.backward:
             for t in self.leaves:
                 t.requires_grad_(True)
@@ -167,8 +203,9 @@ class Point:
         heads of its own, so K and V are projected narrow and repeated per query head."""
         F = torch.nn.functional
         T, d, h, g = p["tokens"], p["d"], p["heads"], p["kv_heads"]
+        B = p.get("batch", 1)
         E, group, scale = h * d, h // g, 1.0 / math.sqrt(d)
-        self.x = uniform(T, E)
+        self.x = uniform(B, T, E)
         self.w_in = uniform(E + 2 * g * d, E, scale=1 / math.sqrt(E))  # W_q, W_k, W_v stacked
         self.leaves = [self.x, self.w_in]
         self.w_o = None
@@ -178,21 +215,21 @@ class Point:
 
         def forward():
             q, k, v = F.linear(self.x, self.w_in).split([E, g * d, g * d], dim=-1)
-            q = q.reshape(T, h, d).transpose(0, 1) * scale
-            k = k.reshape(T, g, d).transpose(0, 1).repeat_interleave(group, dim=0)
-            v = v.reshape(T, g, d).transpose(0, 1).repeat_interleave(group, dim=0)
-            kt = k.transpose(-2, -1)
-            s = torch.bmm(q, kt) if self.mask is None else torch.baddbmm(self.mask, q, kt)
+            q = q.reshape(B, T, h, d).transpose(1, 2) * scale
+            k = k.reshape(B, T, g, d).transpose(1, 2).repeat_interleave(group, dim=1)
+            v = v.reshape(B, T, g, d).transpose(1, 2).repeat_interleave(group, dim=1)
+            s = masked_scores(torch, q, k.transpose(-2, -1), self.mask_by_sequence)
             a = torch.softmax(s, dim=-1)
-            z = torch.bmm(a, v).transpose(0, 1).reshape(T, E)
+            z = torch.matmul(a, v).transpose(1, 2).reshape(B, T, E)
             return z if self.w_o is None else F.linear(z, self.w_o)
 
         self.forward = forward
         self.what = (f"grouped-query attention by hand (F.linear, repeat_interleave of the {g} "
-                     f"key/value heads to {h}, torch.bmm, torch.softmax, torch.bmm"
+                     f"key/value heads to {h}, torch.matmul, torch.softmax, torch.matmul"
                      + (", F.linear for W_o" if self.w_o is not None else "")
                      + f"), E={E}, bias off"
-                     + (", causal float mask" if self.mask is not None else ""))
+                     + (", causal float mask" if self.mask is not None else "")
+                     + (", padding float mask" if p.get("lengths") is not None else ""))
 
     def call(self):
         if not self.backward:
