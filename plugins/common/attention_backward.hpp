@@ -153,7 +153,8 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   if (!ws.saved.matches(p, geo, factor)) {
     if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection);
     ws.heads_out.resize(T, H * dv);
-    fused_attention(p, ws, team, threads, /*direct=*/false, factor, geo, view(ws.heads_out));
+    fused_attention(p, ws, team, threads, /*direct=*/false, factor, geo, Sequences(p.raw()),
+                    view(ws.heads_out));
     // The buffers hold this problem's forward now, not the saved one's: a later backward of the
     // saved problem (the sequences of a batch, forwards of all then backwards of each) must not
     // take them for its own.

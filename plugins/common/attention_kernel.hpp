@@ -61,6 +61,42 @@ struct Geometry {
   int kv_head(int h) const { return h / group(); }
 };
 
+// The call's sequences (SDK 1.3): `batch` of `tokens` each, the first length(b) of sequence b
+// real; one whole sequence when the problem is not batched.
+struct Sequences {
+  Eigen::Index batch, tokens;
+  const int64_t* lengths;
+  explicit Sequences(const awb_problem& p)
+      : batch(batch_size(p)), tokens(sequence_tokens(p)), lengths(sequence_lengths(p)) {}
+  Eigen::Index length(Eigen::Index b) const { return lengths ? lengths[b] : tokens; }
+  bool batched() const { return batch > 1 || lengths != nullptr; }
+};
+
+// Tokens of a batch taken in one go: its sequences go in groups of about this many rows, so that
+// a group's Q, K, V and heads' outputs stay in the caches between the passes.
+inline constexpr Eigen::Index kBatchRows = 1024;
+
+// Sequences [first, first + count) of a batch as a batch of their own (views), and their results.
+inline awb_problem sequences_of(const awb_problem& p, Eigen::Index first, Eigen::Index count) {
+  awb_problem out = p;
+  const Eigen::Index T = sequence_tokens(p);
+  const size_t bytes = p.scalar == AWB_SCALAR_F64 ? sizeof(double) : sizeof(float);
+  out.x = awb::detail::rows_of(p.x, first * T, count * T, bytes);
+  out.batch = static_cast<int32_t>(count);
+  if (const int64_t* lengths = sequence_lengths(p)) out.lengths = lengths + first;
+  return out;
+}
+inline awb_results sequences_of(const awb_results& r, const awb_problem& p, Eigen::Index first,
+                                Eigen::Index count) {
+  awb_results out = r;
+  const Eigen::Index T = sequence_tokens(p), H = p.n_heads;
+  const size_t bytes = p.scalar == AWB_SCALAR_F64 ? sizeof(double) : sizeof(float);
+  out.z = awb::detail::rows_of(r.z, first * T, count * T, bytes);
+  out.a = awb::detail::planes_of(r.a, first * H, count * H, T, bytes);
+  out.s = awb::detail::planes_of(r.s, first * H, count * H, T, bytes);
+  return out;
+}
+
 // The inputs of the last forward call, kept once the variant is seen training (a backward call
 // came): the backward then reuses that call's Q, K, V, outputs and row statistics instead of
 // running the forward again, when it is given exactly the same problem (compared bit for bit).
@@ -247,10 +283,10 @@ void stream_block(const Q& q, const K& k, const V& v, O&& out, Eigen::Index firs
 template <class Scalar>
 std::pair<int, bool> prepare_heads(const Problem<Scalar>& p, Workspace<Scalar>& ws,
                                    ThreadTeam& team, double work, bool projected, Eigen::Index H,
-                                   Eigen::Index dv) {
+                                   Eigen::Index dv, fused::RowBands rows = {}) {
   const int threads = worker_threads(p, work);
   if (ws.scratch.size() < static_cast<size_t>(threads)) ws.scratch.resize(threads);
-  if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection);
+  if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection, rows);
   const bool direct = !projected || !p.has_output_projection();
   if (!direct) ws.heads_out.resize(p.tokens(), H * dv);
   return {threads, direct};
@@ -270,44 +306,55 @@ inline std::pair<int, Eigen::Index> task_order(Eigen::Index task, int H, Eigen::
 // when a W_o follows.
 // Streaming, each head's row statistics land in ws.lse (attend_block's `lse`); with `r` given, the
 // weights (and scores) it asks for are written instead (materialise_block).
+// A batch's sequences are packed and run side by side, all their tasks on one team: sequence b's
+// rows start at b · T, its heads' planes at b · H, and only its first L_b tokens are queries and
+// keys (what lies past them is left as it was).
 template <class Scalar>
 void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam& team, int threads,
-                     bool direct, Scalar factor, const Geometry& g, MatrixView<Scalar> z,
-                     Results<Scalar>* r = nullptr) {
+                     bool direct, Scalar factor, const Geometry& g, const Sequences& seq,
+                     MatrixView<Scalar> z, Results<Scalar>* r = nullptr) {
   using B = fused::Blocking<Scalar>;
-  const auto [projected, causal, H, T, dk, dv, KV] = g;
+  const auto [projected, causal, H, all_rows, dk, dv, KV] = g;
+  const Eigen::Index T = seq.tokens, S = seq.batch;
   const auto x = p.x();
-  // K and V packed once per key/value head; query head h reads g.kv_head(h).
+  // K and V packed once per key/value head of each sequence; query head h of sequence b reads
+  // packed head b · KV + g.kv_head(h).
   fused::Packed<Scalar>& packed = ws.packed;
   if (projected)
-    packed.resize(KV, T, dk, dv, ws.v.data(), ws.v.outerStride());
+    packed.resize(KV, T, dk, dv, ws.v.data(), ws.v.outerStride(), S);
   else
-    packed.resize(KV, T, dk, dv, x.data(), x.outerStride());
+    packed.resize(KV, T, dk, dv, x.data(), x.outerStride(), S);
   if (ws.fused_scratch.size() < static_cast<size_t>(threads)) ws.fused_scratch.resize(threads);
-  ws.lse.resize(static_cast<size_t>(H * T));
+  ws.lse.resize(static_cast<size_t>(H * all_rows));
   // Panels per packing task: small enough that every thread packs (at T = 1024 in f32 with
   // AVX-512 K has 16 panels).
   constexpr Eigen::Index kPackChunk = 2;
   const Eigen::Index chunks = (packed.panels + kPackChunk - 1) / kPackChunk;
-  team.run(Eigen::Index(KV) * chunks, threads, [&](Eigen::Index task, int) {
-    const int h = static_cast<int>(task / chunks);  // a key/value head
-    const Eigen::Index first = task % chunks * kPackChunk;
+  team.run(S * KV * chunks, threads, [&](Eigen::Index task, int) {
+    const int packed_head = static_cast<int>(task / chunks);
+    const Eigen::Index b = packed_head / KV, h = packed_head % KV;  // a key/value head
+    const Eigen::Index first = task % chunks * kPackChunk, t0 = b * T, n = seq.length(b);
     const Eigen::Index count = std::min(kPackChunk, packed.panels - first);
     if (projected)
-      packed.pack(h, ws.k.middleCols(h * dk, dk), ws.v.middleCols(h * dv, dv), first, count);
+      packed.pack(packed_head, ws.k.block(t0, h * dk, n, dk), ws.v.block(t0, h * dv, n, dv), first,
+                  count);
     else
-      packed.pack(h, x, x, first, count);
+      packed.pack(packed_head, x.middleRows(t0, n), x.middleRows(t0, n), first, count);
   });
-  const fused::RowBlocks rows(T, B::kRows, B::kBlockRows, H, threads);
-  team.run(Eigen::Index(H) * rows.blocks, threads, [&](Eigen::Index task, int slot) {
-    const auto [h, b] = task_order(task, H, rows.blocks, causal);
-    const auto [r0, n] = rows.block(b);
+  const fused::RowBlocks rows(T, B::kRows, B::kBlockRows, S * H, threads);
+  team.run(S * H * rows.blocks, threads, [&](Eigen::Index task, int slot) {
+    const auto [plane, block] = task_order(task, static_cast<int>(S * H), rows.blocks, causal);
+    const int h = plane % H;
+    const Eigen::Index b = plane / H, length = seq.length(b);
+    const auto [r0, rows_in_block] = rows.block(block);
+    if (r0 >= length) return;  // padding
+    const Eigen::Index n = std::min(rows_in_block, length - r0), t0 = b * T + r0;
     fused::Scratch<Scalar>& w = ws.fused_scratch[static_cast<size_t>(slot)];
-    const int kv = g.kv_head(h);
+    const int kv = static_cast<int>(b * KV) + g.kv_head(h);
     auto run = [&](const auto& q, auto out) {
       if (!r) {
-        fused::attend_block(q, packed, kv, T, dv, factor, out, r0, causal, w,
-                            ws.lse.data() + h * T + r0);
+        fused::attend_block(q, packed, kv, length, dv, factor, out, r0, causal, w,
+                            ws.lse.data() + plane * T + r0);
         return;
       }
       // Row r0 of the head's S and A, when wanted.
@@ -316,16 +363,16 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
         auto m = matrix();
         return {m.data() + r0 * m.outerStride(), m.outerStride()};
       };
-      fused::materialise_block(q, packed, kv, T, dv, factor, out, r0, causal, w,
-                               rows(r->wants_scores(), [&] { return r->scores(h); }),
-                               rows(r->wants_weights(), [&] { return r->weights(h); }));
+      fused::materialise_block(q, packed, kv, length, dv, factor, out, r0, causal, w,
+                               rows(r->wants_scores(), [&] { return r->scores(plane); }),
+                               rows(r->wants_weights(), [&] { return r->weights(plane); }));
     };
     if (!projected)
-      run(x.middleRows(r0, n), z.middleRows(r0, n));
+      run(x.middleRows(t0, n), z.middleRows(t0, n));
     else if (direct)
-      run(ws.q.block(r0, h * dk, n, dk), z.block(r0, h * dv, n, dv));
+      run(ws.q.block(t0, h * dk, n, dk), z.block(t0, h * dv, n, dv));
     else
-      run(ws.q.block(r0, h * dk, n, dk), ws.heads_out.block(r0, h * dv, n, dv));
+      run(ws.q.block(t0, h * dk, n, dk), ws.heads_out.block(t0, h * dv, n, dv));
   });
 }
 
@@ -336,19 +383,54 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
 template <class Scalar>
 void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inputs, Mask mask,
                        Workspaces& workspaces) {
+  // A batch of sequences (SDK 1.3, the variants take it whole): the fused worlds take groups of
+  // sequences of about kBatchRows tokens, each group's real rows projected at once and all its
+  // attention tasks on one team; the baseline runs one sequence at a time.
+  const Sequences seq(p.raw());
+  if constexpr (!fused::kEnabled) {
+    if (seq.batched()) {
+      forward_by_sequence(p.raw(), r.raw(), [&](const awb_problem& sp, awb_results& sr) {
+        const Problem<Scalar> one(sp);
+        Results<Scalar> out(sr);
+        attention_forward(one, out, inputs, mask, workspaces);
+      });
+      return;
+    }
+  }
+  const Eigen::Index group =
+      std::max<Eigen::Index>(1, kBatchRows / std::max<Eigen::Index>(seq.tokens, 1));
+  if (seq.batched() && group < seq.batch) {
+    for (Eigen::Index b = 0; b < seq.batch; b += group) {
+      const awb_problem sp = sequences_of(p.raw(), b, std::min(group, seq.batch - b));
+      awb_results sr = sequences_of(r.raw(), p.raw(), b, sp.batch);
+      const Problem<Scalar> some(sp);
+      Results<Scalar> out(sr);
+      attention_forward(some, out, inputs, mask, workspaces);
+    }
+    return;
+  }
   const Geometry geo = geometry(p, inputs, mask);
   const auto [projected, causal, H, T, dk, dv, KV] = geo;
   Workspace<Scalar>& ws = workspaces.get<Scalar>();
   ws.saved.valid = false;  // this call replaces what a backward could reuse
   const Scalar factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
-  const double work = double(H) * double(T) * double(T) * double(dk + dv) +
+  double attention_work = 0;
+  for (Eigen::Index b = 0; b < seq.batch; ++b)
+    attention_work += double(seq.length(b)) * double(seq.length(b));
+  const double work = double(H) * attention_work * double(dk + dv) +
                       double(T) * double(p.d_model()) * double(H * dk + KV * (dk + dv));
   const Eigen::Index blocks = (T + kRowBlock - 1) / kRowBlock;
 
-  // Pass 1: projections (projections.hpp). Without them Q = K = V = X (in place).
+  // Pass 1: projections (projections.hpp). Without them Q = K = V = X (in place). A padded batch
+  // projects its sequences' real tokens only (and projects their heads' outputs in pass 3 so).
   const auto x = p.x();
-  const auto [threads, direct] = prepare_heads(p, ws, workspaces.team, work, projected, H, dv);
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> real_rows;
+  if (seq.lengths)
+    for (Eigen::Index b = 0; b < seq.batch; ++b)
+      real_rows.emplace_back(b * seq.tokens, seq.length(b));
+  const auto [threads, direct] =
+      prepare_heads(p, ws, workspaces.team, work, projected, H, dv, real_rows);
   auto z = r.z();
 
   // Pass 2: attention per (head, row block). Outputs land in Z directly when no W_o follows.
@@ -400,13 +482,26 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
   // The fused worlds run on the kernels' own micro-kernels (fused_attention.hpp), streaming or
   // with A and S written; the baseline world on Eigen's GEMM.
   if constexpr (fused::kEnabled)
-    fused_attention(p, ws, workspaces.team, threads, direct, factor, geo, z,
+    fused_attention(p, ws, workspaces.team, threads, direct, factor, geo, seq, z,
                     materialise ? &r : nullptr);
   else
     eigen_tasks();
 
   // Pass 3: the output projection.
-  if (!direct) project_output(p, ws.heads_out, z, workspaces.team, threads, ws.projection);
+  if (!direct)
+    project_output(p, ws.heads_out, z, workspaces.team, threads, ws.projection, real_rows);
+  if (seq.batched()) {
+    // What lies past each sequence's tokens: 0 in Z, and in A's and S's planes.
+    const size_t bytes = sizeof(Scalar);
+    for (Eigen::Index b = 0; b < seq.batch; ++b) {
+      const Eigen::Index n = seq.length(b);
+      if (n == seq.tokens) continue;
+      awb::detail::zero_rows(r.raw().z, b * seq.tokens + n, (b + 1) * seq.tokens, bytes);
+      awb::detail::zero_plane_padding(r.raw().a, b * H, H, n, bytes);
+      awb::detail::zero_plane_padding(r.raw().s, b * H, H, n, bytes);
+    }
+    return;  // the backward takes a batch one sequence at a time: nothing of this is reused
+  }
   // Training: what the backward reuses (the heads' outputs kept apart from Z, which the host owns).
   if (fused::kEnabled && !materialise && workspaces.training) {
     if (direct) ws.heads_out = z;

@@ -79,7 +79,8 @@ using AlignedVector = std::vector<Scalar, Eigen::aligned_allocator<Scalar>>;
 
 // K and V of every head, K packed once per call: for each panel of kPanelKeys keys, its d_k
 // rows of kPanelKeys scores' worth (key c of the panel, depth p at [p · kPanelKeys + c]), zeros
-// past T. V is read where it is (head h's rows from v_head(h), v_stride apart) when d_v is a
+// past T. A batch of sequences has heads × sequences packed heads, sequence b's head g at
+// b · heads + g. V is read where it is (head h's rows from v_head(h), v_stride apart) when d_v is a
 // whole number of packets; otherwise it is copied, each row d_v rounded up to a packet with zeros.
 // (The copy of V at d = 64, a call to memmove per row, took 5 % of the time at T = 1024.)
 template <class Scalar>
@@ -89,21 +90,25 @@ struct Packed {
   Eigen::Index keys_padded() const { return panels * Blocking<Scalar>::kPanelKeys; }
   const Scalar* k_head(int h) const { return k.data() + h * panels * panel_size(); }
   const Scalar* v_head(int h) const {
-    return v.empty() ? v_in_place + h * dv_padded : v.data() + h * keys_padded() * dv_padded;
+    if (!v.empty()) return v.data() + h * keys_padded() * dv_padded;
+    return v_in_place + h / heads_ * tokens_ * v_stride + h % heads_ * dv_padded;
   }
   Eigen::Index panel_size() const { return dk * Blocking<Scalar>::kPanelKeys; }
 
-  // For `heads` heads of T = `tokens` keys; head h's V is T × d_v from v_data + h · d_v, its rows
-  // `stride` apart.
+  // For `heads` heads of T = `tokens` keys in each of `sequences` sequences; sequence b's head h's
+  // V is T × d_v from v_data + b · T · stride + h · d_v, its rows `stride` apart.
   void resize(int heads, Eigen::Index tokens, Eigen::Index dk_, Eigen::Index dv,
-              const Scalar* v_data, Eigen::Index stride) {
+              const Scalar* v_data, Eigen::Index stride, Eigen::Index sequences = 1) {
     using B = Blocking<Scalar>;
     panels = (tokens + B::kPanelKeys - 1) / B::kPanelKeys;
     dk = dk_;
     dv_padded = (dv + B::kLanes - 1) / B::kLanes * B::kLanes;
-    k.resize(static_cast<size_t>(heads * panels * panel_size()));
+    heads_ = heads;
+    tokens_ = tokens;
+    const Eigen::Index all = heads * sequences;
+    k.resize(static_cast<size_t>(all * panels * panel_size()));
     const bool in_place = dv_padded == dv;
-    v.resize(in_place ? 0 : static_cast<size_t>(heads * keys_padded() * dv_padded));
+    v.resize(in_place ? 0 : static_cast<size_t>(all * keys_padded() * dv_padded));
     v_in_place = in_place ? v_data : nullptr;
     v_stride = in_place ? stride : dv_padded;
     // Tiles of kMaxTileKeys keys where their K and V fill at most half the second-level cache
@@ -167,6 +172,7 @@ struct Packed {
 
  private:
   const Scalar* v_in_place = nullptr;
+  Eigen::Index heads_ = 1, tokens_ = 0;
 };
 
 // A task's scratch: its row block's queries packed by micro-block (depth p of micro-block m at

@@ -27,30 +27,48 @@ namespace awb::kernels::fused {
 
 // Kept between calls (fresh buffers cost a page fault per 4 KiB at every call): A packed, and
 // per thread its chunk of B and a block for the ragged edges of C.
+// Bands of rows [first, first + count) of A and C (a batch's sequences without their padding).
+using RowBands = std::span<const std::pair<Eigen::Index, Eigen::Index>>;
+
 template <class Scalar>
 struct GemmScratch {
   AlignedVector<Scalar> a;
   std::vector<AlignedVector<Scalar>> b, edge;
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks;  // each micro-block's first row, rows
 };
 
 // c[i] = a · b[i] for every i: a is m × k, b[i] k × n_i, c[i] m × n_i, all row-major (unit inner
-// stride). The products run as tasks on `threads` threads of `team`.
+// stride); only the rows of `bands` when given (the others of c are left as they were). The
+// products run as tasks on `threads` threads of `team`.
 template <class Scalar>
 void multiply_shared_lhs(ConstMatrixView<Scalar> a, std::span<const ConstMatrixView<Scalar>> b,
                          std::span<const MatrixView<Scalar>> c, ThreadTeam& team, int threads,
-                         GemmScratch<Scalar>& w) {
+                         GemmScratch<Scalar>& w, RowBands bands = {}) {
   using B = Blocking<Scalar>;
   constexpr Eigen::Index kChunkPanels = 2;
-  const Eigen::Index m = a.rows(), k = a.cols();
-  const Eigen::Index micro = (m + B::kRows - 1) / B::kRows;
-  if (m == 0) return;
+  const Eigen::Index k = a.cols();
+  // The micro-blocks of every band (all of A's rows as one band when none is given).
+  w.blocks.clear();
+  auto add_band = [&](Eigen::Index first, Eigen::Index count) {
+    for (Eigen::Index r = first; r < first + count; r += B::kRows)
+      w.blocks.emplace_back(r, std::min<Eigen::Index>(B::kRows, first + count - r));
+  };
+  if (bands.empty())
+    add_band(0, a.rows());
+  else
+    for (const auto& [first, count] : bands) add_band(first, count);
+  const auto micro = static_cast<Eigen::Index>(w.blocks.size());
+  if (micro == 0) return;
 
   // A by micro-block (detail::pack_micro_blocks), a few blocks per task.
   w.a.resize(static_cast<size_t>(micro * k * B::kRows));
   constexpr Eigen::Index kPackBlocks = 16;
   team.run((micro + kPackBlocks - 1) / kPackBlocks, threads, [&](Eigen::Index task, int) {
-    detail::pack_micro_blocks(a.data(), a.outerStride(), m, k, Scalar(1), task * kPackBlocks,
-                              std::min(micro, (task + 1) * kPackBlocks), w.a.data());
+    for (Eigen::Index i = task * kPackBlocks; i < std::min(micro, (task + 1) * kPackBlocks); ++i) {
+      const auto [row0, rows] = w.blocks[static_cast<size_t>(i)];
+      detail::pack_micro_blocks(a.data() + row0 * a.outerStride(), a.outerStride(), rows, k,
+                                Scalar(1), 0, 1, w.a.data() + i * k * B::kRows);
+    }
   });
 
   // The tasks: (product, chunk of panels).
@@ -89,7 +107,7 @@ void multiply_shared_lhs(ConstMatrixView<Scalar> a, std::span<const ConstMatrixV
     edge.resize(static_cast<size_t>(B::kRows * width));
     Scalar unused_max[B::kRows];
     for (Eigen::Index i = 0; i < micro; ++i) {
-      const Eigen::Index row0 = i * B::kRows, rows = std::min<Eigen::Index>(B::kRows, m - row0);
+      const auto [row0, rows] = w.blocks[static_cast<size_t>(i)];
       const Scalar* lhs = w.a.data() + i * k * B::kRows;
       if (rows == B::kRows && cols == width) {
         detail::micro_scores<Scalar>(lhs, packed.data(), k, task.panels, 0,

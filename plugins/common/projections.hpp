@@ -35,11 +35,12 @@ inline std::pair<Eigen::Index, Eigen::Index> band_rows(Eigen::Index rows, Eigen:
 }
 
 // Pass 1: Q = X·W_q, K = X·W_k, V = X·W_v. With Eigen, one band of rows per thread: a few large
-// GEMMs pack each weight matrix once per band instead of once per row block.
+// GEMMs pack each weight matrix once per band instead of once per row block. `rows`: only these
+// bands of rows (a padded batch's real tokens; the fused worlds only, which take batches whole).
 template <class Scalar>
 void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scalar>& k,
                  RowMatrix<Scalar>& v, ThreadTeam& team, int threads,
-                 fused::GemmScratch<Scalar>& scratch) {
+                 fused::GemmScratch<Scalar>& scratch, fused::RowBands rows = {}) {
   const auto x = p.x();
   const Eigen::Index T = p.tokens();
   q.resize(T, p.w_q().cols());
@@ -48,8 +49,9 @@ void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scala
   if constexpr (fused::kEnabled) {
     const ConstMatrixView<Scalar> weights[] = {cview(p.w_q()), cview(p.w_k()), cview(p.w_v())};
     const MatrixView<Scalar> outputs[] = {view(q), view(k), view(v)};
-    fused::multiply_shared_lhs<Scalar>(cview(x), weights, outputs, team, threads, scratch);
+    fused::multiply_shared_lhs<Scalar>(cview(x), weights, outputs, team, threads, scratch, rows);
   } else {
+    eigen_assert(rows.empty());
     const Eigen::Index bands = std::min<Eigen::Index>(threads, T);
     team.run(bands, threads, [&](Eigen::Index b, int) {
       const auto [r0, n] = band_rows(T, bands, b);
@@ -60,15 +62,18 @@ void project_qkv(const Problem<Scalar>& p, RowMatrix<Scalar>& q, RowMatrix<Scala
   }
 }
 
-// Pass 3: Z = heads · W_o (with Eigen, one band of rows per thread).
+// Pass 3: Z = heads · W_o (with Eigen, one band of rows per thread); `rows` as project_qkv's.
 template <class Scalar, class Z>
 void project_output(const Problem<Scalar>& p, const RowMatrix<Scalar>& heads, Z&& z,
-                    ThreadTeam& team, int threads, fused::GemmScratch<Scalar>& scratch) {
+                    ThreadTeam& team, int threads, fused::GemmScratch<Scalar>& scratch,
+                    fused::RowBands rows = {}) {
   if constexpr (fused::kEnabled) {
     const ConstMatrixView<Scalar> weights[] = {cview(p.w_o())};
     const MatrixView<Scalar> outputs[] = {view(z)};
-    fused::multiply_shared_lhs<Scalar>(cview(heads), weights, outputs, team, threads, scratch);
+    fused::multiply_shared_lhs<Scalar>(cview(heads), weights, outputs, team, threads, scratch,
+                                       rows);
   } else {
+    eigen_assert(rows.empty());
     const Eigen::Index T = heads.rows(), bands = std::min<Eigen::Index>(threads, T);
     team.run(bands, threads, [&](Eigen::Index b, int) {
       const auto [r0, n] = band_rows(T, bands, b);

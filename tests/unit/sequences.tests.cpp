@@ -150,10 +150,22 @@ TEST_CASE("bundled variants run batches of padded sequences as the reference doe
                                         (caps & AWB_CAP_GROUPED_KV) ? 2 : 0, projected, causal);
         if (!(caps & AWB_CAP_OUTPUT_PROJ)) p.w_o.reset();
         INFO(variant.id << " causal " << causal);
-        const auto ref64 = test::run_reference(caps, p, Scalar::kF64);
-        CHECK(test::compare_f64(test::run_variant(ref, p, Scalar::kF64), ref64) == "");
-        CHECK(test::compare_f32(test::run_variant(ref, p, Scalar::kF32),
-                                test::run_reference(caps, p, Scalar::kF32), ref64) == "");
+        // Z alone (the streaming kernel), A alone and A with S (the materialised one): the
+        // bundled variants take the batch whole.
+        for (const auto& [want_a, want_s] :
+             {std::pair{false, false}, {true, false}, {true, true}}) {
+          INFO("A " << want_a << " S " << want_s);
+          core::ForwardOptions o;
+          o.want_weights = want_a;
+          o.want_scores = want_s;
+          o.scalar = Scalar::kF64;
+          const auto ref64 = test::run_forward_reference(caps, p, o, Scalar::kF64);
+          CHECK(test::compare_f64(test::run_variant(ref, p, o), ref64) == "");
+          o.scalar = Scalar::kF32;
+          CHECK(test::compare_f32(test::run_variant(ref, p, o),
+                                  test::run_forward_reference(caps, p, o, Scalar::kF32),
+                                  ref64) == "");
+        }
         const LayerGradients g64 = test::check_backward(subject, p, random_upstream(rng, p));
         // dX is 0 at the padding (sequence 1's rows 1..69, sequence 2's rows 37..69).
         for (int64_t t : {71, 139, 140 + 37, 209})
@@ -163,6 +175,37 @@ TEST_CASE("bundled variants run batches of padded sequences as the reference doe
     }
   }
   CHECK(checked >= 5);
+}
+
+TEST_CASE("a batch longer than the kernels take in one go runs in groups of sequences",
+          "[plugin][batch]") {
+  // The bundled kernels take about 1024 tokens of a batch at a time: 5 sequences of 400 go as
+  // groups of 2, 2 and 1, the last group padded to one token and a group with its padding
+  // inside. Z alone and with A, ungrouped and grouped-query heads, causal and not.
+  std::mt19937_64 rng(20261213);
+  const auto& cat = test::bundled_catalog();
+  for (const char* id : {"multi-head", "parameter-free"}) {
+    const core::VariantRef ref = core::find_variant(cat, id);
+    const uint64_t caps = ref.variant->capabilities;
+    const bool projected = caps & AWB_CAP_QKV;
+    for (bool causal : {false, true}) {
+      const ProblemSpec p = batched_problem(rng, 5, 400, {400, 123, 400, 7, 1}, projected ? 4 : 1,
+                                            projected ? 2 : 0, projected, causal);
+      for (bool want_a : {false, true}) {
+        INFO(id << " causal " << causal << " A " << want_a);
+        core::ForwardOptions o;
+        o.want_weights = want_a;
+        o.want_scores = false;
+        o.scalar = Scalar::kF64;
+        const auto ref64 = test::run_forward_reference(caps, p, o, Scalar::kF64);
+        CHECK(test::compare_f64(test::run_variant(ref, p, o), ref64) == "");
+        o.scalar = Scalar::kF32;
+        CHECK(test::compare_f32(test::run_variant(ref, p, o),
+                                test::run_forward_reference(caps, p, o, Scalar::kF32),
+                                ref64) == "");
+      }
+    }
+  }
 }
 
 TEST_CASE("a padded batch's forward then its backward on one instance", "[plugin][batch]") {

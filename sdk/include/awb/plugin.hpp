@@ -420,6 +420,15 @@ template <class V>
 struct HasCost<V, std::void_t<decltype(V::cost(std::declval<const ProblemShape&>(), true))>>
     : std::true_type {};
 
+// Detects `static constexpr bool kTakesBatches = true` on a variant class: its forward() is given a
+// batch whole (Problem::raw()'s batch and lengths, SDK 1.3) and writes 0 at the padding itself;
+// without it the C++ layer calls forward() once per sequence. Backward passes are always split.
+template <class V, class = void>
+struct TakesBatches : std::false_type {};
+template <class V>
+struct TakesBatches<V, std::void_t<decltype(V::kTakesBatches)>>
+    : std::bool_constant<V::kTakesBatches> {};
+
 // A variant class's `kParams` (a static constexpr array of awb_param_decl), when it has one.
 template <class V, class = void>
 struct ParamsOf {
@@ -449,8 +458,9 @@ struct VariantTable {
                             char* error, size_t cap) noexcept {
     return guarded(error, cap, [&] {
       V& v = *static_cast<V*>(instance);
-      // A batch (SDK 1.3): one call of the author's forward() per sequence.
-      if (batched(*problem))
+      // A batch (SDK 1.3): one call of the author's forward() per sequence, unless the class
+      // takes a batch whole.
+      if (batched(*problem) && !TakesBatches<V>::value)
         forward_by_sequence(*problem, *results,
                             [&](const awb_problem& p, awb_results& r) { forward_one(v, p, r); });
       else
