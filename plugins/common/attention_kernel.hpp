@@ -307,15 +307,16 @@ inline std::pair<int, Eigen::Index> task_order(Eigen::Index task, int H, Eigen::
 // Streaming, each head's row statistics land in ws.lse (attend_block's `lse`); with `r` given, the
 // weights (and scores) it asks for are written instead (materialise_block).
 // A batch's sequences are packed and run side by side, all their tasks on one team: sequence b's
-// rows start at b · T, its heads' planes at b · H, and only its first L_b tokens are queries and
-// keys (what lies past them is left as it was).
+// rows start at b · T, its heads' planes at b · n_heads, and only its first L_b tokens are queries
+// and keys (what lies past them is left as it was).
 template <class Scalar>
 void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam& team, int threads,
                      bool direct, Scalar factor, const Geometry& g, const Sequences& seq,
                      MatrixView<Scalar> z, Results<Scalar>* r = nullptr) {
   using B = fused::Blocking<Scalar>;
   const auto [projected, causal, H, all_rows, dk, dv, KV] = g;
-  const Eigen::Index T = seq.tokens, S = seq.batch;
+  // A and S hold n_heads planes per sequence (sequences.hpp's layout).
+  const Eigen::Index T = seq.tokens, S = seq.batch, planes = p.heads();
   const auto x = p.x();
   // K and V packed once per key/value head of each sequence; query head h of sequence b reads
   // packed head b · KV + g.kv_head(h).
@@ -343,9 +344,9 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
   });
   const fused::RowBlocks rows(T, B::kRows, B::kBlockRows, S * H, threads);
   team.run(S * H * rows.blocks, threads, [&](Eigen::Index task, int slot) {
-    const auto [plane, block] = task_order(task, static_cast<int>(S * H), rows.blocks, causal);
-    const int h = plane % H;
-    const Eigen::Index b = plane / H, length = seq.length(b);
+    const auto [head, block] = task_order(task, static_cast<int>(S * H), rows.blocks, causal);
+    const int h = head % H;  // of sequence b
+    const Eigen::Index b = head / H, length = seq.length(b), plane = b * planes + h;
     const auto [r0, rows_in_block] = rows.block(block);
     if (r0 >= length) return;  // padding
     const Eigen::Index n = std::min(rows_in_block, length - r0), t0 = b * T + r0;
@@ -354,7 +355,7 @@ void fused_attention(const Problem<Scalar>& p, Workspace<Scalar>& ws, ThreadTeam
     auto run = [&](const auto& q, auto out) {
       if (!r) {
         fused::attend_block(q, packed, kv, length, dv, factor, out, r0, causal, w,
-                            ws.lse.data() + plane * T + r0);
+                            ws.lse.data() + head * T + r0);
         return;
       }
       // Row r0 of the head's S and A, when wanted.
@@ -493,12 +494,13 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
   if (seq.batched()) {
     // What lies past each sequence's tokens: 0 in Z, and in A's and S's planes.
     const size_t bytes = sizeof(Scalar);
+    const Eigen::Index planes = p.heads();
     for (Eigen::Index b = 0; b < seq.batch; ++b) {
       const Eigen::Index n = seq.length(b);
       if (n == seq.tokens) continue;
       awb::detail::zero_rows(r.raw().z, b * seq.tokens + n, (b + 1) * seq.tokens, bytes);
-      awb::detail::zero_plane_padding(r.raw().a, b * H, H, n, bytes);
-      awb::detail::zero_plane_padding(r.raw().s, b * H, H, n, bytes);
+      awb::detail::zero_plane_padding(r.raw().a, b * planes, planes, n, bytes);
+      awb::detail::zero_plane_padding(r.raw().s, b * planes, planes, n, bytes);
     }
     return;  // the backward takes a batch one sequence at a time: nothing of this is reused
   }
