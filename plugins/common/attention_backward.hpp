@@ -130,11 +130,27 @@ void eigen_attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& 
 
 // The backward of the bundled softmax variants: the fused one where it is compiled and A carries
 // no gradient of its own, else Eigen's.
+// A batch of sequences (SDK 1.3) comes whole: the fused worlds reuse (or recompute) the whole
+// batch's forward, run the attention's backward sequence by sequence on its real tokens, and the
+// projections' gradients over every row at once (dQ, dK, dV and the heads' outputs are 0 at the
+// padding, so padded rows add nothing); the Eigen backward goes one sequence at a time.
 template <class Scalar>
 void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gradients<Scalar>& g,
                         Inputs inputs, Mask mask, Workspaces& workspaces) {
+  const Sequences seq(p.raw());
   if (!fused::kEnabled || up.has_da()) {
-    eigen_attention_backward(p, up, g, inputs, mask);
+    if (!seq.batched()) {
+      eigen_attention_backward(p, up, g, inputs, mask);
+      return;
+    }
+    backward_by_sequence(p.raw(), up.raw_forward(), up.raw_dz(), up.raw_da(), g.raw(),
+                         [&](const awb_problem& sp, const awb_results& sf, const awb_tensor& dz,
+                             const awb_tensor* da, awb_gradients& sg) {
+                           const Problem<Scalar> one(sp);
+                           const Upstream<Scalar> one_up(sf, dz, da);
+                           Gradients<Scalar> one_g(sg);
+                           attention_backward(one, one_up, one_g, inputs, mask, workspaces);
+                         });
     return;
   }
   workspaces.training = true;
@@ -145,16 +161,26 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   const Scalar factor = score_factor(p, dk);
   const bool with_wo = projected && p.has_output_projection();
   // The forward's count, 2.5 times over for the attention (the threads' threshold).
-  const double work = 2.5 * double(H) * double(T) * double(T) * double(dk + dv) +
+  double attention_work = 0;
+  for (Eigen::Index b = 0; b < seq.batch; ++b)
+    attention_work += double(seq.length(b)) * double(seq.length(b));
+  const double work = 2.5 * double(H) * attention_work * double(dk + dv) +
                       2.0 * double(T) * double(p.d_model()) * double(H * dk + KV * (dk + dv));
   const int threads = worker_threads(p, work);
   // The forward, again, when the last one was not of this problem: its outputs in the heads'
   // buffer, its statistics in ws.lse.
   if (!ws.saved.matches(p, geo, factor)) {
-    if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection);
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> real_rows;
+    if (seq.lengths)
+      for (Eigen::Index b = 0; b < seq.batch; ++b)
+        real_rows.emplace_back(b * seq.tokens, seq.length(b));
+    if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection, real_rows);
     ws.heads_out.resize(T, H * dv);
-    fused_attention(p, ws, team, threads, /*direct=*/false, factor, geo, Sequences(p.raw()),
-                    view(ws.heads_out));
+    fused_attention(p, ws, team, threads, /*direct=*/false, factor, geo, seq, view(ws.heads_out));
+    for (Eigen::Index b = 0; b < seq.batch; ++b) {
+      const Eigen::Index n = seq.length(b);
+      ws.heads_out.middleRows(b * seq.tokens + n, seq.tokens - n).setZero();
+    }
     // The buffers hold this problem's forward now, not the saved one's: a later backward of the
     // saved problem (the sequences of a batch, forwards of all then backwards of each) must not
     // take them for its own.
@@ -173,11 +199,28 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   const ConstMatrixView<Scalar> q = projected ? cview(ws.q) : x, k = projected ? cview(ws.k) : x,
                                 v = projected ? cview(ws.v) : x;
   ws.dqkv.resize(T, H * dk + KV * (dk + dv));
-  const fused::BackwardInputs<Scalar> in{
-      q, k, v, cview(ws.heads_out), d_o, ws.lse.data(), H, dk, dv, factor, causal, KV};
-  fused::attention_backward(in, view(ws.dqkv.leftCols(H * dk)),
-                            view(ws.dqkv.middleCols(H * dk, KV * dk)),
-                            view(ws.dqkv.rightCols(KV * dv)), team, threads, ws.backward);
+  // Sequence by sequence: its real tokens, its heads' statistics (b · H heads in, T apart).
+  for (Eigen::Index b = 0; b < seq.batch; ++b) {
+    const Eigen::Index t0 = b * seq.tokens, n = seq.length(b);
+    const fused::BackwardInputs<Scalar> in{cview(q.middleRows(t0, n)),
+                                           cview(k.middleRows(t0, n)),
+                                           cview(v.middleRows(t0, n)),
+                                           cview(ws.heads_out.middleRows(t0, n)),
+                                           cview(d_o.middleRows(t0, n)),
+                                           ws.lse.data() + b * H * seq.tokens,
+                                           H,
+                                           dk,
+                                           dv,
+                                           factor,
+                                           causal,
+                                           KV,
+                                           seq.tokens};
+    auto rows = ws.dqkv.middleRows(t0, n);
+    fused::attention_backward(in, view(rows.leftCols(H * dk)),
+                              view(rows.middleCols(H * dk, KV * dk)), view(rows.rightCols(KV * dv)),
+                              team, threads, ws.backward);
+    ws.dqkv.middleRows(t0 + n, seq.tokens - n).setZero();
+  }
   fused_projection_gradients(p, up, g, geo, ws, team, threads);
 }
 

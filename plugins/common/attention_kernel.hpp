@@ -106,10 +106,12 @@ struct SavedInputs {
   Geometry geometry{};
   Scalar factor = 0;
   std::vector<Scalar> x, w_q, w_k, w_v, w_o;
+  std::vector<int64_t> sequences;  // a batch's size and lengths (SDK 1.3)
 
   void save(const Problem<Scalar>& p, const Geometry& g, Scalar f) {
     geometry = g;
     factor = f;
+    sequences = batch_of(p.raw());
     copy(p.x(), x);
     const bool projected = g.projected, with_wo = projected && p.has_output_projection();
     copy_if(
@@ -123,7 +125,7 @@ struct SavedInputs {
     valid = true;
   }
   bool matches(const Problem<Scalar>& p, const Geometry& g, Scalar f) const {
-    if (!valid || !(geometry == g) || factor != f) return false;
+    if (!valid || !(geometry == g) || factor != f || sequences != batch_of(p.raw())) return false;
     const bool projected = g.projected, with_wo = projected && p.has_output_projection();
     return same(p.x(), x) &&
            same_if(
@@ -138,6 +140,12 @@ struct SavedInputs {
   }
 
  private:
+  static std::vector<int64_t> batch_of(const awb_problem& p) {
+    std::vector<int64_t> out{batch_size(p)};
+    if (const int64_t* lengths = sequence_lengths(p))
+      out.insert(out.end(), lengths, lengths + out[0]);
+    return out;
+  }
   static void copy(ConstMatrixView<Scalar> m, std::vector<Scalar>& out) {
     out.resize(static_cast<size_t>(m.rows() * m.cols()));
     for (Eigen::Index i = 0; i < m.rows(); ++i)
@@ -398,9 +406,10 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
       return;
     }
   }
+  // (A variant seen training takes the batch in one group: its backward reuses the whole of it.)
   const Eigen::Index group =
       std::max<Eigen::Index>(1, kBatchRows / std::max<Eigen::Index>(seq.tokens, 1));
-  if (seq.batched() && group < seq.batch) {
+  if (seq.batched() && group < seq.batch && !workspaces.training) {
     for (Eigen::Index b = 0; b < seq.batch; b += group) {
       const awb_problem sp = sequences_of(p.raw(), b, std::min(group, seq.batch - b));
       awb_results sr = sequences_of(r.raw(), p.raw(), b, sp.batch);
@@ -501,8 +510,9 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
       awb::detail::zero_rows(r.raw().z, b * seq.tokens + n, (b + 1) * seq.tokens, bytes);
       awb::detail::zero_plane_padding(r.raw().a, b * planes, planes, n, bytes);
       awb::detail::zero_plane_padding(r.raw().s, b * planes, planes, n, bytes);
+      // What a backward would reuse, 0 there too (dW_o sums the heads' outputs' rows).
+      if (!direct) ws.heads_out.middleRows(b * seq.tokens + n, seq.tokens - n).setZero();
     }
-    return;  // the backward takes a batch one sequence at a time: nothing of this is reused
   }
   // Training: what the backward reuses (the heads' outputs kept apart from Z, which the host owns).
   if (fused::kEnabled && !materialise && workspaces.training) {

@@ -115,7 +115,8 @@ struct BackwardScratch {
 // h reads columns [h · d_k, (h + 1) · d_k) of q, [h · d_v, (h + 1) · d_v) of o (the forward's
 // outputs) and d_o (∂L/∂O), and key/value head g = h / (H / G): columns [g · d_k, (g + 1) · d_k)
 // of k and [g · d_v, (g + 1) · d_v) of v. lse holds each query head's T row statistics
-// (attend_block's), head after head.
+// (attend_block's), head after head, lse_stride apart (T when 0: a padded sequence's heads are its
+// batch's T apart).
 template <class Scalar>
 struct BackwardInputs {
   ConstMatrixView<Scalar> q, k, v, o, d_o;
@@ -125,6 +126,7 @@ struct BackwardInputs {
   Scalar factor;
   bool causal;
   int kv_heads;
+  Eigen::Index lse_stride = 0;
 };
 
 // dq, dk, dv: T × H·d_k, T × G·d_k, T × G·d_v, overwritten. A key/value head's dK and dV are the
@@ -199,7 +201,7 @@ void attention_backward(const BackwardInputs<Scalar>& in, MatrixView<Scalar> dq,
     const Scalar* k_rows = w.keys.v_head(g) + k0 * w.keys.v_stride;
     Scalar unused_max[B::kRows];
     for (int h = g * group; h < (g + 1) * group; ++h) {
-      const Scalar* lse = in.lse + h * T;
+      const Scalar* lse = in.lse + h * (in.lse_stride ? in.lse_stride : T);
       const Scalar* delta = w.delta.data() + h * T;
       Scalar* dq = t.dq.data() + h * dkp;
       // The queries that see a key of the block: all, or from its first key on.

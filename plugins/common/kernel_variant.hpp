@@ -14,8 +14,7 @@ namespace awb::kernels {
 // problem's causal flag says (the causal variant).
 template <Inputs kInputs, Mask kMask = Mask::kAsProblemSays>
 struct KernelVariant {
-  // The forward takes a batch of sequences whole (attention_forward); the backward is called
-  // once per sequence by the C++ layer.
+  // Batches of sequences come whole (attention_forward, attention_backward).
   static constexpr bool kTakesBatches = true;
   template <class Scalar>
   void forward(const awb::Problem<Scalar>& p, awb::Results<Scalar>& r) {

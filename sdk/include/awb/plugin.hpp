@@ -341,6 +341,10 @@ class Upstream {
   // ∂L/∂A, when the loss reads the attention weights.
   bool has_da() const { return da_ && da_->data; }
   ConstMatrixView<T> da(int head) const { return cview(*da_, head); }
+  // The host's tensors as they came (a class that takes batches whole splits them with them).
+  const awb_results& raw_forward() const { return forward_; }
+  const awb_tensor& raw_dz() const { return dz_; }
+  const awb_tensor* raw_da() const { return da_; }
 
  private:
   static ConstMatrixView<T> cview(const awb_tensor& t, int64_t plane = 0) {
@@ -366,6 +370,7 @@ class Gradients {
   MatrixView<T> dw_k() { return checked(g_.dw_k, "dW_k"); }
   MatrixView<T> dw_v() { return checked(g_.dw_v, "dW_v"); }
   MatrixView<T> dw_o() { return checked(g_.dw_o, "dW_o"); }
+  awb_gradients& raw() { return g_; }
 
  private:
   MatrixView<T> checked(const awb_tensor& t, const char* what) {
@@ -420,9 +425,10 @@ template <class V>
 struct HasCost<V, std::void_t<decltype(V::cost(std::declval<const ProblemShape&>(), true))>>
     : std::true_type {};
 
-// Detects `static constexpr bool kTakesBatches = true` on a variant class: its forward() is given a
-// batch whole (Problem::raw()'s batch and lengths, SDK 1.3) and writes 0 at the padding itself;
-// without it the C++ layer calls forward() once per sequence. Backward passes are always split.
+// Detects `static constexpr bool kTakesBatches = true` on a variant class: its forward() and
+// backward() are given a batch whole (Problem::raw()'s batch and lengths, SDK 1.3) and write 0 at
+// the padding themselves (Z, A and S; dX), the weights' gradients summed over the sequences;
+// without it the C++ layer calls them once per sequence.
 template <class V, class = void>
 struct TakesBatches : std::false_type {};
 template <class V>
@@ -459,7 +465,7 @@ struct VariantTable {
     return guarded(error, cap, [&] {
       V& v = *static_cast<V*>(instance);
       // A batch (SDK 1.3): one call of the author's forward() per sequence, unless the class
-      // takes a batch whole.
+      // takes batches whole (and then its backward() too, below).
       if (batched(*problem) && !TakesBatches<V>::value)
         forward_by_sequence(*problem, *results,
                             [&](const awb_problem& p, awb_results& r) { forward_one(v, p, r); });
@@ -507,7 +513,7 @@ struct VariantTable {
                              char* error, size_t cap) noexcept {
     return guarded(error, cap, [&] {
       V& v = *static_cast<V*>(instance);
-      if (batched(*problem))
+      if (batched(*problem) && !TakesBatches<V>::value)
         backward_by_sequence(
             *problem, *forward, *dz, da, *grads,
             [&](const awb_problem& p, const awb_results& f, const awb_tensor& d,

@@ -1,6 +1,6 @@
 // sequences.hpp: a batch of padded sequences (SDK 1.3: awb_problem's batch and lengths) as one
 // problem per sequence. The C++ layer (plugin.hpp) runs a batched problem through these for every
-// variant it exports (a forward() that takes batches whole, kTakesBatches, excepted), and a host
+// variant it exports (a class that takes batches whole, kTakesBatches, excepted), and a host
 // does the same for a variant without AWB_CAP_BATCH. Sequence b's tensors are views into the
 // batched ones (its first L_b rows, the top-left L_b × L_b of its planes): nothing is copied but
 // the weights' gradients, which add up over the sequences. C++17, no Eigen.
