@@ -161,26 +161,16 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
   const Scalar factor = score_factor(p, dk);
   const bool with_wo = projected && p.has_output_projection();
   // The forward's count, 2.5 times over for the attention (the threads' threshold).
-  double attention_work = 0;
-  for (Eigen::Index b = 0; b < seq.batch; ++b)
-    attention_work += double(seq.length(b)) * double(seq.length(b));
-  const double work = 2.5 * double(H) * attention_work * double(dk + dv) +
+  const double work = 2.5 * double(H) * seq.squared_lengths() * double(dk + dv) +
                       2.0 * double(T) * double(p.d_model()) * double(H * dk + KV * (dk + dv));
   const int threads = worker_threads(p, work);
   // The forward, again, when the last one was not of this problem: its outputs in the heads'
   // buffer, its statistics in ws.lse.
   if (!ws.saved.matches(p, geo, factor)) {
-    std::vector<std::pair<Eigen::Index, Eigen::Index>> real_rows;
-    if (seq.lengths)
-      for (Eigen::Index b = 0; b < seq.batch; ++b)
-        real_rows.emplace_back(b * seq.tokens, seq.length(b));
-    if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection, real_rows);
+    if (projected) project_qkv(p, ws.q, ws.k, ws.v, team, threads, ws.projection, seq.real_rows());
     ws.heads_out.resize(T, H * dv);
     fused_attention(p, ws, team, threads, /*direct=*/false, factor, geo, seq, view(ws.heads_out));
-    for (Eigen::Index b = 0; b < seq.batch; ++b) {
-      const Eigen::Index n = seq.length(b);
-      ws.heads_out.middleRows(b * seq.tokens + n, seq.tokens - n).setZero();
-    }
+    seq.zero_padding(ws.heads_out);
     // The buffers hold this problem's forward now, not the saved one's: a later backward of the
     // saved problem (the sequences of a batch, forwards of all then backwards of each) must not
     // take them for its own.
@@ -219,8 +209,8 @@ void attention_backward(const Problem<Scalar>& p, const Upstream<Scalar>& up, Gr
     fused::attention_backward(in, view(rows.leftCols(H * dk)),
                               view(rows.middleCols(H * dk, KV * dk)), view(rows.rightCols(KV * dv)),
                               team, threads, ws.backward);
-    ws.dqkv.middleRows(t0 + n, seq.tokens - n).setZero();
   }
+  seq.zero_padding(ws.dqkv);
   fused_projection_gradients(p, up, g, geo, ws, team, threads);
 }
 

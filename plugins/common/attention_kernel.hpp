@@ -70,6 +70,25 @@ struct Sequences {
       : batch(batch_size(p)), tokens(sequence_tokens(p)), lengths(sequence_lengths(p)) {}
   Eigen::Index length(Eigen::Index b) const { return lengths ? lengths[b] : tokens; }
   bool batched() const { return batch > 1 || lengths != nullptr; }
+  // Σ L_b²: the attention's work per head and unit of width.
+  double squared_lengths() const {
+    double sum = 0;
+    for (Eigen::Index b = 0; b < batch; ++b) sum += double(length(b)) * double(length(b));
+    return sum;
+  }
+  // The bands of real rows (first, count) when some are padded; none (every row) otherwise.
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> real_rows() const {
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> out;
+    if (lengths)
+      for (Eigen::Index b = 0; b < batch; ++b) out.emplace_back(b * tokens, length(b));
+    return out;
+  }
+  // Zeroes the padded rows of a matrix with a row per token of the batch.
+  template <class M>
+  void zero_padding(M& m) const {
+    for (Eigen::Index b = 0; b < batch; ++b)
+      m.middleRows(b * tokens + length(b), tokens - length(b)).setZero();
+  }
 };
 
 // Tokens of a batch taken in one go: its sequences go in groups of about this many rows, so that
@@ -80,7 +99,7 @@ inline constexpr Eigen::Index kBatchRows = 1024;
 inline awb_problem sequences_of(const awb_problem& p, Eigen::Index first, Eigen::Index count) {
   awb_problem out = p;
   const Eigen::Index T = sequence_tokens(p);
-  const size_t bytes = p.scalar == AWB_SCALAR_F64 ? sizeof(double) : sizeof(float);
+  const size_t bytes = awb::detail::element_bytes(p);
   out.x = awb::detail::rows_of(p.x, first * T, count * T, bytes);
   out.batch = static_cast<int32_t>(count);
   if (const int64_t* lengths = sequence_lengths(p)) out.lengths = lengths + first;
@@ -90,7 +109,7 @@ inline awb_results sequences_of(const awb_results& r, const awb_problem& p, Eige
                                 Eigen::Index count) {
   awb_results out = r;
   const Eigen::Index T = sequence_tokens(p), H = p.n_heads;
-  const size_t bytes = p.scalar == AWB_SCALAR_F64 ? sizeof(double) : sizeof(float);
+  const size_t bytes = awb::detail::element_bytes(p);
   out.z = awb::detail::rows_of(r.z, first * T, count * T, bytes);
   out.a = awb::detail::planes_of(r.a, first * H, count * H, T, bytes);
   out.s = awb::detail::planes_of(r.s, first * H, count * H, T, bytes);
@@ -425,20 +444,14 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
   ws.saved.valid = false;  // this call replaces what a backward could reuse
   const Scalar factor = score_factor(p, dk);
   const bool materialise = r.wants_weights() || r.wants_scores();
-  double attention_work = 0;
-  for (Eigen::Index b = 0; b < seq.batch; ++b)
-    attention_work += double(seq.length(b)) * double(seq.length(b));
-  const double work = double(H) * attention_work * double(dk + dv) +
+  const double work = double(H) * seq.squared_lengths() * double(dk + dv) +
                       double(T) * double(p.d_model()) * double(H * dk + KV * (dk + dv));
   const Eigen::Index blocks = (T + kRowBlock - 1) / kRowBlock;
 
   // Pass 1: projections (projections.hpp). Without them Q = K = V = X (in place). A padded batch
   // projects its sequences' real tokens only (and projects their heads' outputs in pass 3 so).
   const auto x = p.x();
-  std::vector<std::pair<Eigen::Index, Eigen::Index>> real_rows;
-  if (seq.lengths)
-    for (Eigen::Index b = 0; b < seq.batch; ++b)
-      real_rows.emplace_back(b * seq.tokens, seq.length(b));
+  const auto real_rows = seq.real_rows();
   const auto [threads, direct] =
       prepare_heads(p, ws, workspaces.team, work, projected, H, dv, real_rows);
   auto z = r.z();
@@ -510,9 +523,9 @@ void attention_forward(const Problem<Scalar>& p, Results<Scalar>& r, Inputs inpu
       awb::detail::zero_rows(r.raw().z, b * seq.tokens + n, (b + 1) * seq.tokens, bytes);
       awb::detail::zero_plane_padding(r.raw().a, b * planes, planes, n, bytes);
       awb::detail::zero_plane_padding(r.raw().s, b * planes, planes, n, bytes);
-      // What a backward would reuse, 0 there too (dW_o sums the heads' outputs' rows).
-      if (!direct) ws.heads_out.middleRows(b * seq.tokens + n, seq.tokens - n).setZero();
     }
+    // What a backward would reuse, 0 there too (dW_o sums the heads' outputs' rows).
+    if (!direct) seq.zero_padding(ws.heads_out);
   }
   // Training: what the backward reuses (the heads' outputs kept apart from Z, which the host owns).
   if (fused::kEnabled && !materialise && workspaces.training) {
